@@ -1,0 +1,39 @@
+# Sourced by scripts/tok and scripts/test: install missing Debian packages,
+# configure build/ (Release) once, rebuild when sources changed. Quiet when
+# there is nothing to do; on a build failure it prints the build log.
+TOK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOK_PACKAGES=(cmake ninja-build g++ pkg-config libcli11-dev libicu-dev libfmt-dev
+  libutf8proc-dev doctest-dev nlohmann-json3-dev libpcre2-dev)
+
+tok_install_packages() {
+  local missing=() p
+  for p in "${TOK_PACKAGES[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "tok: error: missing packages; run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "tok: installing ${missing[*]}" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } \
+    >/tmp/tok-apt.$$.log 2>&1 || {
+    cat /tmp/tok-apt.$$.log >&2
+    echo "tok: error: apt-get install ${missing[*]} failed" >&2
+    exit 1
+  }
+  rm -f /tmp/tok-apt.$$.log
+}
+
+# tok_build DIR [cmake args...]: configure (if needed) and build DIR quietly.
+tok_build() {
+  local dir="$1"; shift
+  local log="$dir.log"
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$TOK_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
+      cat "$log" >&2; echo "tok: error: cmake configure failed ($dir)" >&2; exit 1; }
+  fi
+  local jobs; jobs=$(nproc 2>/dev/null || echo 2)
+  cmake --build "$dir" -j "$jobs" >"$log" 2>&1 || {
+    grep -v '^\[' "$log" | head -100 >&2; echo "tok: error: build failed ($dir; full log: $log)" >&2; exit 1; }
+}

@@ -1,0 +1,43 @@
+// Fast non-cryptographic hashing of short byte strings and 64-bit keys, used
+// by the merge table's open-addressing indexes. (Mixing as in wyhash/rapidhash:
+// 64x64->128 multiply folding; quality is ample for table indexing.)
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace tok::bpe {
+
+inline std::uint64_t mix64(std::uint64_t a, std::uint64_t b) {
+  __uint128_t r = static_cast<__uint128_t>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+
+inline std::uint64_t hash_u64(std::uint64_t k) {
+  return mix64(k ^ 0x9E3779B97F4A7C15ull, 0xBF58476D1CE4E5B9ull);
+}
+
+inline std::uint64_t load_tail(const unsigned char* p, std::size_t n) {
+  // 1..7 bytes, little endian, without reading past the end.
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, n);
+  return v;
+}
+
+inline std::uint64_t hash_bytes(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  std::size_t n = s.size();
+  std::uint64_t seed = 0xA0761D6478BD642Full ^ n;
+  while (n >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    seed = mix64(v ^ 0xE7037ED1A0B428DBull, seed ^ 0x8EBC6AF09C88C6E3ull);
+    p += 8;
+    n -= 8;
+  }
+  if (n) seed = mix64(load_tail(p, n) ^ 0x589965CC75374CC3ull, seed ^ 0x1D8E4E27C47D124Full);
+  return mix64(seed, 0x9E3779B97F4A7C15ull);
+}
+
+}  // namespace tok::bpe

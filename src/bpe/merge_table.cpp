@@ -1,0 +1,196 @@
+#include "bpe/merge_table.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <utility>
+
+namespace tok::bpe {
+namespace {
+
+std::uint64_t table_size_for(std::size_t n) {
+  // Load factor at most 1/2: short probe chains for the hot lookup.
+  return std::bit_ceil(std::max<std::size_t>(16, n * 2));
+}
+
+std::uint64_t pair_key(TokenId a, TokenId b) { return (std::uint64_t{a} << 32) | b; }
+
+}  // namespace
+
+Status MergeTable::build_index(std::string_view source) {
+  std::size_t n = size();
+  std::size_t live = 0;
+  for (std::size_t i = 0; i < n; ++i) live += present_[i];
+  std::uint64_t cap = table_size_for(live);
+  index_.assign(cap, 0);
+  index_mask_ = cap - 1;
+  for (TokenId id = 0; id < n; ++id) {
+    if (!present_[id]) continue;
+    std::string_view b = bytes(id);
+    std::uint64_t h = hash_bytes(b);
+    std::uint64_t i = h & index_mask_;
+    for (;; i = (i + 1) & index_mask_) {
+      std::uint64_t slot = index_[i];
+      if (slot == 0) break;
+      TokenId other = static_cast<TokenId>(slot) - 1;
+      if (this->bytes(other) == b) {
+        // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
+        // the same bytes; the index keeps the first (the ordinary token).
+        if (options_.initial == InitialSymbols::kCharsByteFallback) goto next_token;
+        return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, other,
+                          id);
+      }
+    }
+    index_[i] = ((h >> 32) << 32) | (std::uint64_t{id} + 1);
+  next_token:;
+  }
+  return {};
+}
+
+void MergeTable::finish_byte_tokens() {
+  for (int b = 0; b < 256; ++b) {
+    if (!options_.byte_tokens.empty()) {
+      byte_tokens_[b] = options_.byte_tokens[b];
+    } else {
+      char c = static_cast<char>(b);
+      byte_tokens_[b] = find(std::string_view(&c, 1));
+    }
+  }
+}
+
+Result<MergeTable> MergeTable::from_ranks(std::vector<std::string> token_bytes) {
+  std::vector<std::optional<std::string>> tokens;
+  tokens.reserve(token_bytes.size());
+  std::vector<std::uint32_t> priority(token_bytes.size());
+  for (std::size_t i = 0; i < token_bytes.size(); ++i) {
+    tokens.emplace_back(std::move(token_bytes[i]));
+    priority[i] = static_cast<std::uint32_t>(i);
+  }
+  return from_priorities(std::move(tokens), std::move(priority), Options{});
+}
+
+namespace {
+// Fills arena/offsets/present from optional token bytes.
+void fill_tokens(std::vector<std::optional<std::string>>& tokens, std::string& arena,
+                 std::vector<std::size_t>& offsets, std::vector<bool>& present) {
+  std::size_t total = 0;
+  for (auto& t : tokens) total += t ? t->size() : 0;
+  arena.reserve(total);
+  offsets.reserve(tokens.size() + 1);
+  present.assign(tokens.size(), false);
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    offsets.push_back(arena.size());
+    if (tokens[i]) {
+      arena += *tokens[i];
+      present[i] = true;
+    }
+  }
+  offsets.push_back(arena.size());
+}
+}  // namespace
+
+Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::string>> token_bytes,
+                                               std::vector<std::uint32_t> priority,
+                                               Options options) {
+  if (priority.size() != token_bytes.size()) {
+    return make_error("merge table: {} priorities for {} tokens", priority.size(),
+                      token_bytes.size());
+  }
+  MergeTable t;
+  t.options_ = std::move(options);
+  fill_tokens(token_bytes, t.arena_, t.offsets_, t.present_);
+  for (std::size_t i = 0; i < priority.size(); ++i) {
+    if (!t.present_[i]) priority[i] = kNoRank;
+  }
+  t.priority_ = std::move(priority);
+  TOK_TRY(t.build_index("merge table"));
+  t.finish_byte_tokens();
+  return t;
+}
+
+Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string>> token_bytes,
+                                           const std::vector<Merge>& merges, Options options) {
+  MergeTable t;
+  t.options_ = std::move(options);
+  fill_tokens(token_bytes, t.arena_, t.offsets_, t.present_);
+  TOK_TRY(t.build_index("merge table"));
+  TOK_TRY(t.build_pairs(merges));
+  t.finish_byte_tokens();
+  return t;
+}
+
+Status MergeTable::build_pairs(const std::vector<Merge>& merges) {
+  std::uint64_t cap = table_size_for(merges.size());
+  pairs_.assign(cap, PairSlot{});
+  pairs_mask_ = cap - 1;
+  std::string joined;
+  for (std::size_t r = 0; r < merges.size(); ++r) {
+    const Merge& m = merges[r];
+    if (!has(m.left) || !has(m.right)) {
+      return make_error("merge {}: token id {} is not in the vocabulary", r + 1,
+                        has(m.left) ? m.right : m.left);
+    }
+    joined.assign(bytes(m.left));
+    joined += bytes(m.right);
+    TokenId result = find(joined);
+    if (result == kNoToken) {
+      return make_error("merge {}: the result of merging ids {} and {} is not in the vocabulary",
+                        r + 1, m.left, m.right);
+    }
+    std::uint64_t key = pair_key(m.left, m.right);
+    std::uint64_t i = hash_u64(key) & pairs_mask_;
+    for (;; i = (i + 1) & pairs_mask_) {
+      if (pairs_[i].key == UINT64_MAX) {
+        pairs_[i] = {key, {static_cast<std::uint32_t>(r), result}};
+        break;
+      }
+      if (pairs_[i].key == key) break;  // a repeated merge keeps its first priority
+    }
+  }
+  return {};
+}
+
+PairInfo MergeTable::pair_from_list(TokenId left, TokenId right) const {
+  if (pairs_.empty()) return {};
+  std::uint64_t key = pair_key(left, right);
+  for (std::uint64_t i = hash_u64(key) & pairs_mask_;; i = (i + 1) & pairs_mask_) {
+    const PairSlot& s = pairs_[i];
+    if (s.key == key) return s.info;
+    if (s.key == UINT64_MAX) return {};
+  }
+}
+
+std::vector<MergeTable::Merge> MergeTable::merges() const {
+  std::vector<Merge> out;
+  if (!priority_.empty()) {
+    std::vector<std::pair<std::uint32_t, TokenId>> order;
+    for (TokenId id = 0; id < size(); ++id) {
+      if (present_[id] && bytes(id).size() >= 2 && priority_[id] != kNoRank) {
+        order.emplace_back(priority_[id], id);
+      }
+    }
+    std::sort(order.begin(), order.end());
+    for (auto [prio, id] : order) {
+      std::string_view b = bytes(id);
+      for (std::size_t k = 1; k < b.size(); ++k) {
+        TokenId l = find(b.substr(0, k)), r = find(b.substr(k));
+        if (l != kNoToken && r != kNoToken) {
+          out.push_back({l, r});
+          break;
+        }
+      }
+    }
+    return out;
+  }
+  std::vector<std::pair<std::uint32_t, Merge>> order;
+  for (const PairSlot& s : pairs_) {
+    if (s.key != UINT64_MAX) {
+      order.push_back({s.info.rank, {static_cast<TokenId>(s.key >> 32),
+                                     static_cast<TokenId>(s.key & 0xffffffffu)}});
+    }
+  }
+  std::sort(order.begin(), order.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (auto& [r, m] : order) out.push_back(m);
+  return out;
+}
+
+}  // namespace tok::bpe

@@ -1,0 +1,137 @@
+// MergeTable: the one artifact every part of tok shares. The trainer writes it,
+// the encoder, the decoder and the model runtime read it.
+//
+// It holds the bytes of every token id, an index from bytes to id, and the
+// merge priorities that drive BPE. Two equivalent ways of stating priorities:
+//   - ranked (tiktoken, SentencePiece scores): two adjacent symbols may merge
+//     when their concatenated bytes are a token t; the merge's priority is
+//     priority(t) (tiktoken: the rank, which is the id).
+//   - merge list (Hugging Face, GGUF gpt2): only the listed pairs (left, right)
+//     merge, with priority = position in the list.
+// The encoder asks one question, pair(a, b) -> {priority, result}, and the
+// table answers it from whichever form it holds. Immutable after build.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bpe/hash.hpp"
+#include "core/result.hpp"
+
+namespace tok::bpe {
+
+using TokenId = std::uint32_t;
+inline constexpr TokenId kNoToken = UINT32_MAX;
+inline constexpr std::uint32_t kNoRank = UINT32_MAX;
+
+// How a piece becomes the initial symbols that merges then combine.
+enum class InitialSymbols : std::uint8_t {
+  kBytes,               // byte-level BPE: one symbol per byte (byte_token(b))
+  kCharsByteFallback,   // SentencePiece BPE: one symbol per UTF-8 character
+                        // when it is a token, else its bytes (byte_token(b))
+};
+
+struct PairInfo {
+  std::uint32_t rank = kNoRank;  // lower merges first; ties go to the leftmost pair
+  TokenId result = kNoToken;
+};
+
+class MergeTable {
+ public:
+  struct Merge {
+    TokenId left;
+    TokenId right;
+  };
+  struct Options {
+    InitialSymbols initial = InitialSymbols::kBytes;
+    // A piece that is itself a token encodes to that token without merging
+    // (tiktoken always does this; Hugging Face when ignore_merges is set).
+    bool whole_piece_lookup = true;
+    // Ids of tokens to use for raw bytes when they are not the plain one-byte
+    // tokens (SentencePiece "<0x41>" byte-fallback tokens). Empty: the token
+    // whose bytes are that single byte.
+    std::vector<TokenId> byte_tokens;
+  };
+
+  MergeTable() = default;
+
+  // tiktoken form: token_bytes[rank] is the token with that rank and id.
+  static Result<MergeTable> from_ranks(std::vector<std::string> token_bytes);
+  // Ranked form with explicit priorities (equal priorities allowed). Ids
+  // without a token are given as std::nullopt.
+  static Result<MergeTable> from_priorities(std::vector<std::optional<std::string>> token_bytes,
+                                            std::vector<std::uint32_t> priority, Options options);
+  // Merge-list form (HF, GGUF gpt2): merges[i] has priority i.
+  static Result<MergeTable> from_merges(std::vector<std::optional<std::string>> token_bytes,
+                                        const std::vector<Merge>& merges, Options options);
+
+  // Number of ids (one past the largest id).
+  std::size_t size() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  bool has(TokenId id) const { return id < size() && present_[id]; }
+  std::string_view bytes(TokenId id) const {
+    return {arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]};
+  }
+  // Id of the token with exactly these bytes, or kNoToken.
+  TokenId find(std::string_view bytes) const {
+    if (index_.empty()) return kNoToken;
+    std::uint64_t h = hash_bytes(bytes);
+    std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::uint64_t i = h & index_mask_;; i = (i + 1) & index_mask_) {
+      std::uint64_t slot = index_[i];
+      if (slot == 0) return kNoToken;
+      TokenId id = static_cast<TokenId>(slot) - 1;
+      if (static_cast<std::uint32_t>(slot >> 32) == tag && this->bytes(id) == bytes) return id;
+    }
+  }
+  TokenId byte_token(unsigned char b) const { return byte_tokens_[b]; }
+  // May the adjacent symbols left and right merge? `joined` is their bytes,
+  // contiguous in the piece being encoded (the ranked form looks it up; the
+  // merge-list form looks up the id pair).
+  PairInfo pair(TokenId left, TokenId right, std::string_view joined) const {
+    if (!priority_.empty()) {
+      TokenId t = find(joined);
+      if (t == kNoToken) return {};
+      return {priority_[t], t};
+    }
+    return pair_from_list(left, right);
+  }
+  // Merge priority of a token in the ranked form (kNoRank otherwise).
+  std::uint32_t priority(TokenId id) const {
+    return id < priority_.size() ? priority_[id] : kNoRank;
+  }
+  bool ranked() const { return !priority_.empty(); }
+  const Options& options() const { return options_; }
+  // The merges in priority order (derived for the ranked form: for every
+  // token with a priority, its first split into two tokens).
+  std::vector<Merge> merges() const;
+
+ private:
+  PairInfo pair_from_list(TokenId left, TokenId right) const;
+  Status build_index(std::string_view source);
+  Status build_pairs(const std::vector<Merge>& merges);
+  void finish_byte_tokens();
+
+  std::string arena_;                 // all token bytes, concatenated
+  std::vector<std::size_t> offsets_;  // (size + 1): token id -> start in arena_
+  std::vector<bool> present_;         // (size): id has a token
+  std::vector<std::uint32_t> priority_;  // (size) ranked form only
+  Options options_;
+  TokenId byte_tokens_[256];
+
+  // Open-addressing index bytes -> id. A slot holds (hash >> 32) << 32 | (id + 1);
+  // 0 = empty. The tag avoids most byte comparisons.
+  std::vector<std::uint64_t> index_;
+  std::uint64_t index_mask_ = 0;
+  // Open-addressing index (left, right) -> PairInfo for the merge-list form.
+  struct PairSlot {
+    std::uint64_t key = UINT64_MAX;
+    PairInfo info;
+  };
+  std::vector<PairSlot> pairs_;
+  std::uint64_t pairs_mask_ = 0;
+};
+
+}  // namespace tok::bpe

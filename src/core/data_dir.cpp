@@ -1,0 +1,41 @@
+#include "core/data_dir.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "tok/build_info.hpp"
+
+namespace tok {
+namespace fs = std::filesystem;
+
+namespace {
+std::string home_sub(const char* xdg_var, const char* fallback) {
+  const char* x = std::getenv(xdg_var);
+  if (x && *x) return std::string(x) + "/tok";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/" + fallback + "/tok";
+}
+}  // namespace
+
+std::string vocab_dir() {
+  if (const char* env = std::getenv("TOK_VOCAB_DIR"); env && *env) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / build_info::kInstallVocabDir;
+    // Prefer the install location when the binary lives in a bin/ directory.
+    if (exe.parent_path().filename() == "bin" && fs::is_directory(installed, ec)) {
+      return installed.string();
+    }
+  }
+  if (fs::is_directory(build_info::kSourceVocabDir, ec)) return build_info::kSourceVocabDir;
+  if (!exe.empty()) return (exe.parent_path().parent_path() / build_info::kInstallVocabDir).string();
+  return build_info::kSourceVocabDir;
+}
+
+std::string cache_dir() { return home_sub("XDG_CACHE_HOME", ".cache"); }
+std::string config_dir() { return home_sub("XDG_CONFIG_HOME", ".config"); }
+
+}  // namespace tok

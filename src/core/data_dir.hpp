@@ -1,0 +1,18 @@
+// Where tok finds its shipped data (vocab/) and its cache.
+#pragma once
+
+#include <string>
+
+namespace tok {
+
+// $TOK_VOCAB_DIR, else the source tree's vocab/ (a build in a checkout), else
+// <prefix>/share/tok/vocab relative to the running binary (an install).
+std::string vocab_dir();
+
+// ${XDG_CACHE_HOME:-$HOME/.cache}/tok
+std::string cache_dir();
+
+// ${XDG_CONFIG_HOME:-$HOME/.config}/tok
+std::string config_dir();
+
+}  // namespace tok

@@ -1,0 +1,118 @@
+#include "core/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace tok {
+
+Result<std::string> read_fd(int fd, const std::string& name) {
+  std::string out;
+  std::size_t cap = 1 << 16;
+  for (;;) {
+    std::size_t old = out.size();
+    out.resize(old + cap);
+    ssize_t n = ::read(fd, out.data() + old, cap);
+    if (n < 0) {
+      if (errno == EINTR) {
+        out.resize(old);
+        continue;
+      }
+      return make_error("{}: cannot read: {}", name, std::strerror(errno));
+    }
+    out.resize(old + static_cast<std::size_t>(n));
+    if (n == 0) break;
+    if (cap < (std::size_t{1} << 24)) cap *= 2;
+  }
+  return out;
+}
+
+Result<MappedFile> MappedFile::open(const std::string& path) {
+  MappedFile f;
+  f.path_ = path;
+  if (path == "-") {
+    TOK_ASSIGN(f.owned_, read_fd(0, "<stdin>"));
+    f.data_ = f.owned_.data();
+    f.size_ = f.owned_.size();
+    return f;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    if (e == ENOENT) return make_error("{}: no such file", path);
+    if (e == EACCES) return make_error("{}: permission denied", path);
+    return make_error("{}: cannot open: {}", path, std::strerror(e));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return make_error("{}: cannot stat: {}", path, std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return make_error("{}: is a directory, expected a file", path);
+  }
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      ::close(fd);
+      f.data_ = static_cast<const char*>(p);
+      f.size_ = static_cast<std::size_t>(st.st_size);
+      f.mapped_ = true;
+      return f;
+    }
+  }
+  auto r = read_fd(fd, path);
+  ::close(fd);
+  if (!r.ok()) return r.error();
+  f.owned_ = std::move(r).value();
+  f.data_ = f.owned_.data();
+  f.size_ = f.owned_.size();
+  return f;
+}
+
+MappedFile MappedFile::from_string(std::string data) {
+  MappedFile f;
+  f.path_ = "<string>";
+  f.owned_ = std::move(data);
+  f.data_ = f.owned_.data();
+  f.size_ = f.owned_.size();
+  return f;
+}
+
+MappedFile::MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
+
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this == &o) return *this;
+  release();
+  path_ = std::move(o.path_);
+  mapped_ = o.mapped_;
+  size_ = o.size_;
+  if (mapped_) {
+    data_ = o.data_;
+  } else {
+    owned_ = std::move(o.owned_);
+    data_ = owned_.data();
+  }
+  o.data_ = nullptr;
+  o.size_ = 0;
+  o.mapped_ = false;
+  return *this;
+}
+
+MappedFile::~MappedFile() { release(); }
+
+void MappedFile::release() {
+  if (mapped_ && data_) ::munmap(const_cast<char*>(data_), size_);
+  mapped_ = false;
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace tok

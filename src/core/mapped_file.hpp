@@ -1,0 +1,43 @@
+// MappedFile: the bytes of a file, read-only. Regular files are mmap'd; pipes,
+// stdin ("-") and other streams are read into memory. Errors name the path.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace tok {
+
+class MappedFile {
+ public:
+  // path "-" reads standard input.
+  static Result<MappedFile> open(const std::string& path);
+  static MappedFile from_string(std::string data);
+
+  MappedFile() = default;
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  std::string_view bytes() const { return {data_, size_}; }
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void release();
+  std::string path_;
+  std::string owned_;  // used when the input could not be mapped
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool mapped_ = false;
+};
+
+// Reads a whole stream (by file descriptor) into a string.
+Result<std::string> read_fd(int fd, const std::string& name);
+
+}  // namespace tok
