@@ -54,6 +54,9 @@ class MergeTable {
     // tokens (SentencePiece "<0x41>" byte-fallback tokens). Empty: the token
     // whose bytes are that single byte.
     std::vector<TokenId> byte_tokens;
+    // Emitted for a symbol that has no token (a vocabulary without byte
+    // fallback); kNoToken when every byte has a token.
+    TokenId unk = kNoToken;
   };
 
   MergeTable() = default;

@@ -1,0 +1,195 @@
+#include "bpe/encoder.hpp"
+
+#include <algorithm>
+#include <queue>
+
+namespace tok::bpe {
+namespace {
+
+std::size_t utf8_len(unsigned char c) {
+  if (c < 0x80) return 1;
+  if ((c & 0xE0) == 0xC0) return 2;
+  if ((c & 0xF0) == 0xE0) return 3;
+  if ((c & 0xF8) == 0xF0) return 4;
+  return 1;
+}
+
+TokenId byte_symbol(const MergeTable& table, unsigned char b) {
+  TokenId id = table.byte_token(b);
+  return id != kNoToken ? id : table.options().unk;
+}
+
+// Fills scratch.symbols with the initial symbols of piece plus a sentinel.
+void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
+  auto& syms = s.symbols;
+  syms.clear();
+  const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
+  std::size_t n = piece.size();
+  if (table.options().initial == InitialSymbols::kBytes) {
+    syms.resize(n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      syms[i] = {static_cast<std::uint32_t>(i), byte_symbol(table, p[i])};
+    }
+  } else {
+    for (std::size_t i = 0; i < n;) {
+      std::size_t len = std::min(utf8_len(p[i]), n - i);
+      TokenId id = table.find(piece.substr(i, len));
+      if (id != kNoToken) {
+        syms.push_back({static_cast<std::uint32_t>(i), id});
+      } else {
+        for (std::size_t k = 0; k < len; ++k) {
+          syms.push_back({static_cast<std::uint32_t>(i + k), byte_symbol(table, p[i + k])});
+        }
+      }
+      i += len;
+    }
+    syms.emplace_back();
+  }
+  syms.back() = {static_cast<std::uint32_t>(n), kNoToken};
+}
+
+// Linear scan: find the lowest-priority (leftmost on ties) pair, merge, repeat.
+void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
+                  EncodeScratch& s) {
+  auto& syms = s.symbols;
+  auto& pairs = s.pairs;
+  auto pair_at = [&](std::size_t i) -> PairInfo {
+    if (i + 2 >= syms.size()) return {};
+    std::uint32_t a = syms[i].start, b = syms[i + 2].start;
+    PairInfo pi = table.pair(syms[i].id, syms[i + 1].id, piece.substr(a, b - a));
+    return pi.rank < max_rank ? pi : PairInfo{};
+  };
+  std::size_t n = syms.size() - 1;
+  pairs.resize(n);
+  for (std::size_t i = 0; i < n; ++i) pairs[i] = pair_at(i);
+  while (n > 1) {
+    std::uint32_t best = kNoRank;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      if (pairs[i].rank < best) {
+        best = pairs[i].rank;
+        at = i;
+      }
+    }
+    if (best == kNoRank) break;
+    syms[at].id = pairs[at].result;
+    syms.erase(syms.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+    pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+    --n;
+    pairs[at] = pair_at(at);
+    if (at > 0) pairs[at - 1] = pair_at(at - 1);
+  }
+}
+
+// Heap with lazy invalidation over a doubly linked list of symbols.
+void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
+                EncodeScratch& s) {
+  auto& syms = s.symbols;
+  const std::size_t n = syms.size() - 1;
+  struct Node {
+    std::int64_t prev, next;  // -1: none
+    std::uint32_t version;
+    bool alive;
+  };
+  std::vector<Node> nodes(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    nodes[i] = {static_cast<std::int64_t>(i) - 1,
+                i + 1 < n ? static_cast<std::int64_t>(i + 1) : -1, 0, true};
+  }
+  auto end_of = [&](std::size_t i) -> std::uint32_t {
+    return nodes[i].next < 0 ? static_cast<std::uint32_t>(piece.size())
+                             : syms[static_cast<std::size_t>(nodes[i].next)].start;
+  };
+  struct Entry {
+    std::uint32_t rank;
+    std::uint32_t left, right;  // node indices (left order == text order)
+    std::uint32_t lv, rv;       // versions when pushed
+    TokenId result;
+    bool operator>(const Entry& o) const {
+      return rank != o.rank ? rank > o.rank : left > o.left;
+    }
+  };
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  auto push = [&](std::size_t l) {
+    if (nodes[l].next < 0) return;
+    std::size_t r = static_cast<std::size_t>(nodes[l].next);
+    std::uint32_t a = syms[l].start, b = end_of(r);
+    PairInfo pi = table.pair(syms[l].id, syms[r].id, piece.substr(a, b - a));
+    if (pi.rank >= max_rank) return;
+    heap.push({pi.rank, static_cast<std::uint32_t>(l), static_cast<std::uint32_t>(r),
+               nodes[l].version, nodes[r].version, pi.result});
+  };
+  for (std::size_t i = 0; i + 1 < n; ++i) push(i);
+  while (!heap.empty()) {
+    Entry e = heap.top();
+    heap.pop();
+    Node& l = nodes[e.left];
+    Node& r = nodes[e.right];
+    if (!l.alive || !r.alive || l.version != e.lv || r.version != e.rv ||
+        l.next != static_cast<std::int64_t>(e.right)) {
+      continue;
+    }
+    syms[e.left].id = e.result;
+    ++l.version;
+    r.alive = false;
+    l.next = r.next;
+    if (r.next >= 0) nodes[static_cast<std::size_t>(r.next)].prev = e.left;
+    if (l.prev >= 0) push(static_cast<std::size_t>(l.prev));
+    push(e.left);
+  }
+  // Compact the surviving symbols (node 0 always survives: merges keep the left).
+  std::size_t w = 0;
+  for (std::int64_t i = 0; i >= 0; i = nodes[static_cast<std::size_t>(i)].next) {
+    syms[w++] = syms[static_cast<std::size_t>(i)];
+  }
+  syms[w] = {static_cast<std::uint32_t>(piece.size()), kNoToken};
+  syms.resize(w + 1);
+}
+
+}  // namespace
+
+void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
+                   bool force_heap, std::vector<TokenId>& out, EncodeScratch& s) {
+  if (piece.empty()) return;
+  initial_symbols(table, piece, s);
+  std::size_t n = s.symbols.size() - 1;
+  if (force_heap || n >= kHeapThreshold) {
+    merge_heap(table, piece, max_rank, s);
+  } else {
+    merge_linear(table, piece, max_rank, s);
+  }
+  for (std::size_t i = 0; i + 1 < s.symbols.size(); ++i) out.push_back(s.symbols[i].id);
+}
+
+void encode_piece(const MergeTable& table, std::string_view piece, std::vector<TokenId>& out,
+                  EncodeScratch& s) {
+  if (piece.empty()) return;
+  if (table.options().whole_piece_lookup) {
+    TokenId whole = table.find(piece);
+    if (whole != kNoToken) {
+      out.push_back(whole);
+      return;
+    }
+  }
+  std::size_t n = 0;
+  if (const TokenId* hit = s.cache.find(piece, &n)) {
+    out.insert(out.end(), hit, hit + n);
+    return;
+  }
+  std::size_t before = out.size();
+  merge_symbols(table, piece, kNoRank, false, out, s);
+  s.cache.insert(piece, out.data() + before, out.size() - before);
+}
+
+std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
+  if (piece.empty()) return 0;
+  if (table.options().whole_piece_lookup && table.find(piece) != kNoToken) return 1;
+  std::size_t n = 0;
+  if (s.cache.find(piece, &n)) return n;
+  s.tmp.clear();
+  merge_symbols(table, piece, kNoRank, false, s.tmp, s);
+  s.cache.insert(piece, s.tmp.data(), s.tmp.size());
+  return s.tmp.size();
+}
+
+}  // namespace tok::bpe

@@ -1,0 +1,51 @@
+// encode_piece / count_piece: byte-pair encoding of one pre-tokenized piece
+// against a MergeTable. This is tok's only BPE merge loop.
+//
+// Short pieces (the vast majority) use a linear scan over a small vector of
+// symbols, as tiktoken does: for n < ~100 symbols a scan for the minimum beats
+// a heap. Long pieces (a 1 MB run of one letter) use a binary heap with lazy
+// invalidation over a linked list of symbols: O(n log n), never quadratic.
+// Both pick the lowest priority and, on ties, the leftmost pair, so they give
+// identical results (tested).
+//
+// EncodeScratch carries per-call (per-thread) state: symbol buffers and a
+// bounded cache of recent multi-token pieces. Never share one across threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bpe/merge_table.hpp"
+#include "bpe/piece_cache.hpp"
+
+namespace tok::bpe {
+
+struct EncodeScratch {
+  struct Symbol {
+    std::uint32_t start;  // byte offset of the symbol in the piece
+    TokenId id;
+  };
+  std::vector<Symbol> symbols;  // (n + 1): the last is a sentinel at piece end
+  std::vector<PairInfo> pairs;  // (n): pairs[i] = merge of symbols i and i+1
+  PieceCache cache;
+  std::vector<TokenId> tmp;
+};
+
+// Pieces at least this many symbols long take the heap path.
+inline constexpr std::size_t kHeapThreshold = 128;
+
+// Appends the tokens of `piece` to out.
+void encode_piece(const MergeTable& table, std::string_view piece, std::vector<TokenId>& out,
+                  EncodeScratch& scratch);
+// Number of tokens encode_piece would append.
+std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& scratch);
+
+// The merge loop alone, uncached: the symbols of `piece` merged with only the
+// pairs whose priority is below max_rank. Exposed for tests (linear vs heap)
+// and for deriving merge lists from ranked vocabularies.
+void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
+                   bool force_heap, std::vector<TokenId>& out, EncodeScratch& scratch);
+
+}  // namespace tok::bpe

@@ -1,0 +1,28 @@
+#include "bpe/piece_cache.hpp"
+
+namespace tok::bpe {
+
+void PieceCache::insert(std::string_view piece, const TokenId* toks, std::size_t n) {
+  if (piece.size() > kMaxPieceBytes) return;
+  if (slots_.empty() || entries_ >= kMaxEntries) {
+    slots_.assign(kMaxEntries * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    entries_ = 0;
+    keys_.clear();
+    tokens_.clear();
+  }
+  std::uint64_t h = hash_bytes(piece);
+  std::uint64_t i = h & mask_;
+  while (slots_[i].key_len != kEmpty) i = (i + 1) & mask_;
+  Slot& s = slots_[i];
+  s.hash = h;
+  s.key_off = static_cast<std::uint32_t>(keys_.size());
+  s.key_len = static_cast<std::uint32_t>(piece.size());
+  s.tok_off = static_cast<std::uint32_t>(tokens_.size());
+  s.tok_len = static_cast<std::uint32_t>(n);
+  keys_.append(piece);
+  tokens_.insert(tokens_.end(), toks, toks + n);
+  ++entries_;
+}
+
+}  // namespace tok::bpe

@@ -1,0 +1,51 @@
+// PieceCache: a bounded map from recently seen pieces to their tokens, so a
+// word that BPE split once is not merged again. Real text repeats its words;
+// on prose this removes most merge work. Per-thread scratch, never shared.
+// When full, it is cleared (simple, and keeps memory bounded).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bpe/hash.hpp"
+#include "bpe/merge_table.hpp"
+
+namespace tok::bpe {
+
+class PieceCache {
+ public:
+  static constexpr std::size_t kMaxPieceBytes = 64;
+  static constexpr std::size_t kMaxEntries = 1 << 15;
+
+  // Tokens of piece, or nullptr; *n receives their count.
+  const TokenId* find(std::string_view piece, std::size_t* n) const {
+    if (slots_.empty()) return nullptr;
+    std::uint64_t h = hash_bytes(piece);
+    for (std::uint64_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.key_len == kEmpty) return nullptr;
+      if (s.hash == h && s.key_len == piece.size() &&
+          std::string_view(keys_.data() + s.key_off, s.key_len) == piece) {
+        *n = s.tok_len;
+        return tokens_.data() + s.tok_off;
+      }
+    }
+  }
+  void insert(std::string_view piece, const TokenId* toks, std::size_t n);
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t key_off = 0, key_len = kEmpty, tok_off = 0, tok_len = 0;
+  };
+  std::vector<Slot> slots_;
+  std::uint64_t mask_ = 0;
+  std::size_t entries_ = 0;
+  std::string keys_;
+  std::vector<TokenId> tokens_;
+};
+
+}  // namespace tok::bpe

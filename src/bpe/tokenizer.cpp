@@ -1,0 +1,263 @@
+#include "bpe/tokenizer.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace tok::bpe {
+
+Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTokenizer> pre,
+                     std::vector<SpecialToken> specials)
+    : name_(std::move(name)),
+      table_(std::move(table)),
+      pre_(std::move(pre)),
+      specials_(std::move(specials)),
+      special_first_(256, 0) {
+  vocab_size_ = table_.size();
+  for (const auto& s : specials_) {
+    if (!s.text.empty()) special_first_[static_cast<unsigned char>(s.text[0])] = 1;
+    vocab_size_ = std::max<std::size_t>(vocab_size_, std::size_t{s.id} + 1);
+  }
+  // Longest match first when two specials start at the same place.
+  std::stable_sort(specials_.begin(), specials_.end(),
+                   [](const SpecialToken& a, const SpecialToken& b) {
+                     return a.text.size() > b.text.size();
+                   });
+}
+
+bool Tokenizer::is_special(TokenId id) const {
+  for (const auto& s : specials_) {
+    if (s.id == id) return true;
+  }
+  return false;
+}
+
+bool Tokenizer::has_token(TokenId id) const { return table_.has(id) || is_special(id); }
+
+std::string_view Tokenizer::token_bytes(TokenId id) const {
+  for (const auto& s : specials_) {
+    if (s.id == id) return s.text;
+  }
+  if (table_.has(id)) return table_.bytes(id);
+  return {};
+}
+
+std::string Tokenizer::apply_transform(std::string_view text) const {
+  return transform_ ? transform_(text) : std::string(text);
+}
+
+std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view text,
+                                                            std::size_t from) const {
+  if (specials_.empty()) return {std::string_view::npos, 0};
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (!special_first_[p[i]]) continue;
+    for (std::size_t k = 0; k < specials_.size(); ++k) {
+      const std::string& s = specials_[k].text;
+      if (!s.empty() && text.compare(i, s.size(), s) == 0) return {i, k};
+    }
+  }
+  return {std::string_view::npos, 0};
+}
+
+template <class F>
+void Tokenizer::split_level(std::size_t level, std::string_view text, F& f) const {
+  if (level + 1 == pre_.size()) {
+    pre_[level].split(text, f);
+  } else {
+    pre_[level].split(text, [&](std::string_view piece) { split_level(level + 1, piece, f); });
+  }
+}
+
+template <class F>
+void Tokenizer::for_each_piece(std::string_view text, F&& f) const {
+  if (pre_.empty()) {
+    if (!text.empty()) f(text);
+    return;
+  }
+  split_level(0, text, f);
+}
+
+Status Tokenizer::check_no_specials(std::string_view text) const {
+  auto [pos, k] = find_special(text, 0);
+  if (pos == std::string_view::npos) return {};
+  return make_error(
+      "the text contains the special token {} at byte {}; pass --special allow to encode it as "
+      "a special token or --special text to encode it as ordinary text",
+      specials_[k].text, pos);
+}
+
+std::size_t Tokenizer::count_ordinary(std::string_view text, EncodeScratch& scratch) const {
+  std::size_t n = 0;
+  for_each_piece(text, [&](std::string_view piece) { n += count_piece(table_, piece, scratch); });
+  return n;
+}
+
+Status Tokenizer::encode(std::string_view input, SpecialMode mode, std::vector<TokenId>& out,
+                         EncodeScratch& scratch) const {
+  if (!transform_) return encode_prepared(input, mode, out, scratch);
+  std::string transformed = transform_(input);
+  return encode_prepared(transformed, mode, out, scratch);
+}
+
+Status Tokenizer::encode_prepared(std::string_view text, SpecialMode mode,
+                                  std::vector<TokenId>& out, EncodeScratch& scratch) const {
+  auto ordinary = [&](std::string_view t) {
+    for_each_piece(t, [&](std::string_view piece) { encode_piece(table_, piece, out, scratch); });
+  };
+  if (mode == SpecialMode::kText || specials_.empty()) {
+    ordinary(text);
+    return {};
+  }
+  if (mode == SpecialMode::kError) {
+    TOK_TRY(check_no_specials(text));
+    ordinary(text);
+    return {};
+  }
+  std::size_t pos = 0;
+  for (;;) {
+    auto [at, k] = find_special(text, pos);
+    if (at == std::string_view::npos) break;
+    ordinary(text.substr(pos, at - pos));
+    out.push_back(specials_[k].id);
+    pos = at + specials_[k].text.size();
+  }
+  ordinary(text.substr(pos));
+  return {};
+}
+
+Result<std::vector<TokenId>> Tokenizer::encode(std::string_view text, SpecialMode mode) const {
+  std::vector<TokenId> out;
+  EncodeScratch scratch;
+  TOK_TRY(encode(text, mode, out, scratch));
+  return out;
+}
+
+Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
+                               std::vector<TokenSpan>& out) const {
+  std::string transformed;
+  std::string_view text = input;
+  if (transform_) {
+    transformed = transform_(input);
+    text = transformed;
+  }
+  if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
+  EncodeScratch scratch;
+  std::vector<TokenId> ids;
+  auto ordinary = [&](std::string_view t) {
+    for_each_piece(t, [&](std::string_view piece) {
+      ids.clear();
+      encode_piece(table_, piece, ids, scratch);
+      // Offsets of tokens inside the piece: their bytes are consecutive.
+      std::size_t off = static_cast<std::size_t>(piece.data() - text.data());
+      for (TokenId id : ids) {
+        out.push_back({id, off});
+        off += table_.bytes(id).size();
+      }
+    });
+  };
+  if (mode != SpecialMode::kAllow || specials_.empty()) {
+    ordinary(text);
+    return {};
+  }
+  std::size_t pos = 0;
+  for (;;) {
+    auto [at, k] = find_special(text, pos);
+    if (at == std::string_view::npos) break;
+    ordinary(text.substr(pos, at - pos));
+    out.push_back({specials_[k].id, at});
+    pos = at + specials_[k].text.size();
+  }
+  ordinary(text.substr(pos));
+  return {};
+}
+
+Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
+                                     unsigned threads) const {
+  std::string transformed;
+  std::string_view text = input;
+  if (transform_) {
+    transformed = transform_(input);
+    text = transformed;
+  }
+  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  bool allow = mode == SpecialMode::kAllow && !specials_.empty();
+  constexpr std::size_t kChunk = 1 << 20;
+  if (threads <= 1 || text.size() < 2 * kChunk || pre_.size() != 1 || transform_) {
+    EncodeScratch scratch;
+    if (!allow) return count_ordinary(text, scratch);
+    std::vector<TokenId> out;
+    TOK_TRY(encode_prepared(text, mode, out, scratch));
+    return out.size();
+  }
+  std::vector<std::size_t> cuts = chunk_boundaries(text, kChunk, mode);
+  std::size_t nchunks = cuts.size() - 1;
+  std::vector<std::size_t> counts(nchunks, 0);
+  auto worker = [&](unsigned t) {
+    EncodeScratch scratch;
+    std::vector<TokenId> out;
+    for (std::size_t c = t; c < nchunks; c += threads) {
+      std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
+      if (allow) {
+        out.clear();
+        (void)encode_prepared(part, SpecialMode::kAllow, out, scratch);
+        counts[c] = out.size();
+      } else {
+        counts[c] = count_ordinary(part, scratch);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+  std::size_t total = 0;
+  for (std::size_t c : counts) total += c;
+  return total;
+}
+
+std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
+                                                     SpecialMode mode) const {
+  std::vector<std::size_t> cuts{0};
+  if (pre_.size() != 1 || transform_) {
+    cuts.push_back(text.size());
+    return cuts;
+  }
+  bool allow = mode == SpecialMode::kAllow && !specials_.empty();
+  std::size_t max_special = 0;
+  for (const auto& s : specials_) max_special = std::max(max_special, s.text.size());
+  while (cuts.back() < text.size()) {
+    std::size_t from = cuts.back() + chunk;
+    if (from >= text.size()) {
+      cuts.push_back(text.size());
+      break;
+    }
+    std::size_t p = pre_[0].safe_boundary(text, from, chunk);
+    // Not inside a special token's text either.
+    while (allow && p < text.size()) {
+      std::size_t lo = p >= max_special ? p - max_special + 1 : 0;
+      auto [at, k] = find_special(text.substr(0, p + max_special), lo);
+      if (at == std::string_view::npos || at >= p || at + specials_[k].text.size() <= p) break;
+      p = pre_[0].safe_boundary(text, p + 1, chunk);
+    }
+    cuts.push_back(p);
+  }
+  return cuts;
+}
+
+Result<std::string> Tokenizer::decode(std::span<const TokenId> ids) const {
+  std::string out;
+  for (TokenId id : ids) {
+    if (table_.has(id)) {
+      out += table_.bytes(id);
+    } else if (is_special(id)) {
+      out += token_bytes(id);
+    } else {
+      return make_error("unknown token id {} (the vocabulary {} has {} ids)", id, name_,
+                        vocab_size_);
+    }
+  }
+  return out;
+}
+
+}  // namespace tok::bpe

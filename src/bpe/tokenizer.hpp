@@ -1,0 +1,115 @@
+// Tokenizer: a complete encoding = pre-tokenizer(s) + merge table + special
+// tokens (+ optional text transform for vocabularies that normalize). It is
+// what `-e ENC` resolves to and what the model runtime gets; immutable after
+// construction, so one instance serves many threads (each with its own
+// EncodeScratch).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bpe/encoder.hpp"
+#include "bpe/merge_table.hpp"
+#include "core/result.hpp"
+#include "text/pretokenizer.hpp"
+
+namespace tok::bpe {
+
+// What to do with special-token strings found in the input text.
+enum class SpecialMode {
+  kError,  // refuse the text (tiktoken's default for encode)
+  kAllow,  // encode each occurrence as its special id
+  kText,   // treat it as ordinary text (tiktoken's encode_ordinary)
+};
+
+struct SpecialToken {
+  std::string text;
+  TokenId id;
+};
+
+// Where a token came from in the (transformed) input: for --tokens output.
+struct TokenSpan {
+  TokenId id;
+  std::size_t offset;  // byte offset of the piece the token belongs to
+};
+
+class Tokenizer {
+ public:
+  Tokenizer() = default;
+  Tokenizer(std::string name, MergeTable table, std::vector<text::PreTokenizer> pre,
+            std::vector<SpecialToken> specials);
+
+  const std::string& name() const { return name_; }
+  const MergeTable& table() const { return table_; }
+  const std::vector<text::PreTokenizer>& pretokenizers() const { return pre_; }
+  const std::vector<SpecialToken>& specials() const { return specials_; }
+  // One past the largest id, special tokens included.
+  std::size_t vocab_size() const { return vocab_size_; }
+  bool is_special(TokenId id) const;
+  // Bytes of any id (special tokens give their text); empty for unknown ids.
+  std::string_view token_bytes(TokenId id) const;
+  bool has_token(TokenId id) const;
+
+  // Applied to the text before splitting (normalizers, SentencePiece's
+  // space-to-"▁"); absent for tiktoken vocabularies.
+  using Transform = std::function<std::string(std::string_view)>;
+  void set_transform(Transform t) { transform_ = std::move(t); }
+  bool has_transform() const { return static_cast<bool>(transform_); }
+  std::string apply_transform(std::string_view text) const;
+
+  // Metadata the formats fill in (BOS/EOS that --add-special adds).
+  std::optional<TokenId> bos, eos;
+  bool add_bos = false, add_eos = false;
+
+  // Encodes text, appending to out. kError fails naming the first special
+  // token string found.
+  Status encode(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
+                EncodeScratch& scratch) const;
+  Result<std::vector<TokenId>> encode(std::string_view text, SpecialMode mode) const;
+  // As encode, with the byte offset of each token's piece.
+  Status encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out) const;
+  // Number of tokens encode would give, without building the vector. With
+  // threads > 1 large texts are cut at guaranteed piece boundaries and
+  // counted in parallel; the count never depends on `threads`.
+  Result<std::size_t> count(std::string_view text, SpecialMode mode, unsigned threads = 1) const;
+  std::size_t count_ordinary(std::string_view text, EncodeScratch& scratch) const;
+
+  // Cut points 0 = c0 < c1 < ... = text.size(), about `chunk` bytes apart,
+  // at which the text can be encoded piecewise with exactly the result of
+  // encoding it whole (guaranteed piece boundaries, never inside a special
+  // token). A single chunk when the pre-tokenizer offers no such guarantee.
+  std::vector<std::size_t> chunk_boundaries(std::string_view text, std::size_t chunk,
+                                            SpecialMode mode) const;
+
+  // Ids back to bytes; an unknown id is an error naming it.
+  Result<std::string> decode(std::span<const TokenId> ids) const;
+
+  // First special-token occurrence at or after `from`: {position, index into
+  // specials()}, or {npos, 0}.
+  std::pair<std::size_t, std::size_t> find_special(std::string_view text, std::size_t from) const;
+
+ private:
+  template <class F>
+  void for_each_piece(std::string_view text, F&& f) const;
+  template <class F>
+  void split_level(std::size_t level, std::string_view text, F& f) const;
+  Status check_no_specials(std::string_view text) const;
+  // encode() after the transform has been applied.
+  Status encode_prepared(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
+                         EncodeScratch& scratch) const;
+
+  std::string name_;
+  MergeTable table_;
+  std::vector<text::PreTokenizer> pre_;  // applied in sequence (HF Sequence)
+  std::vector<SpecialToken> specials_;
+  std::vector<std::uint8_t> special_first_;  // (256) first bytes of specials
+  std::size_t vocab_size_ = 0;
+  Transform transform_;
+};
+
+}  // namespace tok::bpe

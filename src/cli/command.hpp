@@ -1,0 +1,39 @@
+// The command-line layer: the only code that prints to the terminal or picks
+// exit statuses. Each subcommand lives in its own file and registers itself
+// with add_<name>(app, registry); main.cpp parses and runs the chosen one.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tok::cli {
+
+inline constexpr int kExitError = 1;
+inline constexpr int kExitUsage = 2;
+
+// Thrown by commands for usage errors found after parsing (exit 2).
+struct UsageError {
+  std::string message;
+};
+
+struct Registry {
+  std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
+  void add(CLI::App* sub, std::function<int()> run) { commands.emplace_back(sub, std::move(run)); }
+};
+
+// Prints "tok: error: MESSAGE" on stderr and returns kExitError.
+int report(const Error& e);
+// Prints "tok: warning: MESSAGE" on stderr.
+void warn(const std::string& message);
+
+void add_encode(CLI::App& app, Registry& r);
+void add_decode(CLI::App& app, Registry& r);
+void add_count(CLI::App& app, Registry& r);
+
+}  // namespace tok::cli

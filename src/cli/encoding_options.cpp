@@ -1,0 +1,38 @@
+#include "cli/encoding_options.hpp"
+
+#include "formats/registry.hpp"
+
+namespace tok::cli {
+
+void EncodingOptions::add_encoding(CLI::App* app) {
+  app->add_option("-e,--encoding", encoding,
+                  "Vocabulary: a built-in name (o200k_base, cl100k_base, p50k_base, r50k_base, "
+                  "gpt2) or a path to a .tiktoken file")
+      ->capture_default_str();
+  app->add_option("--pattern", pattern,
+                  "Split pattern (gpt2, cl100k, o200k or a regex) overriding the vocabulary's");
+}
+
+void EncodingOptions::add_special(CLI::App* app, const std::string& default_mode) {
+  special = default_mode;
+  app->add_option("--special", special,
+                  "Special-token strings in the text: error (refuse), allow (encode as special "
+                  "ids) or text (encode as ordinary text)")
+      ->check(CLI::IsMember({"error", "allow", "text"}))
+      ->capture_default_str();
+  app->add_flag("--allow-special", allow_special, "Same as --special allow");
+}
+
+bpe::SpecialMode EncodingOptions::special_mode() const {
+  if (allow_special || special == "allow") return bpe::SpecialMode::kAllow;
+  if (special == "text") return bpe::SpecialMode::kText;
+  return bpe::SpecialMode::kError;
+}
+
+Result<bpe::Tokenizer> EncodingOptions::load() const {
+  formats::LoadOptions lo;
+  lo.pattern = pattern;
+  return formats::load_tokenizer(encoding, lo);
+}
+
+}  // namespace tok::cli

@@ -1,0 +1,29 @@
+// Options shared by every command that tokenizes: -e ENC, --pattern,
+// --special MODE / --allow-special; and loading the chosen tokenizer.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "bpe/tokenizer.hpp"
+#include "core/result.hpp"
+
+namespace tok::cli {
+
+struct EncodingOptions {
+  std::string encoding = "o200k_base";
+  std::optional<std::string> pattern;
+  std::string special = "error";
+  bool allow_special = false;
+
+  // Adds -e/--encoding and --pattern.
+  void add_encoding(CLI::App* app);
+  // Adds --special and --allow-special; default_mode is "error" or "text".
+  void add_special(CLI::App* app, const std::string& default_mode);
+  bpe::SpecialMode special_mode() const;
+  Result<bpe::Tokenizer> load() const;
+};
+
+}  // namespace tok::cli

@@ -1,0 +1,18 @@
+// Reading command inputs: FILE or "-" (stdin) as raw bytes.
+#pragma once
+
+#include <string>
+
+#include "core/mapped_file.hpp"
+#include "core/result.hpp"
+
+namespace tok::cli {
+
+// Opens FILE, or stdin for "" and "-".
+Result<MappedFile> open_input(const std::string& path);
+
+// Escapes bytes for one-line display: \n \r \t \\ \" and \xNN for control
+// bytes and invalid UTF-8; valid printable UTF-8 passes through.
+std::string escape_bytes(std::string_view bytes);
+
+}  // namespace tok::cli

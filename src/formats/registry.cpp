@@ -1,0 +1,148 @@
+#include "formats/registry.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cctype>
+#include <filesystem>
+
+#include "core/data_dir.hpp"
+#include "core/mapped_file.hpp"
+#include "core/sha256.hpp"
+#include "formats/builtin_encodings.hpp"
+#include "formats/tiktoken_file.hpp"
+
+namespace tok::formats {
+namespace fs = std::filesystem;
+
+namespace {
+
+Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
+  auto named = text::PreTokenizer::named(pattern);
+  if (named.ok()) return named;
+  return text::PreTokenizer::from_regex(pattern);
+}
+
+Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text,
+                             const std::string& source, const std::string& pattern,
+                             std::vector<bpe::SpecialToken> specials) {
+  TOK_ASSIGN(auto tokens, parse_tiktoken(file_text, source));
+  std::size_t n = tokens.size();
+  TOK_ASSIGN(auto table, bpe::MergeTable::from_ranks(std::move(tokens)));
+  for (std::size_t b = 0; b < 256; ++b) {
+    if (table.byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
+      return make_error("{}: byte 0x{:02x} has no token; a byte-level vocabulary needs all 256",
+                        source, b);
+    }
+  }
+  for (const auto& s : specials) {
+    if (s.id < n) {
+      return make_error("{}: special token {} has id {}, which is an ordinary token's rank",
+                        source, s.text, s.id);
+    }
+  }
+  auto pre = make_pretokenizer(pattern);
+  if (!pre.ok()) return make_error("{}: {}", source, pre.error().message);
+  return bpe::Tokenizer(name, std::move(table), {std::move(pre).value()}, std::move(specials));
+}
+
+}  // namespace
+
+Result<bpe::Tokenizer> load_tiktoken_path(const std::string& path, const LoadOptions& options) {
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+  std::string name = fs::path(path).stem().string();
+  const BuiltinEncoding* builtin = find_builtin_by_sha256(sha256_hex(f.bytes()));
+  std::string pattern;
+  std::vector<bpe::SpecialToken> specials;
+  std::string sidecar_path = path + ".json";
+  std::error_code ec;
+  if (builtin) {
+    name = builtin->name;
+    pattern = builtin->pattern;
+    specials = builtin->specials;
+  } else if (fs::exists(sidecar_path, ec)) {
+    TOK_ASSIGN(MappedFile sf, MappedFile::open(sidecar_path));
+    TOK_ASSIGN(auto sidecar, parse_sidecar(sf.bytes(), sidecar_path));
+    pattern = sidecar.pattern;
+    specials = sidecar.specials;
+  } else if (!options.pattern) {
+    return make_error(
+        "{}: unknown .tiktoken file (not a built-in encoding) and no {} beside it; pass "
+        "--pattern NAME|REGEX to say how to split text",
+        path, fs::path(sidecar_path).filename().string());
+  }
+  if (options.pattern) pattern = *options.pattern;
+  return build(name, f.bytes(), path, pattern, std::move(specials));
+}
+
+std::vector<std::string> known_encoding_names() {
+  std::vector<std::string> out;
+  for (const auto& e : builtin_encodings()) {
+    out.push_back(e.name);
+    for (const auto& a : e.aliases) out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known) {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        std::size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) != std::tolower(b[j - 1]));
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      }
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& k : known) {
+    std::size_t d = distance(name, k);
+    bool prefix = k.find(name) != std::string::npos || name.find(k) != std::string_view::npos;
+    if (d <= std::max<std::size_t>(2, name.size() / 3) || (prefix && name.size() >= 3)) {
+      scored.emplace_back(prefix ? 0 : d, k);
+    }
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (auto& [d, k] : scored) {
+    if (out.size() < 3 && std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  }
+  return out;
+}
+
+Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& options) {
+  std::string s(spec);
+  if (const BuiltinEncoding* b = find_builtin(s)) {
+    std::string path = vocab_dir() + "/" + b->file;
+    TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+    std::string pattern = options.pattern ? *options.pattern : b->pattern;
+    return build(b->name, f.bytes(), path, pattern, b->specials);
+  }
+  std::error_code ec;
+  if (fs::is_regular_file(s, ec) || s == "-") {
+    if (s.ends_with(".tiktoken")) return load_tiktoken_path(s, options);
+    return make_error("{}: unrecognized vocabulary format (expected a .tiktoken file)", s);
+  }
+  if (fs::is_directory(s, ec)) {
+    return make_error("{}: is a directory; expected an encoding name or a vocabulary file", s);
+  }
+  if (s.find('/') != std::string::npos || s.ends_with(".tiktoken")) {
+    return make_error("{}: no such vocabulary file", s);
+  }
+  auto near = suggest(s, known_encoding_names());
+  std::string hint;
+  if (!near.empty()) {
+    hint = "; did you mean ";
+    for (std::size_t i = 0; i < near.size(); ++i) hint += (i ? ", " : "") + near[i];
+    hint += "?";
+  }
+  return make_error("unknown encoding '{}'{}; known: {}", s, hint,
+                    fmt::to_string(fmt::join(known_encoding_names(), ", ")));
+}
+
+}  // namespace tok::formats
