@@ -11,28 +11,38 @@ namespace {
 constexpr std::string_view kWhiteSpaceRanges =
     R"(\t-\r\x{20}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})";
 
-// Per-call matching state: PCRE2 match data and a JIT stack big enough for
-// long runs of one class.
-struct MatchScratch {
-  pcre2_match_data* data;
-  pcre2_jit_stack* stack = nullptr;
-  pcre2_match_context* context = nullptr;
-
-  explicit MatchScratch(const pcre2_code* code, bool jit)
-      : data(pcre2_match_data_create_from_pattern(code, nullptr)) {
-    if (jit) {
-      stack = pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr);
-      context = pcre2_match_context_create(nullptr);
-      pcre2_jit_stack_assign(context, nullptr, stack);
-    }
-  }
+// Per-call matching state. The JIT runs on a 32 KB machine stack by default;
+// only a match that runs out of it gets a large heap stack, since creating
+// one for every call (every valid UTF-8 run) costs an mmap.
+class MatchScratch {
+ public:
+  explicit MatchScratch(const pcre2_code* code)
+      : data_(pcre2_match_data_create_from_pattern(code, nullptr)) {}
   ~MatchScratch() {
-    pcre2_match_context_free(context);
-    pcre2_jit_stack_free(stack);
-    pcre2_match_data_free(data);
+    pcre2_match_context_free(context_);
+    pcre2_jit_stack_free(stack_);
+    pcre2_match_data_free(data_);
   }
   MatchScratch(const MatchScratch&) = delete;
   MatchScratch& operator=(const MatchScratch&) = delete;
+
+  int match(const pcre2_code* code, std::string_view text, std::size_t pos) {
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+    int rc = pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, data_, context_);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT && stack_ == nullptr) {
+      stack_ = pcre2_jit_stack_create(64 * 1024, 64 * 1024 * 1024, nullptr);
+      context_ = pcre2_match_context_create(nullptr);
+      pcre2_jit_stack_assign(context_, nullptr, stack_);
+      rc = pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, data_, context_);
+    }
+    return rc;
+  }
+  const PCRE2_SIZE* ovector() const { return pcre2_get_ovector_pointer(data_); }
+
+ private:
+  pcre2_match_data* data_;
+  pcre2_jit_stack* stack_ = nullptr;
+  pcre2_match_context* context_ = nullptr;
 };
 
 }  // namespace
@@ -105,27 +115,26 @@ Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
     return make_error("invalid split regex: {} at offset {} of (rewritten) pattern '{}'",
                       reinterpret_cast<const char*>(message), offset, source);
   }
-  regex->jit = pcre2_jit_compile(regex->code, PCRE2_JIT_COMPLETE) == 0;
+  // Without JIT support (some platforms) pcre2_match interprets; same results.
+  pcre2_jit_compile(regex->code, PCRE2_JIT_COMPLETE);
   return std::shared_ptr<const Regex>(std::move(regex));
 }
 
 void PreTokenizer::split_regex_fn(std::string_view text,
                                   const std::function<void(std::string_view)>& f) const {
   TOK_ASSERT(regex_ != nullptr);
-  MatchScratch scratch(regex_->code, regex_->jit);
-  const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+  MatchScratch scratch(regex_->code);
   std::size_t gap = 0;  // start of the text not yet covered by a piece
   std::size_t pos = 0;  // where the next search starts
   while (pos <= text.size()) {
-    int rc = pcre2_match(regex_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK,
-                         scratch.data, scratch.context);
+    int rc = scratch.match(regex_->code, text, pos);
     if (rc < 0) {
       // No more matches. A matching error (a resource limit hit by a
       // pathological user pattern) also ends matching: the rest becomes one
       // piece, so pieces still tile the text.
       break;
     }
-    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(scratch.data);
+    const PCRE2_SIZE* ov = scratch.ovector();
     std::size_t start = ov[0], end = ov[1];
     if (end == start) {
       // An empty match covers nothing; step over one character so the search

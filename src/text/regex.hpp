@@ -22,7 +22,6 @@ namespace tok::text {
 
 struct PreTokenizer::Regex {
   pcre2_code* code = nullptr;  // immutable after compile; shared by threads
-  bool jit = false;
 
   Regex() = default;
   Regex(const Regex&) = delete;

@@ -64,6 +64,16 @@ struct Cursor {
   bool is_newline(std::size_t i) const { return i < n && (s[i] == '\r' || s[i] == '\n'); }
 };
 
+// End of the ASCII letters from i whose class bits include mask, or kNone
+// when the run is followed by a non-ASCII byte (which the general path must
+// classify). ASCII words are most pieces of most text; this is the fast path.
+std::size_t ascii_word_end(const Cursor& c, std::size_t i, std::uint8_t mask) {
+  while (i < c.n && c.s[i] < 0x80 && (kAsciiProps.bits[c.s[i]] & mask)) ++i;
+  return i < c.n && c.s[i] >= 0x80 ? kNone : i;
+}
+
+bool is_ascii_letter(unsigned char b) { return b < 0x80 && (kAsciiProps.bits[b] & kPropLetter); }
+
 // A whitespace run [start, end): where its last character starts and where
 // its last \r or \n ends (0 if it has none).
 struct WsRun {
@@ -75,10 +85,11 @@ struct WsRun {
 WsRun whitespace_run(const Cursor& c, std::size_t i) {
   WsRun r{i, i, 0};
   while (r.end < c.n) {
-    std::size_t len;
-    if (!(c.at(r.end, len) & kPropSpace)) break;
+    unsigned char b = c.s[r.end];
+    std::size_t len = 1;
+    if (b < 0x80 ? !(kAsciiProps.bits[b] & kPropSpace) : !(c.at(r.end, len) & kPropSpace)) break;
     r.last_start = r.end;
-    if (c.s[r.end] == '\r' || c.s[r.end] == '\n') r.last_newline_end = r.end + 1;
+    if (b == '\r' || b == '\n') r.last_newline_end = r.end + 1;
     r.end += len;
   }
   return r;
@@ -174,6 +185,11 @@ std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
 
 std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
   Cursor c(text);
+  std::size_t word = pos + (c.s[pos] == ' ' && pos + 1 < c.n);
+  if (is_ascii_letter(c.s[word])) {
+    std::size_t e = ascii_word_end(c, word, kPropLetter);
+    if (e != kNone) return e;
+  }
   if (std::size_t k = contraction_exact(c, pos)) return pos + k;
   std::size_t len;
   std::uint8_t p = c.at(pos, len);
@@ -197,6 +213,16 @@ std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
 std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
                         bool ws_run_to_end) {
   Cursor c(text);
+  {
+    unsigned char b = c.s[pos];
+    bool prefix = b < 0x80 && b != '\'' && b != '\r' && b != '\n' &&
+                  !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
+    std::size_t word = pos + (prefix && pos + 1 < c.n);
+    if (is_ascii_letter(c.s[word])) {
+      std::size_t e = ascii_word_end(c, word, kPropLetter);
+      if (e != kNone) return e;
+    }
+  }
   if (std::size_t k = contraction_ci(c, pos)) return pos + k;
   std::size_t len;
   std::uint8_t p = c.at(pos, len);
@@ -232,6 +258,19 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
 
 std::size_t scan_o200k(std::string_view text, std::size_t pos) {
   Cursor c(text);
+  {
+    // An ASCII word: optional prefix, capitals, then lower case letters.
+    // Without lower case letters the general path handles the backtracking.
+    unsigned char b = c.s[pos];
+    bool prefix = b < 0x80 && b != '\r' && b != '\n' &&
+                  !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
+    std::size_t word = pos + (prefix && pos + 1 < c.n);
+    if (is_ascii_letter(c.s[word])) {
+      std::size_t upper = ascii_word_end(c, word, kPropUpperish);
+      std::size_t e = upper == kNone ? kNone : ascii_word_end(c, upper, kPropLowerish);
+      if (e != kNone && e > upper) return e + contraction_ci(c, e);
+    }
+  }
   std::size_t len;
   std::uint8_t p = c.at(pos, len);
   // [^\r\n\p{L}\p{N}]? is greedy: each word alternative first tries with the

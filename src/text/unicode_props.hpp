@@ -40,8 +40,12 @@ inline constexpr AsciiProps kAsciiProps = [] {
 
 class UnicodeProps {
  public:
-  // The process-wide table (built on first use; thread-safe).
-  static const UnicodeProps& get();
+  // The process-wide table (built on first use; thread-safe). Inline so the
+  // scanners' per-piece call is one guard-byte check.
+  static const UnicodeProps& get() {
+    static const UnicodeProps table;
+    return table;
+  }
 
   std::uint8_t operator()(char32_t cp) const {
     if (cp >= 0x110000) return 0;

@@ -2,6 +2,7 @@
 // by tests/data/text/make_golden.py), names and patterns, the regex path,
 // invalid UTF-8 and the meaning of \s.
 #include <doctest/doctest.h>
+#include <unicode/uchar.h>
 
 #include <string>
 #include <vector>
@@ -172,5 +173,22 @@ TEST_CASE("\\s is Unicode White_Space, in both engines") {
     PreTokenizer pt = named(name);
     std::string text = "a \xe1\xa0\x8e\xe1\xa0\x8e b\xc2\x85\xc2\x85z";
     CHECK(pieces(pt, text) == regex_pieces(pt, text));
+  }
+}
+
+TEST_CASE("the property table matches ICU for every code point") {
+  const auto& props = tok::text::UnicodeProps::get();
+  for (UChar32 cp = 0; cp < 0x110000; ++cp) {
+    int8_t t = u_charType(cp);
+    bool letter = t == U_UPPERCASE_LETTER || t == U_LOWERCASE_LETTER ||
+                  t == U_TITLECASE_LETTER || t == U_MODIFIER_LETTER || t == U_OTHER_LETTER;
+    bool mark = t == U_NON_SPACING_MARK || t == U_ENCLOSING_MARK || t == U_COMBINING_SPACING_MARK;
+    bool number = t == U_DECIMAL_DIGIT_NUMBER || t == U_LETTER_NUMBER || t == U_OTHER_NUMBER;
+    bool space = u_hasBinaryProperty(cp, UCHAR_WHITE_SPACE);
+    std::uint8_t p = props(char32_t(cp));
+    if (letter != bool(p & tok::text::kPropLetter) || mark != bool(p & tok::text::kPropMark) ||
+        number != bool(p & tok::text::kPropNumber) || space != bool(p & tok::text::kPropSpace)) {
+      FAIL("property mismatch at U+" << std::hex << cp);
+    }
   }
 }
