@@ -115,6 +115,9 @@ int run_compare(const CompareArgs& a) {
   for (const auto& path : paths) {
     auto corpus = compare::load_corpus(path);
     if (!corpus.ok()) return report(corpus.error());
+    if (a.corpora.empty()) {  // name the shipped samples as the docs do
+      corpus->name = "vocab" + path.substr(vocab_dir().size());
+    }
     auto counts = compare::measure(*corpus, ptrs, mo);
     if (!counts.ok()) return report(counts.error());
     rep.corpora.push_back(compare::build_table(*corpus, *counts, cols, a.baseline, mo.words));
