@@ -39,7 +39,8 @@ struct Worker {
   std::optional<Segmenter> seg;
   std::vector<ByteSpan> words, words_t, tokens;
   std::vector<bpe::TokenSpan> spans;
-  bpe::EncodeScratch scratch;
+  // (vocabularies): one per vocabulary, as the scratch holds its piece cache
+  std::vector<bpe::EncodeScratch> scratch;
 };
 
 struct Unit {
@@ -108,6 +109,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
 
   auto run = [&](unsigned t) {
     Worker w;
+    w.scratch.resize(nv);
     if (options.words) {
       auto seg = Segmenter::create();
       if (!seg.ok()) {
@@ -132,6 +134,10 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       for (std::size_t v = 0; v < nv; ++v) {
         const bpe::Tokenizer& tk = *vocabs[v];
         TokenCounts& out = toks[t][unit.sample * nv + v];
+        if (!options.words && options.special == bpe::SpecialMode::kText && !tk.has_transform()) {
+          out.tokens += tk.count_ordinary(unit.text, w.scratch[v]);  // tok count's path
+          continue;
+        }
         if (!options.words) {
           auto n = tk.count(unit.text, options.special, 1);
           if (!n.ok()) {
@@ -143,7 +149,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           continue;
         }
         w.spans.clear();
-        Status st = tk.encode_spans(unit.text, options.special, w.spans);
+        Status st = tk.encode_spans(unit.text, options.special, w.spans, w.scratch[v]);
         if (!st.ok()) {
           std::lock_guard lock(error_mutex);
           error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
