@@ -135,6 +135,12 @@ Result<std::vector<TokenId>> Tokenizer::encode(std::string_view text, SpecialMod
 
 Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
                                std::vector<TokenSpan>& out) const {
+  EncodeScratch scratch;
+  return encode_spans(input, mode, out, scratch);
+}
+
+Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
+                               std::vector<TokenSpan>& out, EncodeScratch& scratch) const {
   std::string transformed;
   std::string_view text = input;
   if (transform_) {
@@ -142,7 +148,6 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
     text = transformed;
   }
   if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
-  EncodeScratch scratch;
   std::vector<TokenId> ids;
   auto ordinary = [&](std::string_view t) {
     for_each_piece(t, [&](std::string_view piece) {

@@ -73,6 +73,9 @@ class Tokenizer {
   Result<std::vector<TokenId>> encode(std::string_view text, SpecialMode mode) const;
   // As encode, with the byte offset of each token's piece.
   Status encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out) const;
+  // The same with caller-owned scratch (its piece cache stays warm across calls).
+  Status encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out,
+                      EncodeScratch& scratch) const;
   // Number of tokens encode would give, without building the vector. With
   // threads > 1 large texts are cut at guaranteed piece boundaries and
   // counted in parallel; the count never depends on `threads`.
