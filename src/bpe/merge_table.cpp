@@ -34,8 +34,14 @@ Status MergeTable::build_index(std::string_view source) {
       TokenId other = static_cast<TokenId>(slot) - 1;
       if (this->bytes(other) == b) {
         // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
-        // the same bytes; the index keeps the first (the ordinary token).
-        if (options_.initial == InitialSymbols::kCharsByteFallback) goto next_token;
+        // the same bytes; the index keeps the ordinary token.
+        if (options_.initial == InitialSymbols::kCharsByteFallback) {
+          const auto& bt = options_.byte_tokens;
+          if (std::find(bt.begin(), bt.end(), other) != bt.end()) {
+            index_[i] = ((h >> 32) << 32) | (std::uint64_t{id} + 1);
+          }
+          goto next_token;
+        }
         return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, other,
                           id);
       }
