@@ -119,15 +119,29 @@ struct Builder {
       return {};
     }
     if (type == "Split") {
+      // HF splits by matches; tok's pre-tokenizers emit matches and gaps
+      // ("Isolated"). The other behaviors are rewritten as Isolated regexes.
       std::string behavior = str_or(p, "behavior", "Isolated");
-      if (behavior != "Isolated") return unsupported("Split behavior", behavior);
-      if (bool_or(p, "invert", false)) return unsupported("Split option", "invert");
+      bool invert = bool_or(p, "invert", false);
       const json& pat = p.value("pattern", json::object());
-      if (pat.contains("Regex") && pat["Regex"].is_string()) return add_regex(pat["Regex"]);
-      if (pat.contains("String") && pat["String"].is_string()) {
-        return add_regex(quote_regex(pat["String"].get<std::string>()));
+      bool is_string = pat.contains("String") && pat["String"].is_string();
+      if (!is_string && !(pat.contains("Regex") && pat["Regex"].is_string())) {
+        return make_error("{}: Split pre-tokenizer without a Regex or String pattern", source);
       }
-      return make_error("{}: Split pre-tokenizer without a Regex or String pattern", source);
+      std::string re = is_string ? quote_regex(pat["String"].get<std::string>())
+                                 : pat["Regex"].get<std::string>();
+      // Removed + invert keeps the matches; tiktoken-style patterns match
+      // every character, so nothing is removed and it equals Isolated.
+      if ((behavior == "Isolated" && !invert) || (behavior == "Removed" && invert)) {
+        return add_regex(re);
+      }
+      if (is_string && !invert && behavior == "MergedWithPrevious") {
+        return add_regex("(?s)(?:(?!" + re + ").)*" + re + "|(?:(?!" + re + ").)+");
+      }
+      if (is_string && !invert && behavior == "MergedWithNext") {
+        return add_regex("(?s)" + re + "(?:(?!" + re + ").)*|(?:(?!" + re + ").)+");
+      }
+      return unsupported("Split behavior", behavior + (invert ? " (inverted)" : ""));
     }
     if (type == "Digits") {
       return add_regex(bool_or(p, "individual_digits", false) ? "\\p{N}" : "\\p{N}+");

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/mapped_file.hpp"
+#include "formats/byte_level.hpp"
 #include "formats/hf_pipeline.hpp"
 #include "formats/json_error.hpp"
 #include "formats/vocab_builder.hpp"
@@ -142,6 +143,9 @@ Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::
     }
     n = std::max<std::size_t>(n, it.value().get<std::size_t>() + 1);
   }
+  // Tokens of model.vocab stay in the merge table even when they are also
+  // added tokens: HF's BPE model knows them, and merges may produce them.
+  // (Unless a byte-level vocabulary writes one outside the byte mapping.)
   VocabSpec spec;
   spec.tokens.resize(n);
   std::vector<bool> added(n, false);
@@ -149,7 +153,8 @@ Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::
   for (auto it = vocab.begin(); it != vocab.end(); ++it) {
     auto id = it.value().get<bpe::TokenId>();
     ids.emplace(it.key(), id);
-    if (!added[id]) spec.tokens[id] = it.key();
+    if (added[id] && pipe.byte_level && !byte_level_decode(it.key())) continue;
+    spec.tokens[id] = it.key();
   }
   const json& merges = model.value("merges", json::array());
   spec.merges.reserve(merges.size());
