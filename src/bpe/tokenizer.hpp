@@ -75,6 +75,7 @@ class Tokenizer {
   void set_segment_transform(SegmentTransform t) { segment_transform_ = std::move(t); }
   // Applied to decoded bytes (SentencePiece "▁" back to spaces).
   void set_decode_transform(Transform t) { decode_transform_ = std::move(t); }
+  bool has_decode_transform() const { return static_cast<bool>(decode_transform_); }
 
   // Metadata the formats fill in (BOS/EOS that --add-special adds).
   std::optional<TokenId> bos, eos;

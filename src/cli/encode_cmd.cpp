@@ -56,16 +56,19 @@ int run_encode(const EncodeArgs& a) {
   std::vector<std::size_t> cuts = tk->chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::vector<bpe::TokenId> ids;
   bpe::EncodeScratch scratch;
+  auto emit = [&](bpe::TokenId id) {
+    if (!first) out.put(a.json ? ',' : ' ');
+    first = false;
+    out.write_u64(id);
+  };
+  if (a.enc.add_edge_tokens && tk->add_bos && tk->bos) emit(*tk->bos);
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
     ids.clear();
     auto st = tk->encode(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, ids, scratch);
     if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-    for (bpe::TokenId id : ids) {
-      if (!first) out.put(a.json ? ',' : ' ');
-      first = false;
-      out.write_u64(id);
-    }
+    for (bpe::TokenId id : ids) emit(id);
   }
+  if (a.enc.add_edge_tokens && tk->add_eos && tk->eos) emit(*tk->eos);
   if (a.json) out.put(']');
   out.put('\n');
   out.flush();
@@ -79,6 +82,7 @@ void add_encode(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of FILE (or stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
+  a->enc.add_edges(sub);
   sub->add_option("FILE", a->file, "Input file, read as raw bytes (default: stdin)");
   auto* j = sub->add_flag("--json", a->json, "Print a JSON array of ids");
   sub->add_flag("--tokens", a->tokens,
