@@ -36,7 +36,7 @@ int run_encode(const EncodeArgs& a) {
   const std::string& name = in->path() == "-" ? std::string("<stdin>") : in->path();
   bpe::SpecialMode mode = a.enc.special_mode();
   if (mode == bpe::SpecialMode::kError && !tk->specials().empty()) {
-    auto [at, k] = tk->find_special(text, 0);
+    auto [at, k] = tk->find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
     if (at != std::string_view::npos) {
       return report(make_error(
           "{}: the text contains the special token {} at byte {}; pass --special allow to encode "
@@ -67,6 +67,12 @@ int run_encode(const EncodeArgs& a) {
   bpe::EncodeScratch scratch;
   double encode_ms = 0;
   std::size_t ntokens = 0;
+  auto emit = [&](bpe::TokenId id) {
+    if (!first) out.put(a.json ? ',' : ' ');
+    first = false;
+    out.write_u64(id);
+  };
+  if (a.enc.add_edge_tokens && tk->add_bos && tk->bos) emit(*tk->bos);
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
     ids.clear();
     auto t0 = std::chrono::steady_clock::now();
@@ -74,12 +80,9 @@ int run_encode(const EncodeArgs& a) {
     encode_ms += ms_since(t0);
     ntokens += ids.size();
     if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-    for (bpe::TokenId id : ids) {
-      if (!first) out.put(a.json ? ',' : ' ');
-      first = false;
-      out.write_u64(id);
-    }
+    for (bpe::TokenId id : ids) emit(id);
   }
+  if (a.enc.add_edge_tokens && tk->add_eos && tk->eos) emit(*tk->eos);
   if (a.json) out.put(']');
   out.put('\n');
   out.flush();
@@ -100,6 +103,7 @@ void add_encode(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of FILE (or stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
+  a->enc.add_edges(sub);
   sub->add_option("FILE", a->file, "Input file, read as raw bytes (default: stdin)");
   auto* j = sub->add_flag("--json", a->json, "Print a JSON array of ids");
   sub->add_flag("--tokens", a->tokens,
