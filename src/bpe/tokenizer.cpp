@@ -328,6 +328,7 @@ Result<std::string> Tokenizer::decode(std::span<const TokenId> ids) const {
                         vocab_size_);
     }
   }
+  if (decode_transform_) return decode_transform_(out);
   return out;
 }
 
