@@ -17,6 +17,7 @@
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
+#include "core/output.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
@@ -139,7 +140,7 @@ Result<Outputs> open_outputs(const TrainArgs& a) {
     o.files.push_back(std::move(f));
     return {};
   };
-  if (!a.save_counts.empty()) TOK_TRY(add(a.save_counts, o.counts));
+  if (!a.save_counts.empty() && a.save_counts != "-") TOK_TRY(add(a.save_counts, o.counts));
   if (!a.out.empty()) {
     std::string base = base_name(a.out);
     TOK_TRY(add(base + ".tiktoken", o.tiktoken));
@@ -228,6 +229,11 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
   }
   stats.count_seconds = seconds_since(t);
   if (out.counts >= 0) TOK_TRY(out.files[out.counts].write(formats::write_word_counts(words, pattern)));
+  if (a.save_counts == "-") {
+    Output stdout_writer;
+    stdout_writer.write(formats::write_word_counts(words, pattern));
+    stdout_writer.flush();
+  }
   std::size_t learned = 0;
   if (!a.out.empty()) {
     TOK_ASSIGN(bpe::TrainResult result, learn(a, words, stats));
@@ -276,7 +282,7 @@ void add_train(CLI::App& app, Registry& r) {
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
       ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
   sub->add_option("--save-counts", a->save_counts,
-                  "Write the word-count table to FILE (mergeable; see --from-counts)");
+                  "Write the word-count table to FILE (- for stdout; mergeable, see --from-counts)");
   sub->add_option("--from-counts", a->from_counts,
                   "Train from word-count tables (summed) instead of text")
       ->expected(1, -1);

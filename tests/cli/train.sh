@@ -42,6 +42,9 @@ expect_status 0 "$TOK" train --from-counts "$T/a.counts" "$T/b.counts" --vocab-s
 expect_status 0 "$TOK" train "$T/a.txt" "$T/b.txt" --vocab-size 700 -o "$T/whole" -q
 cmp -s "$T/shards.tiktoken" "$T/whole.tiktoken" || fail "shards differ from the concatenation"
 cmp -s "$T/shards.tiktoken.json" "$T/whole.tiktoken.json" || fail "shard sidecar differs"
+# Streaming form (Hadoop/Spark mappers): stdin in, table on stdout.
+"$TOK" train --save-counts - -q <"$T/a.txt" >"$T/a2.counts" || fail "--save-counts -"
+cmp -s "$T/a.counts" "$T/a2.counts" || fail "--save-counts - differs from the file"
 
 # Directories recurse; binary files are skipped with a note.
 mkdir -p "$T/dir/sub"; cp "$T/a.txt" "$T/dir/"; cp "$T/b.txt" "$T/dir/sub/"
