@@ -36,5 +36,6 @@ void add_encode(CLI::App& app, Registry& r);
 void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
 void add_compare(CLI::App& app, Registry& r);
+void add_train(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

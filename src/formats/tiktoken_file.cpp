@@ -20,6 +20,8 @@ struct Base64Table {
 };
 const Base64Table kTable;
 
+}  // namespace
+
 bool base64_decode(std::string_view in, std::string& out) {
   out.clear();
   if (in.size() % 4 != 0 || in.empty()) return false;
@@ -41,8 +43,6 @@ bool base64_decode(std::string_view in, std::string& out) {
   }
   return true;
 }
-
-}  // namespace
 
 std::string base64_encode(std::string_view bytes) {
   std::string out;

@@ -41,5 +41,7 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view json, const std::string& 
 std::string write_sidecar(const TiktokenSidecar& sidecar);
 
 std::string base64_encode(std::string_view bytes);
+// Decodes padded standard base64; false on malformed input.
+bool base64_decode(std::string_view in, std::string& out);
 
 }  // namespace tok::formats

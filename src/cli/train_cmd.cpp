@@ -1,0 +1,293 @@
+// tok train [FILE|DIR...] --vocab-size N -o OUT [options]
+// Counts the pre-tokenized words of a corpus (in parallel), learns byte-level
+// BPE merges and writes OUT.tiktoken + OUT.tiktoken.json (+ OUT.tokenizer.json).
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <memory>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "bpe/tokenizer.hpp"
+#include "bpe/trainer.hpp"
+#include "bpe/word_counter.hpp"
+#include "cli/command.hpp"
+#include "cli/progress_bar.hpp"
+#include "cli/train_corpus.hpp"
+#include "core/atomic_file.hpp"
+#include "core/output.hpp"
+#include "formats/hf_json_writer.hpp"
+#include "formats/tiktoken_file.hpp"
+#include "formats/word_counts_file.hpp"
+
+namespace tok::cli {
+namespace {
+
+struct TrainArgs {
+  std::vector<std::string> inputs;
+  std::size_t vocab_size = 0;
+  std::string out;
+  std::string pattern;  // empty: the counts files' pattern, else o200k
+  std::uint64_t min_frequency = 0;
+  std::vector<std::string> specials;
+  std::size_t max_token_bytes = 0;
+  unsigned threads = 0;
+  bool quiet = false;
+  std::string format = "tiktoken";
+  std::string save_counts;
+  std::vector<std::string> from_counts;
+};
+
+struct Stats {
+  std::size_t bytes = 0;
+  double count_seconds = 0, merge_seconds = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// OUT names the vocabulary; ".tiktoken" is added unless already there.
+std::string base_name(const std::string& out) {
+  constexpr std::string_view kExt = ".tiktoken";
+  return out.ends_with(kExt) ? out.substr(0, out.size() - kExt.size()) : out;
+}
+
+Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
+  auto named = text::PreTokenizer::named(pattern);
+  if (named.ok()) return named;
+  auto regex = text::PreTokenizer::from_regex(pattern);
+  if (!regex.ok()) return make_error("--pattern '{}': {}", pattern, regex.error().message);
+  return regex;
+}
+
+Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
+                                     Stats& stats) {
+  TOK_ASSIGN(TrainCorpus corpus, open_train_corpus(a.inputs));
+  if (!a.quiet) {
+    std::size_t n = corpus.skipped_binary.size();
+    for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
+      std::fprintf(stderr, "tok: note: skipping binary file %s\n", corpus.skipped_binary[i].c_str());
+    }
+    if (n > 5) std::fprintf(stderr, "tok: note: skipped %zu more binary files\n", n - 5);
+  }
+  if (corpus.bytes == 0) {
+    return make_error("{}: no text to train on (empty corpus)",
+                      a.inputs.empty() ? std::string("<stdin>") : a.inputs.front());
+  }
+  std::vector<std::string_view> texts;
+  for (const auto& f : corpus.files) texts.push_back(f.bytes());
+  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  bpe::CountProgress progress;
+  stats.bytes = corpus.bytes;
+  ProgressBar bar("counting", corpus.bytes, ProgressBar::Unit::kBytes,
+                  [&] { return progress.bytes_done.load(); }, !a.quiet);
+  return bpe::count_words(pre, texts, threads, &progress);
+}
+
+// Sums the shards; all must have been counted with the same pattern.
+Result<bpe::WordCounts> read_counts(const std::vector<std::string>& paths, std::string& pattern) {
+  bpe::WordCounts words;
+  std::string first;
+  for (const auto& p : paths) {
+    TOK_ASSIGN(MappedFile f, MappedFile::open(p));
+    TOK_ASSIGN(std::string pat, formats::read_word_counts(f.bytes(), p, words));
+    if (first.empty()) {
+      first = pat;
+    } else if (pat != first) {
+      return make_error("{}: counted with pattern '{}', but {} with '{}'; shards must share one pattern",
+                        p, pat, paths.front(), first);
+    }
+  }
+  if (!pattern.empty() && pattern != first) {
+    return make_error("{}: counted with pattern '{}', not the --pattern '{}'", paths.front(), first,
+                      pattern);
+  }
+  pattern = first;
+  return words;
+}
+
+// Every word must encode and decode back to itself with the new vocabulary.
+Status check_round_trip(const bpe::Tokenizer& tk, const bpe::WordCounts& words) {
+  bpe::EncodeScratch scratch;
+  std::vector<bpe::TokenId> ids;
+  for (std::size_t i = 0; i < std::min<std::size_t>(words.size(), 20000); ++i) {
+    ids.clear();
+    TOK_TRY(tk.encode(words.word(i), bpe::SpecialMode::kText, ids, scratch));
+    TOK_ASSIGN(std::string back, tk.decode(ids));
+    if (back != words.word(i)) {
+      return make_error("internal error: the trained vocabulary does not round-trip a word");
+    }
+  }
+  return {};
+}
+
+struct Outputs {
+  std::vector<AtomicFile> files;  // committed together once all are written
+  int counts = -1, tiktoken = -1, sidecar = -1, hf = -1;
+};
+
+// Creates every output's temporary file up front: an unwritable directory
+// fails before any work, and a failed run leaves no partial file.
+Result<Outputs> open_outputs(const TrainArgs& a) {
+  Outputs o;
+  auto add = [&](const std::string& path, int& slot) -> Status {
+    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+    slot = static_cast<int>(o.files.size());
+    o.files.push_back(std::move(f));
+    return {};
+  };
+  if (!a.save_counts.empty() && a.save_counts != "-") TOK_TRY(add(a.save_counts, o.counts));
+  if (!a.out.empty()) {
+    std::string base = base_name(a.out);
+    TOK_TRY(add(base + ".tiktoken", o.tiktoken));
+    TOK_TRY(add(base + ".tiktoken.json", o.sidecar));
+    if (a.format != "tiktoken") TOK_TRY(add(base + ".tokenizer.json", o.hf));
+  }
+  return o;
+}
+
+Status write_vocabulary(const TrainArgs& a, const text::PreTokenizer& pre,
+                        const std::string& pattern, bpe::TrainResult result,
+                        const bpe::WordCounts& words, Outputs& out) {
+  std::vector<bpe::SpecialToken> specials;
+  for (const auto& s : a.specials) {
+    specials.push_back({s, static_cast<bpe::TokenId>(result.tokens.size() + specials.size())});
+  }
+  std::string tiktoken = formats::write_tiktoken(result.tokens);
+  TOK_ASSIGN(bpe::MergeTable table, bpe::MergeTable::from_ranks(std::move(result.tokens)));
+  std::string hf;
+  if (out.hf >= 0) hf = formats::write_hf_tokenizer_json(table, pre.pattern(), specials);
+  bpe::Tokenizer tk("trained", std::move(table), {pre}, specials);
+  TOK_TRY(check_round_trip(tk, words));
+  TOK_TRY(out.files[out.tiktoken].write(tiktoken));
+  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pattern, specials})));
+  if (out.hf >= 0) TOK_TRY(out.files[out.hf].write(hf));
+  return {};
+}
+
+Status check_args(const TrainArgs& a) {
+  if (!a.from_counts.empty() && !a.inputs.empty()) {
+    throw UsageError{"train: give input files or --from-counts, not both"};
+  }
+  if (a.out.empty() && a.save_counts.empty()) throw UsageError{"train: -o OUT is required"};
+  if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
+  std::set<std::string> seen;
+  for (const auto& s : a.specials) {
+    if (s.empty()) return make_error("--special: a special token cannot be empty");
+    if (!seen.insert(s).second) return make_error("--special {}: given twice", s);
+  }
+  if (!a.out.empty() && a.vocab_size < 256 + a.specials.size()) {
+    return make_error("--vocab-size {} is too small: a byte-level vocabulary needs 256 byte tokens{}",
+                      a.vocab_size,
+                      a.specials.empty() ? std::string()
+                                         : fmt::format(" + {} special tokens", a.specials.size()));
+  }
+  return {};
+}
+
+double peak_memory_mb() {
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words, Stats& stats) {
+  bpe::TrainOptions opt;
+  opt.vocab_size = a.vocab_size - a.specials.size();
+  opt.min_frequency = a.min_frequency;
+  opt.max_token_bytes = a.max_token_bytes;
+  bpe::TrainProgress progress;
+  auto t = Clock::now();
+  Result<bpe::TrainResult> r = make_error("not run");
+  {
+    ProgressBar bar("merging", opt.vocab_size - 256, ProgressBar::Unit::kCount,
+                    [&] { return progress.merges_done.load(); }, !a.quiet);
+    r = bpe::train_bpe(words, opt, &progress);
+  }
+  stats.merge_seconds = seconds_since(t);
+  return r;
+}
+
+Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
+  TOK_TRY(check_args(a));
+  std::string pattern = a.pattern;
+  TOK_ASSIGN(Outputs out, open_outputs(a));
+  auto t = Clock::now();
+  bpe::WordCounts words;
+  if (!a.from_counts.empty()) {
+    TOK_ASSIGN(words, read_counts(a.from_counts, pattern));
+    if (words.empty()) return make_error("{}: no words to train on (empty table)", a.from_counts.front());
+  }
+  if (pattern.empty()) pattern = "o200k";
+  TOK_ASSIGN(text::PreTokenizer pre, make_pretokenizer(pattern));
+  if (a.from_counts.empty()) {
+    TOK_ASSIGN(words, count_corpus(a, pre, stats));
+  }
+  stats.count_seconds = seconds_since(t);
+  if (out.counts >= 0) TOK_TRY(out.files[out.counts].write(formats::write_word_counts(words, pattern)));
+  if (a.save_counts == "-") {
+    Output stdout_writer;
+    stdout_writer.write(formats::write_word_counts(words, pattern));
+    stdout_writer.flush();
+  }
+  std::size_t learned = 0;
+  if (!a.out.empty()) {
+    TOK_ASSIGN(bpe::TrainResult result, learn(a, words, stats));
+    learned = result.tokens.size();
+    if (learned + a.specials.size() < a.vocab_size && !a.quiet) {
+      warn(fmt::format("learned only {} tokens (no more pairs{}); vocabulary has {} ids", learned,
+                       a.min_frequency > 1 ? " at --min-frequency" : "", learned + a.specials.size()));
+    }
+    TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
+  }
+  for (auto& f : out.files) TOK_TRY(f.commit());
+  summary = fmt::format("{:.1f} MB read, {} unique words, {} merges learned, {:.2f} s "
+                        "(count {:.2f} s, merge {:.2f} s), peak memory {:.0f} MB",
+                        stats.bytes / 1e6, words.size(), learned ? learned - 256 : 0,
+                        stats.count_seconds + stats.merge_seconds, stats.count_seconds,
+                        stats.merge_seconds, peak_memory_mb());
+  return {};
+}
+
+int run_train(const TrainArgs& a) {
+  Stats stats;
+  std::string summary;
+  Status s = train(a, stats, summary);
+  if (!s.ok()) return report(s.error());
+  if (!a.quiet) std::fprintf(stderr, "tok: train: %s\n", summary.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_train(CLI::App& app, Registry& r) {
+  auto a = std::make_shared<TrainArgs>();
+  CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
+  sub->add_option("FILE", a->inputs, "Text files or directories (recursive); default: stdin");
+  sub->add_option("--vocab-size", a->vocab_size,
+                  "Total ids: 256 byte tokens + merges + special tokens");
+  sub->add_option("-o,--output", a->out,
+                  "Output name: writes OUT.tiktoken and OUT.tiktoken.json (+ OUT.tokenizer.json)");
+  sub->add_option("--pattern", a->pattern,
+                  "Pre-tokenizer: gpt2, cl100k, o200k or a regex (default: o200k)");
+  sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times");
+  sub->add_option("--special", a->specials,
+                  "Special token (repeatable); ids follow the learned tokens, in order");
+  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
+  sub->add_option("--threads", a->threads, "Counting threads (default: all cores); never changes the result");
+  sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
+      ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
+  sub->add_option("--save-counts", a->save_counts,
+                  "Write the word-count table to FILE (- for stdout; mergeable, see --from-counts)");
+  sub->add_option("--from-counts", a->from_counts,
+                  "Train from word-count tables (summed) instead of text")
+      ->expected(1, -1);
+  sub->add_flag("-q,--quiet", a->quiet, "No progress or summary on stderr");
+  r.add(sub, [a] { return run_train(*a); });
+}
+
+}  // namespace tok::cli

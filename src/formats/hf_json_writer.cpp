@@ -1,0 +1,92 @@
+#include "formats/hf_json_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "bpe/encoder.hpp"
+
+namespace tok::formats {
+namespace {
+
+// GPT-2 bytes_to_unicode: printable Latin-1 bytes map to themselves, the
+// other 68 bytes to U+0100.. in byte order.
+struct ByteLevelTable {
+  std::string utf8[256];
+  ByteLevelTable() {
+    int next = 256;
+    for (int b = 0; b < 256; ++b) {
+      bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+      unsigned cp = printable ? b : next++;
+      if (cp < 0x80) {
+        utf8[b] = std::string(1, static_cast<char>(cp));
+      } else {
+        utf8[b] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+      }
+    }
+  }
+};
+const ByteLevelTable kByteLevel;
+
+}  // namespace
+
+std::string byte_level_string(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) out += kByteLevel.utf8[c];
+  return out;
+}
+
+std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_view pattern_regex,
+                                    const std::vector<bpe::SpecialToken>& specials) {
+  using json = nlohmann::ordered_json;
+  json vocab = json::object();
+  json merges = json::array();
+  bpe::EncodeScratch scratch;
+  std::vector<bpe::TokenId> parts;
+  for (bpe::TokenId id = 0; id < table.size(); ++id) {
+    std::string_view b = table.bytes(id);
+    vocab[byte_level_string(b)] = id;
+    if (b.size() < 2) continue;
+    parts.clear();
+    bpe::merge_symbols(table, b, table.priority(id), false, parts, scratch);
+    if (parts.size() != 2) continue;
+    merges.push_back(byte_level_string(table.bytes(parts[0])) + " " +
+                     byte_level_string(table.bytes(parts[1])));
+  }
+  json added = json::array();
+  for (const auto& s : specials) {
+    added.push_back({{"id", s.id}, {"content", s.text}, {"single_word", false}, {"lstrip", false},
+                     {"rstrip", false}, {"normalized", false}, {"special", true}});
+  }
+  json j;
+  j["version"] = "1.0";
+  j["truncation"] = nullptr;
+  j["padding"] = nullptr;
+  j["added_tokens"] = added;
+  j["normalizer"] = nullptr;
+  j["pre_tokenizer"] = {
+      {"type", "Sequence"},
+      {"pretokenizers",
+       json::array({{{"type", "Split"},
+                     {"pattern", {{"Regex", std::string(pattern_regex)}}},
+                     {"behavior", "Isolated"},
+                     {"invert", false}},
+                    {{"type", "ByteLevel"},
+                     {"add_prefix_space", false},
+                     {"trim_offsets", true},
+                     {"use_regex", false}}})}};
+  j["post_processor"] = nullptr;
+  j["decoder"] = {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true},
+                  {"use_regex", true}};
+  j["model"] = {{"type", "BPE"},
+                {"dropout", nullptr},
+                {"unk_token", nullptr},
+                {"continuing_subword_prefix", nullptr},
+                {"end_of_word_suffix", nullptr},
+                {"fuse_unk", false},
+                {"byte_fallback", false},
+                {"ignore_merges", true},
+                {"vocab", vocab},
+                {"merges", merges}};
+  return j.dump(1, ' ', false, json::error_handler_t::strict) + "\n";
+}
+
+}  // namespace tok::formats
