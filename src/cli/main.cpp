@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
@@ -12,12 +15,31 @@
 
 namespace tok::cli {
 
+namespace {
+// Messages quote user data (paths, file contents); control bytes there must
+// not break the one-line contract or drive the terminal.
+std::string one_line(const std::string& m) {
+  std::string out;
+  out.reserve(m.size());
+  for (unsigned char c : m) {
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+}  // namespace
+
 int report(const Error& e) {
-  std::fprintf(stderr, "tok: error: %s\n", e.message.c_str());
+  std::fprintf(stderr, "tok: error: %s\n", one_line(e.message).c_str());
   return kExitError;
 }
 
-void warn(const std::string& message) { std::fprintf(stderr, "tok: warning: %s\n", message.c_str()); }
+void warn(const std::string& message) {
+  std::fprintf(stderr, "tok: warning: %s\n", one_line(message).c_str());
+}
 
 namespace {
 
@@ -72,6 +94,9 @@ int main(int argc, char** argv) {
   // A closed stdout pipe surfaces as EPIPE from write(), which Output turns
   // into BrokenPipe: `tok encode big | head` ends quietly with status 0.
   signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) then fails write() with EFBIG, which
+  // AtomicFile reports, instead of killing tok with a half-written temporary.
+  signal(SIGXFSZ, SIG_IGN);
   signal(SIGINT, tok::cli::on_interrupt);
   signal(SIGTERM, tok::cli::on_interrupt);
   try {
@@ -85,6 +110,11 @@ int main(int argc, char** argv) {
     return tok::cli::usage_error(e.message);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "tok: error: out of memory\n");
+    return tok::cli::kExitError;
+  } catch (const std::exception& e) {
+    // A library exception that escaped (std::system_error from a thread, ...):
+    // still one line and status 1, never "terminate called".
+    std::fprintf(stderr, "tok: error: %s\n", e.what());
     return tok::cli::kExitError;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 #include "formats/json_error.hpp"
@@ -42,6 +43,14 @@ bool base64_decode(std::string_view in, std::string& out) {
   return true;
 }
 
+// Quoted file content in a message, cut short: a corrupt file may hold one
+// 100 MB line.
+std::string excerpt(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  if (s.size() <= kMax) return std::string(s);
+  return std::string(s.substr(0, kMax)) + "...";
+}
+
 }  // namespace
 
 std::string base64_encode(std::string_view bytes) {
@@ -70,7 +79,9 @@ std::string base64_encode(std::string_view bytes) {
 Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source) {
   std::vector<std::string> tokens;
   std::vector<bool> seen;
-  tokens.reserve(text.size() / 14);
+  const std::size_t max_lines =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  tokens.reserve(std::min(max_lines, text.size() / 8 + 1));
   std::size_t pos = 0, line = 0;
   std::string decoded;
   while (pos < text.size()) {
@@ -89,15 +100,19 @@ Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std
     std::uint64_t rank = 0;
     auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), rank);
     if (ec != std::errc() || end != num.data() + num.size() || rank > 0x7fffffffu) {
-      return make_error("{}:{}: bad rank '{}'", source, line, num);
+      return make_error("{}:{}: bad rank '{}'", source, line, excerpt(num));
     }
     if (!base64_decode(b64, decoded)) {
-      return make_error("{}:{}: bad base64 token '{}'", source, line, b64);
+      return make_error("{}:{}: bad base64 token '{}'", source, line, excerpt(b64));
     }
     if (rank >= tokens.size()) {
-      if (rank > tokens.size() + (std::size_t{1} << 22)) {
-        return make_error("{}:{}: rank {} is far past the {} tokens read so far", source, line,
-                          rank, tokens.size());
+      // Ranks are 0..n-1 with one line each, so a rank at or past the number
+      // of lines must leave a gap: refuse it before allocating for it (a
+      // 20-byte file must not make tok allocate gigabytes).
+      if (rank >= max_lines) {
+        return make_error("{}:{}: rank {} but the file has only {} lines (ranks must be 0..n-1 "
+                          "without gaps)",
+                          source, line, rank, max_lines);
       }
       tokens.resize(rank + 1);
       seen.resize(rank + 1, false);

@@ -1,0 +1,73 @@
+# Truncated and corrupted .tiktoken vocabularies: the error names the file
+# and, where there is one, the line.
+source "$(dirname "$0")/lib.sh"
+V="$TOK_ROOT/vocab/r50k_base.tiktoken"
+enc() { "$TOK" encode -e "$1" --pattern gpt2 "$T/text"; }
+printf 'hello world' >"$T/text"
+
+# A valid copy under another name (not the built-in checksum) needs --pattern.
+cp "$V" "$T/copy.tiktoken"
+expect_error 1 "unknown .tiktoken file .* pass --pattern" "$TOK" encode -e "$T/copy.tiktoken" "$T/text"
+expect_status 0 enc "$T/copy.tiktoken"
+expect_eq "a copy encodes like r50k" "$("$TOK" encode -e r50k_base "$T/text")" "$(cat "$T/out")"
+
+# Truncated mid-line: the last line has no rank.
+head -c 100000 "$V" >"$T/trunc.tiktoken"
+last=$(wc -l <"$T/trunc.tiktoken"); last=$((last + 1))
+expect_error 1 "^tok: error: $T/trunc.tiktoken:$last: (expected 'BASE64 RANK', found no space|bad rank|bad base64)" enc "$T/trunc.tiktoken"
+
+# Truncated at a line end: fine as a file, but bytes are missing.
+head -n 100 "$V" >"$T/short.tiktoken"
+expect_error 1 "^tok: error: $T/short.tiktoken: byte 0x.. has no token; a byte-level vocabulary needs all 256$" \
+  enc "$T/short.tiktoken"
+
+# Bad base64 on line 3.
+{ head -n 2 "$V"; echo 'I*== 2'; tail -n +4 "$V"; } >"$T/b64.tiktoken"
+expect_error 1 "^tok: error: $T/b64.tiktoken:3: bad base64 token 'I\*=='$" enc "$T/b64.tiktoken"
+
+# Duplicate rank on line 5, duplicate bytes, a gap, a non-numeric rank.
+{ head -n 4 "$V"; echo 'IQ== 0'; } >"$T/dup.tiktoken"
+expect_error 1 "^tok: error: $T/dup.tiktoken:5: duplicate rank 0$" enc "$T/dup.tiktoken"
+{ cat "$V"; echo 'IQ== 50257'; } >"$T/dupbytes.tiktoken"
+expect_error 1 "duplicate token: ids 0 and 50257 have the same bytes" enc "$T/dupbytes.tiktoken"
+{ head -n 10 "$V"; tail -n +12 "$V"; } >"$T/gap.tiktoken"
+expect_error 1 "^tok: error: $T/gap.tiktoken: rank 10 is missing \(ranks must be 0\.\.[0-9]+ without gaps\)$" \
+  enc "$T/gap.tiktoken"
+printf 'IQ== 0\nIg== x1\n' >"$T/rank.tiktoken"
+expect_error 1 "^tok: error: $T/rank.tiktoken:2: bad rank 'x1'$" enc "$T/rank.tiktoken"
+printf 'IQ== 0\nIg== -1\n' >"$T/neg.tiktoken"
+expect_error 1 ":2: bad rank '-1'$" enc "$T/neg.tiktoken"
+
+# An absurd rank in a tiny file must fail at once, not allocate for it.
+printf 'IQ== 0\nIg== 2000000000\n' >"$T/huge.tiktoken"
+expect_error 1 "^tok: error: $T/huge.tiktoken:2: rank 2000000000 but the file has only 3 lines" \
+  enc "$T/huge.tiktoken"
+printf 'IQ== 99999999999999999999999\n' >"$T/overflow.tiktoken"
+expect_error 1 ":1: bad rank '99999999999999999999999'$" enc "$T/overflow.tiktoken"
+
+# A 1 MB line of garbage: the message quotes only the start of it.
+{ head -c 1000000 /dev/zero | tr '\0' A; echo ' 0'; } >"$T/longline.tiktoken"
+expect_error 1 ":1: bad base64 token 'A{40}\.\.\.'$" enc "$T/longline.tiktoken"
+
+# Empty file, binary garbage, a directory named .tiktoken.
+: >"$T/empty.tiktoken"
+expect_error 1 "^tok: error: $T/empty.tiktoken: no tokens \(empty vocabulary file\)$" enc "$T/empty.tiktoken"
+head -c 5000 /dev/urandom >"$T/garbage.tiktoken"
+expect_error 1 "^tok: error: $T/garbage.tiktoken:[0-9]+: " enc "$T/garbage.tiktoken"
+mkdir "$T/dir.tiktoken"
+expect_error 1 "is a directory" enc "$T/dir.tiktoken"
+
+# A sidecar with malformed JSON names its position.
+cp "$T/copy.tiktoken" "$T/side.tiktoken"
+printf '{"pattern": "gpt2",\n "special_tokens": {"<|x|>": }}' >"$T/side.tiktoken.json"
+expect_error 1 "^tok: error: $T/side.tiktoken.json:2:2[0-9]: malformed JSON" \
+  "$TOK" encode -e "$T/side.tiktoken" "$T/text"
+printf '{"pattern": "gpt2", "special_tokens": {"<|x|>": 5}}' >"$T/side.tiktoken.json"
+expect_error 1 "special token <\|x\|> has id 5, which is an ordinary token's rank" \
+  "$TOK" encode -e "$T/side.tiktoken" "$T/text"
+printf '{"pattern": "gpt2", "special_tokens": {"<|x|>": -3}}' >"$T/side.tiktoken.json"
+expect_error 1 "special token <\|x\|> needs a non-negative integer id" \
+  "$TOK" encode -e "$T/side.tiktoken" "$T/text"
+printf '[1,2]' >"$T/side.tiktoken.json"
+expect_error 1 "expected an object with a string \"pattern\"" "$TOK" encode -e "$T/side.tiktoken" "$T/text"
+exit 0
