@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/atomic_file.hpp"
+#include "core/mapped_file.hpp"
 #include "temp_dir.hpp"
 
 using tok::AtomicFile;
@@ -97,11 +98,15 @@ TEST_CASE("a full disk / size limit gives a clear error and keeps the old file")
     struct rlimit rl {65536, 65536};
     ::setrlimit(RLIMIT_FSIZE, &rl);
     std::string msg = "no error";
-    auto f = AtomicFile::create(target);
-    if (f.ok()) {
-      auto st = f->write(std::string(1 << 20, 'b'));
-      if (st.ok()) st = f->commit();
-      if (!st.ok()) msg = st.error().message;
+    {
+      // Scoped: the failed AtomicFile must be destroyed (removing its
+      // temporary) before _exit, as when a tok command returns its error.
+      auto f = AtomicFile::create(target);
+      if (f.ok()) {
+        auto st = f->write(std::string(1 << 20, 'b'));
+        if (st.ok()) st = f->commit();
+        if (!st.ok()) msg = st.error().message;
+      }
     }
     (void)!::write(fds[1], msg.data(), msg.size());
     ::_exit(0);

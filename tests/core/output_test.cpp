@@ -24,7 +24,7 @@ TEST_CASE("Output buffers small writes, numbers and large writes in order") {
     out.put(' ');
     out.write_u64(UINT64_MAX);
     out.write("|");
-    std::string big(100, 'b');
+    std::string big(1000, 'b');
     out.write(big);
     out.write("end");
     out.flush();
