@@ -62,7 +62,12 @@ Result<MergeTable> MergeTable::from_ranks(std::vector<std::string> token_bytes) 
   tokens.reserve(token_bytes.size());
   std::vector<std::uint32_t> priority(token_bytes.size());
   for (std::size_t i = 0; i < token_bytes.size(); ++i) {
-    tokens.emplace_back(std::move(token_bytes[i]));
+    // No token has empty bytes: an empty string is an id without a token.
+    if (token_bytes[i].empty()) {
+      tokens.emplace_back(std::nullopt);
+    } else {
+      tokens.emplace_back(std::move(token_bytes[i]));
+    }
     priority[i] = static_cast<std::uint32_t>(i);
   }
   return from_priorities(std::move(tokens), std::move(priority), Options{});

@@ -61,7 +61,9 @@ class MergeTable {
 
   MergeTable() = default;
 
-  // tiktoken form: token_bytes[rank] is the token with that rank and id.
+  // tiktoken form: token_bytes[rank] is the token with that rank and id; an
+  // empty string marks an id with no ordinary token (p50k_base's 50256,
+  // which is <|endoftext|>).
   static Result<MergeTable> from_ranks(std::vector<std::string> token_bytes);
   // Ranked form with explicit priorities (equal priorities allowed). Ids
   // without a token are given as std::nullopt.

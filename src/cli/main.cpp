@@ -4,13 +4,17 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
+#include "formats/registry.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
@@ -60,6 +64,20 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
+// CLI11 reports a mistyped command as "A subcommand is required"; name it
+// and suggest the closest commands instead.
+std::optional<std::string> unknown_command(const std::string& cmd, const Registry& registry) {
+  std::vector<std::string> names;
+  for (const auto& [sub, fn] : registry.commands) {
+    if (sub->check_name(cmd)) return std::nullopt;
+    names.push_back(sub->get_name());
+  }
+  std::string hint;
+  auto near = formats::suggest(cmd, names);
+  if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));
+  return fmt::format("unknown command '{}'{}; commands: {}", cmd, hint, fmt::join(names, ", "));
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"tok: exact, fast tokenization and token-cost tools", "tok"};
   app.require_subcommand(1);
@@ -69,6 +87,9 @@ int run(int argc, char** argv) {
   add_encode(app, registry);
   add_decode(app, registry);
   add_count(app, registry);
+  if (argc > 1 && argv[1][0] != '-') {
+    if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

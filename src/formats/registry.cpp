@@ -27,8 +27,9 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
 Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text,
                              const std::string& source, const std::string& pattern,
                              std::vector<bpe::SpecialToken> specials) {
-  TOK_ASSIGN(auto tokens, parse_tiktoken(file_text, source));
-  std::size_t n = tokens.size();
+  std::vector<bpe::TokenId> special_ids;
+  for (const auto& s : specials) special_ids.push_back(s.id);
+  TOK_ASSIGN(auto tokens, parse_tiktoken(file_text, source, special_ids));
   TOK_ASSIGN(auto table, bpe::MergeTable::from_ranks(std::move(tokens)));
   for (std::size_t b = 0; b < 256; ++b) {
     if (table.byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
@@ -37,7 +38,7 @@ Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text
     }
   }
   for (const auto& s : specials) {
-    if (s.id < n) {
+    if (table.has(s.id)) {
       return make_error("{}: special token {} has id {}, which is an ordinary token's rank",
                         source, s.text, s.id);
     }

@@ -76,9 +76,11 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source) {
+Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source,
+                                                std::span<const bpe::TokenId> reserved) {
   std::vector<std::string> tokens;
   std::vector<bool> seen;
+  std::vector<std::size_t> line_of;  // (ranks): the line each rank came from
   const std::size_t max_lines =
       static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   tokens.reserve(std::min(max_lines, text.size() / 8 + 1));
@@ -116,14 +118,20 @@ Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std
       }
       tokens.resize(rank + 1);
       seen.resize(rank + 1, false);
+      line_of.resize(rank + 1, 0);
     }
     if (seen[rank]) return make_error("{}:{}: duplicate rank {}", source, line, rank);
     seen[rank] = true;
+    line_of[rank] = line;
     tokens[rank] = decoded;
   }
   for (std::size_t r = 0; r < seen.size(); ++r) {
-    if (!seen[r]) return make_error("{}: rank {} is missing (ranks must be 0..{} without gaps)",
-                                    source, r, seen.size() - 1);
+    if (seen[r] || std::find(reserved.begin(), reserved.end(), r) != reserved.end()) continue;
+    // The last rank is always seen, so a later one exists: name its line.
+    std::size_t next = r + 1;
+    while (!seen[next]) ++next;
+    return make_error("{}:{}: rank {} is missing before rank {} (ranks must be 0..{} without gaps)",
+                      source, line_of[next], r, next, seen.size() - 1);
   }
   if (tokens.empty()) return make_error("{}: no tokens (empty vocabulary file)", source);
   return tokens;

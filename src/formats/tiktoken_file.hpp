@@ -3,6 +3,7 @@
 // the split pattern and special tokens, which `tok train` writes.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,8 +15,11 @@
 namespace tok::formats {
 
 // Parses .tiktoken text into token bytes indexed by rank. `source` names the
-// file in error messages ("FILE:LINE: ...").
-Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source);
+// file in error messages ("FILE:LINE: ..."). Ranks must run 0..n-1 without
+// gaps, except ranks listed in `reserved` (special-token ids: p50k_base has
+// no line for 50256, its <|endoftext|>), which are left as empty strings.
+Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source,
+                                                std::span<const bpe::TokenId> reserved = {});
 
 // Serializes token bytes (index = rank) as .tiktoken text.
 std::string write_tiktoken(const std::vector<std::string>& tokens);

@@ -73,7 +73,7 @@ expect_error 1 "^tok: error: argument: 'abc' is not a token id \(expected non-ne
 expect_error 1 "'-5' is not a token id" "$TOK" decode -- -5
 expect_error 1 "^tok: error: <stdin>: missing '\]'" "$TOK" decode <<<'[1, 2'
 expect_error 1 "^tok: error: <stdin>: unexpected text after '\]'" "$TOK" decode <<<'[1] 2'
-expect_error 1 "^tok: error: <stdin>: '1.5' is not a token id" "$TOK" decode <<<'1 1.5'
+expect_error 1 "^tok: error: <stdin>: unexpected character '\.' at byte 3$" "$TOK" decode <<<'1 1.5'
 printf '12\x1b[31m' >"$T/esc_ids"
 expect_error 1 '\\x1b' "$TOK" decode <"$T/esc_ids"   # control bytes are escaped, never printed raw
 expect_error 1 "is not a token id" "$TOK" decode <"$T/binary"
