@@ -76,14 +76,14 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source,
-                                                std::span<const bpe::TokenId> reserved) {
-  std::vector<std::string> tokens;
-  std::vector<bool> seen;
-  std::vector<std::size_t> line_of;  // (ranks): the line each rank came from
+Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& source) {
+  TiktokenRanks r;
+  auto& tokens = r.tokens;
+  std::vector<std::size_t> line_of;  // (tokens.size()) line that defined each rank
+  tokens.reserve(text.size() / 14);
+  constexpr std::size_t kMaxGap = 4096;
   const std::size_t max_lines =
       static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
-  tokens.reserve(std::min(max_lines, text.size() / 8 + 1));
   std::size_t pos = 0, line = 0;
   std::string decoded;
   while (pos < text.size()) {
@@ -108,37 +108,40 @@ Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std
       return make_error("{}:{}: bad base64 token '{}'", source, line, excerpt(b64));
     }
     if (rank >= tokens.size()) {
-      // Ranks are 0..n-1 with one line each, so a rank at or past the number
-      // of lines must leave a gap: refuse it before allocating for it (a
-      // 20-byte file must not make tok allocate gigabytes).
-      if (rank >= max_lines) {
-        return make_error("{}:{}: rank {} but the file has only {} lines (ranks must be 0..n-1 "
-                          "without gaps)",
-                          source, line, rank, max_lines);
+      if (rank > tokens.size() + kMaxGap) {
+        return make_error("{}:{}: rank {} jumps far past the {} ranks read so far", source, line,
+                          rank, tokens.size());
+      }
+      // Each rank but a few reserved ones has its own line, so a rank far
+      // past the line count cannot be valid: refuse it before allocating for
+      // it (many small jumps in a 1 MB file must not allocate gigabytes).
+      if (rank >= max_lines + kMaxGap) {
+        return make_error("{}:{}: rank {} but the file has only {} lines", source, line, rank,
+                          max_lines);
       }
       tokens.resize(rank + 1);
-      seen.resize(rank + 1, false);
       line_of.resize(rank + 1, 0);
+      for (std::size_t g = line_of.size() - 1; g-- > 0 && line_of[g] == 0 && !tokens[g];) {
+        line_of[g] = line;  // provisional: the line that jumped over g
+      }
     }
-    if (seen[rank]) return make_error("{}:{}: duplicate rank {}", source, line, rank);
-    seen[rank] = true;
-    line_of[rank] = line;
+    if (tokens[rank]) {
+      return make_error("{}:{}: duplicate rank {} (first on line {})", source, line, rank,
+                        line_of[rank]);
+    }
     tokens[rank] = decoded;
-  }
-  for (std::size_t r = 0; r < seen.size(); ++r) {
-    if (seen[r] || std::find(reserved.begin(), reserved.end(), r) != reserved.end()) continue;
-    // The last rank is always seen, so a later one exists: name its line.
-    std::size_t next = r + 1;
-    while (!seen[next]) ++next;
-    return make_error("{}:{}: rank {} is missing before rank {} (ranks must be 0..{} without gaps)",
-                      source, line_of[next], r, next, seen.size() - 1);
+    line_of[rank] = line;
   }
   if (tokens.empty()) return make_error("{}: no tokens (empty vocabulary file)", source);
-  return tokens;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    if (!tokens[k]) r.gaps.push_back({static_cast<std::uint32_t>(k), line_of[k]});
+  }
+  return r;
 }
 
 std::string write_tiktoken(const std::vector<std::string>& tokens) {
   std::string out;
+  out.reserve(tokens.size() * 16);
   for (std::size_t r = 0; r < tokens.size(); ++r) {
     out += base64_encode(tokens[r]);
     out += ' ';

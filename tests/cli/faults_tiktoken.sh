@@ -31,21 +31,27 @@ expect_error 1 "^tok: error: $T/b64.tiktoken:3: bad base64 token 'I\*=='$" enc "
 
 # Duplicate rank on line 5, duplicate bytes, a gap, a non-numeric rank.
 { head -n 4 "$V"; echo 'IQ== 0'; } >"$T/dup.tiktoken"
-expect_error 1 "^tok: error: $T/dup.tiktoken:5: duplicate rank 0$" enc "$T/dup.tiktoken"
+expect_error 1 "^tok: error: $T/dup.tiktoken:5: duplicate rank 0 \(first on line 1\)$" enc "$T/dup.tiktoken"
 { cat "$V"; echo 'IQ== 50256'; } >"$T/dupbytes.tiktoken"
 expect_error 1 "duplicate token: ids 0 and 50256 have the same bytes" enc "$T/dupbytes.tiktoken"
 { head -n 10 "$V"; tail -n +12 "$V"; } >"$T/gap.tiktoken"
-expect_error 1 "^tok: error: $T/gap.tiktoken:11: rank 10 is missing before rank 11 \(ranks must be 0\.\.[0-9]+ without gaps\)$" \
+expect_error 1 "^tok: error: $T/gap.tiktoken:11: rank 10 is missing \(ranks must run 0\.\.[0-9]+ without gaps\)$" \
   enc "$T/gap.tiktoken"
 printf 'IQ== 0\nIg== x1\n' >"$T/rank.tiktoken"
 expect_error 1 "^tok: error: $T/rank.tiktoken:2: bad rank 'x1'$" enc "$T/rank.tiktoken"
 printf 'IQ== 0\nIg== -1\n' >"$T/neg.tiktoken"
 expect_error 1 ":2: bad rank '-1'$" enc "$T/neg.tiktoken"
 
-# An absurd rank in a tiny file must fail at once, not allocate for it.
+# An absurd rank in a tiny file must fail at once, not allocate for it; so
+# must many smaller jumps (20000 lines each 4000 ranks further).
 printf 'IQ== 0\nIg== 2000000000\n' >"$T/huge.tiktoken"
-expect_error 1 "^tok: error: $T/huge.tiktoken:2: rank 2000000000 but the file has only 3 lines" \
+expect_error 1 "^tok: error: $T/huge.tiktoken:2: rank 2000000000 jumps far past the 1 ranks read so far$" \
   enc "$T/huge.tiktoken"
+awk 'BEGIN { for (i = 0; i < 20000; i++) print "IQ== " i * 4000 }' >"$T/jumps.tiktoken"
+/usr/bin/time -f %M -o "$T/rss" "$TOK" encode -e "$T/jumps.tiktoken" --pattern gpt2 "$T/text" 2>"$T/err"
+grep -q "^tok: error: $T/jumps.tiktoken:[0-9]*: rank [0-9]* but the file has only 20001 lines$" "$T/err" ||
+  fail "many rank jumps: $(cat "$T/err")"
+[ "$(cat "$T/rss")" -lt 200000 ] || fail "many rank jumps allocated $(cat "$T/rss") KB"
 printf 'IQ== 99999999999999999999999\n' >"$T/overflow.tiktoken"
 expect_error 1 ":1: bad rank '99999999999999999999999'$" enc "$T/overflow.tiktoken"
 
