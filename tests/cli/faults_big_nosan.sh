@@ -15,6 +15,8 @@ start=$(date +%s)
   fail "encode of a 100 MB line failed or took over ${limit}s"
 echo "100 MB line: count+encode in $(( $(date +%s) - start ))s; peak RSS count $(( $(cat "$T/rss") / 1024 )) MB, encode $(( $(cat "$T/rss2") / 1024 )) MB"
 expect_eq "count == number of ids" "$(cat "$T/n")" "$(wc -w <"$T/ids" | tr -d ' ')"
+expect_eq "count --threads 100000 (clamped to the chunks)" "$(cat "$T/n")" \
+  "$(timeout "$limit" "$TOK" count -q --threads 100000 "$T/line")"
 # The file is mapped (100 MB); ids are written as they are made, not held.
 [ "$(cat "$T/rss2")" -lt $((400 * 1024)) ] || fail "encode of a 100 MB line peaked at $(cat "$T/rss2") KB"
 

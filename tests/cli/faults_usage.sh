@@ -15,6 +15,8 @@ expect_error 1 "^tok: error: unknown encoding 'o200k_bse'; did you mean .*o200k_
 expect_error 1 "did you mean .*cl100k_base" "$TOK" count -e cl100kbase
 expect_error 1 "did you mean .*r50k" "$TOK" decode -e r50 1
 expect_error 1 "^tok: error: unknown encoding 'zzzzzzzz'; known: o200k_base" "$TOK" encode -e zzzzzzzz
+expect_error 1 "^tok: error: unknown encoding 'ñ_bäse'" "$TOK" encode -e 'ñ_bäse'
+expect_error 1 '^tok: error: unknown encoding .a\\x1b\[31mb.' "$TOK" encode -e $'a\e[31mb'  # escaped, one line
 expect_error 1 "^tok: error: $T/no.tiktoken: no such vocabulary file$" "$TOK" encode -e "$T/no.tiktoken"
 expect_error 1 "^tok: error: $T: is a directory; expected an encoding name or a vocabulary file$" \
   "$TOK" encode -e "$T"

@@ -2,7 +2,10 @@
 //  - pieces tile the input exactly (no byte lost, duplicated or reordered),
 //    no piece is empty;
 //  - on valid UTF-8, the hand scanner (split) and the regex engine
-//    (split_with_regex) give identical pieces, for every named pattern.
+//    (split_with_regex) give identical pieces, for every named pattern;
+//  - safe_boundary(text, from, limit) is a real boundary: splitting the two
+//    halves separately gives the pieces of the whole (what chunked and
+//    threaded counting rely on).
 // The first input byte picks the pattern so one corpus covers all three.
 #include <cstdint>
 #include <string>
@@ -42,6 +45,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (expect != text.data() + text.size()) {
     tok::fuzz::fail("pretokenizer", "pieces do not cover the input");
+  }
+
+  if (!text.empty()) {
+    size_t from = static_cast<size_t>(data[0]) * 131 % text.size();
+    size_t cut = pre.safe_boundary(text, from, 4096);
+    if (cut < from || cut > text.size()) tok::fuzz::fail("pretokenizer", "safe_boundary out of range");
+    std::vector<std::string_view> halves;
+    pre.split(text.substr(0, cut), [&](std::string_view p) { halves.push_back(p); });
+    pre.split(text.substr(cut), [&](std::string_view p) { halves.push_back(p); });
+    if (halves != pieces) {
+      tok::fuzz::fail("pretokenizer", pre.name() + ": safe_boundary " + std::to_string(cut) +
+                                          " is not a piece boundary");
+    }
   }
 
   if (tok::text::valid_utf8_prefix(text) == text.size()) {
