@@ -151,6 +151,9 @@ void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t m
 void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
                    bool force_heap, std::vector<TokenId>& out, EncodeScratch& s) {
   if (piece.empty()) return;
+  // Symbols store 32-bit offsets; a single piece of 4 GiB (one run of one
+  // letter) is beyond what this encoder supports.
+  TOK_ASSERT(piece.size() < UINT32_MAX);
   initial_symbols(table, piece, s);
   std::size_t n = s.symbols.size() - 1;
   if (force_heap || n >= kHeapThreshold) {

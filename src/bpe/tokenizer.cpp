@@ -262,6 +262,9 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
   }
   std::vector<std::size_t> cuts = chunk_boundaries(text, kChunk, mode);
   std::size_t nchunks = cuts.size() - 1;
+  // More threads than chunks would only idle (and --threads 100000 would
+  // exhaust the system's threads).
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, nchunks));
   std::vector<std::size_t> counts(nchunks, 0);
   auto worker = [&](unsigned t) {
     EncodeScratch scratch;

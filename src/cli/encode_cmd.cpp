@@ -48,21 +48,26 @@ int run_encode(const EncodeArgs& a) {
   Output out;
   bool first = true;
   if (a.json) out.put('[');
+  std::vector<std::size_t> cuts = tk->chunk_boundaries(text, std::size_t{1} << 22, mode);
   if (a.tokens) {
+    // Chunked like the id path, so memory stays bounded on big inputs.
     std::vector<bpe::TokenSpan> spans;
-    auto st = tk->encode_spans(text, mode, spans);
-    if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-    for (const auto& s : spans) {
-      out.write_u64(s.id);
-      out.put('\t');
-      out.write_u64(s.offset);
-      out.write("\t\"");
-      out.write(escape_bytes(tk->token_bytes(s.id)));
-      out.write("\"\n");
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      spans.clear();
+      auto st = tk->encode_spans(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, spans);
+      if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
+      for (const auto& s : spans) {
+        out.write_u64(s.id);
+        out.put('\t');
+        out.write_u64(cuts[c] + s.offset);
+        out.write("\t\"");
+        out.write(escape_bytes(tk->token_bytes(s.id)));
+        out.write("\"\n");
+      }
     }
+    out.flush();
     return 0;
   }
-  std::vector<std::size_t> cuts = tk->chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::vector<bpe::TokenId> ids;
   bpe::EncodeScratch scratch;
   double encode_ms = 0;

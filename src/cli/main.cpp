@@ -4,20 +4,46 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
+#include "formats/registry.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
 
+namespace {
+// Messages quote user data (paths, file contents); control bytes there must
+// not break the one-line contract or drive the terminal.
+std::string one_line(const std::string& m) {
+  std::string out;
+  out.reserve(m.size());
+  for (unsigned char c : m) {
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+}  // namespace
+
 int report(const Error& e) {
-  std::fprintf(stderr, "tok: error: %s\n", e.message.c_str());
+  std::fprintf(stderr, "tok: error: %s\n", one_line(e.message).c_str());
   return kExitError;
 }
 
-void warn(const std::string& message) { std::fprintf(stderr, "tok: warning: %s\n", message.c_str()); }
+void warn(const std::string& message) {
+  std::fprintf(stderr, "tok: warning: %s\n", one_line(message).c_str());
+}
 
 namespace {
 
@@ -38,6 +64,20 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
+// CLI11 reports a mistyped command as "A subcommand is required"; name it
+// and suggest the closest commands instead.
+std::optional<std::string> unknown_command(const std::string& cmd, const Registry& registry) {
+  std::vector<std::string> names;
+  for (const auto& [sub, fn] : registry.commands) {
+    if (sub->check_name(cmd)) return std::nullopt;
+    names.push_back(sub->get_name());
+  }
+  std::string hint;
+  auto near = formats::suggest(cmd, names);
+  if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));
+  return fmt::format("unknown command '{}'{}; commands: {}", cmd, hint, fmt::join(names, ", "));
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"tok: exact, fast tokenization and token-cost tools", "tok"};
   app.require_subcommand(1);
@@ -47,8 +87,14 @@ int run(int argc, char** argv) {
   add_encode(app, registry);
   add_decode(app, registry);
   add_count(app, registry);
+<<<<<<< HEAD
   add_compare(app, registry);
   add_train(app, registry);
+=======
+  if (argc > 1 && argv[1][0] != '-') {
+    if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
+  }
+>>>>>>> hostile
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -74,6 +120,9 @@ int main(int argc, char** argv) {
   // A closed stdout pipe surfaces as EPIPE from write(), which Output turns
   // into BrokenPipe: `tok encode big | head` ends quietly with status 0.
   signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) then fails write() with EFBIG, which
+  // AtomicFile reports, instead of killing tok with a half-written temporary.
+  signal(SIGXFSZ, SIG_IGN);
   signal(SIGINT, tok::cli::on_interrupt);
   signal(SIGTERM, tok::cli::on_interrupt);
   try {
@@ -87,6 +136,11 @@ int main(int argc, char** argv) {
     return tok::cli::usage_error(e.message);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "tok: error: out of memory\n");
+    return tok::cli::kExitError;
+  } catch (const std::exception& e) {
+    // A library exception that escaped (std::system_error from a thread, ...):
+    // still one line and status 1, never "terminate called".
+    std::fprintf(stderr, "tok: error: %s\n", e.what());
     return tok::cli::kExitError;
   }
 }

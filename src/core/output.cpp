@@ -2,13 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace tok {
 
+// put() needs room for one byte after a flush: at least a small buffer.
 Output::Output(int fd, std::size_t capacity)
-    : fd_(fd), buf_(new char[capacity]), cap_(capacity) {}
+    : fd_(fd), buf_(new char[std::max<std::size_t>(capacity, 64)]),
+      cap_(std::max<std::size_t>(capacity, 64)) {}
 
 Output::~Output() {
   try {
@@ -19,14 +22,15 @@ Output::~Output() {
 }
 
 void Output::write_u64(std::uint64_t v) {
-  if (cap_ - len_ < 20) flush();
+  // Digits are formatted right to left in a local buffer: a number never
+  // overruns buf_, whatever the capacity.
   char tmp[20];
-  int n = 0;
+  int n = 20;
   do {
-    tmp[n++] = static_cast<char>('0' + v % 10);
+    tmp[--n] = static_cast<char>('0' + v % 10);
     v /= 10;
   } while (v);
-  while (n) buf_[len_++] = tmp[--n];
+  write(std::string_view(tmp + n, static_cast<std::size_t>(20 - n)));
 }
 
 void Output::flush() {

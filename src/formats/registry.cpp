@@ -102,13 +102,15 @@ std::vector<std::string> known_encoding_names() {
 }
 
 std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known) {
-  auto distance = [](std::string_view a, std::string_view b) {
+  // std::tolower on a negative char (UTF-8 bytes in the name) is undefined.
+  auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+  auto distance = [&lower](std::string_view a, std::string_view b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
       cur[0] = i;
       for (std::size_t j = 1; j <= b.size(); ++j) {
-        std::size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) != std::tolower(b[j - 1]));
+        std::size_t sub = prev[j - 1] + (lower(a[i - 1]) != lower(b[j - 1]));
         cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
       }
       std::swap(prev, cur);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 #include "formats/json_error.hpp"
@@ -44,6 +45,19 @@ bool base64_decode(std::string_view in, std::string& out) {
   return true;
 }
 
+<<<<<<< HEAD
+=======
+// Quoted file content in a message, cut short: a corrupt file may hold one
+// 100 MB line.
+std::string excerpt(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  if (s.size() <= kMax) return std::string(s);
+  return std::string(s.substr(0, kMax)) + "...";
+}
+
+}  // namespace
+
+>>>>>>> hostile
 std::string base64_encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
@@ -72,6 +86,9 @@ Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& s
   auto& tokens = r.tokens;
   std::vector<std::size_t> line_of;  // (tokens.size()) line that defined each rank
   tokens.reserve(text.size() / 14);
+  constexpr std::size_t kMaxGap = 4096;
+  const std::size_t max_lines =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   std::size_t pos = 0, line = 0;
   std::string decoded;
   while (pos < text.size()) {
@@ -90,15 +107,22 @@ Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& s
     std::uint64_t rank = 0;
     auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), rank);
     if (ec != std::errc() || end != num.data() + num.size() || rank > 0x7fffffffu) {
-      return make_error("{}:{}: bad rank '{}'", source, line, num);
+      return make_error("{}:{}: bad rank '{}'", source, line, excerpt(num));
     }
     if (!base64_decode(b64, decoded)) {
-      return make_error("{}:{}: bad base64 token '{}'", source, line, b64);
+      return make_error("{}:{}: bad base64 token '{}'", source, line, excerpt(b64));
     }
     if (rank >= tokens.size()) {
-      if (rank > tokens.size() + 4096) {
+      if (rank > tokens.size() + kMaxGap) {
         return make_error("{}:{}: rank {} jumps far past the {} ranks read so far", source, line,
                           rank, tokens.size());
+      }
+      // Each rank but a few reserved ones has its own line, so a rank far
+      // past the line count cannot be valid: refuse it before allocating for
+      // it (many small jumps in a 1 MB file must not allocate gigabytes).
+      if (rank >= max_lines + kMaxGap) {
+        return make_error("{}:{}: rank {} but the file has only {} lines", source, line, rank,
+                          max_lines);
       }
       tokens.resize(rank + 1);
       line_of.resize(rank + 1, 0);

@@ -1,0 +1,29 @@
+# A reader that goes away (head) ends tok quietly with status 0; a full or
+# closed stdout is a one-line error with status 1.
+source "$(dirname "$0")/lib.sh"
+yes 'the quick brown fox jumps over the lazy dog' | head -c 20000000 >"$T/big"
+
+"$TOK" encode "$T/big" 2>"$T/err1" | head -c 10 >/dev/null
+st=("${PIPESTATUS[@]}")
+expect_eq "encode | head -c 10: tok status" 0 "${st[0]}"
+expect_eq "encode | head -c 10: stderr" "" "$(cat "$T/err1")"
+
+"$TOK" encode --tokens "$T/big" 2>"$T/err1" | head -n 1 >/dev/null
+st=("${PIPESTATUS[@]}")
+expect_eq "encode --tokens | head -1: tok status" 0 "${st[0]}"
+expect_eq "encode --tokens | head -1: stderr" "" "$(cat "$T/err1")"
+
+yes '1000 2000 3000 4000' | head -n 500000 >"$T/ids"
+"$TOK" decode <"$T/ids" 2>"$T/err1" | head -c 1 >/dev/null
+st=("${PIPESTATUS[@]}")
+expect_eq "decode | head -c 1: tok status" 0 "${st[0]}"
+expect_eq "decode | head -c 1: stderr" "" "$(cat "$T/err1")"
+
+"$TOK" count "$T/big" "$T/big" 2>"$T/err1" | head -c 1 >/dev/null
+st=("${PIPESTATUS[@]}")
+expect_eq "count | head -c 1: tok status" 0 "${st[0]}"
+
+# A full disk on stdout, and a closed stdout.
+expect_error 1 "^tok: error: cannot write output: No space left on device$" sh -c '"$0" encode "$1" >/dev/full' "$TOK" "$T/big"
+expect_error 1 "^tok: error: cannot write output: Bad file descriptor$" sh -c '"$0" encode "$1" >&-' "$TOK" "$T/big"
+exit 0

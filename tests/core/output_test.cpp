@@ -1,0 +1,74 @@
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/mapped_file.hpp"
+#include "core/output.hpp"
+#include "temp_dir.hpp"
+
+using tok::Output;
+
+TEST_CASE("Output buffers small writes, numbers and large writes in order") {
+  tok::test::TempDir d;
+  std::string path = d.file("o");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  std::string expect;
+  {
+    Output out(fd, 16);  // tiny buffer: exercises every slow path
+    out.write_u64(0);
+    out.put(' ');
+    out.write_u64(UINT64_MAX);
+    out.write("|");
+    std::string big(1000, 'b');
+    out.write(big);
+    out.write("end");
+    out.flush();
+    expect = "0 18446744073709551615|" + big + "end";
+  }
+  ::close(fd);
+  CHECK(tok::test::read_all(path) == expect);
+}
+
+TEST_CASE("Output to a closed pipe throws BrokenPipe (quiet exit in cli)") {
+  ::signal(SIGPIPE, SIG_IGN);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  ::close(fds[0]);
+  bool broken = false;
+  try {
+    Output out(fds[1]);
+    out.write("data");
+    out.flush();
+  } catch (const tok::BrokenPipe&) {
+    broken = true;
+  }
+  ::close(fds[1]);
+  CHECK(broken);
+}
+
+TEST_CASE("Output to a full device throws WriteFailed with the system message") {
+  int fd = ::open("/dev/full", O_WRONLY);
+  REQUIRE(fd >= 0);
+  std::string message;
+  try {
+    Output out(fd);
+    out.write("data");
+    out.flush();
+  } catch (const tok::WriteFailed& e) {
+    message = e.message;
+  }
+  ::close(fd);
+  CHECK(message == "No space left on device");
+}
+
+TEST_CASE("the Output destructor swallows errors (flush() is where they show)") {
+  int fd = ::open("/dev/full", O_WRONLY);
+  REQUIRE(fd >= 0);
+  { Output out(fd); out.write("unflushed"); }
+  ::close(fd);
+}

@@ -1,0 +1,35 @@
+// Replays fuzz inputs without libFuzzer: runs LLVMFuzzerTestOneInput on every
+// file given (directories are walked). Used by the normal test suite to keep
+// saved crashes (tests/fuzz/regressions/) and seeds fixed forever.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (int i = 1; i < argc; ++i) {
+    fs::path p = argv[i];
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      for (const auto& e : fs::recursive_directory_iterator(p)) {
+        if (e.is_regular_file()) files.push_back(e.path());
+      }
+    } else if (fs::exists(p, ec)) {
+      files.push_back(p);
+    }
+  }
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  }
+  std::printf("replayed %zu inputs\n", files.size());
+  return files.empty() ? 1 : 0;
+}
