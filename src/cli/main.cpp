@@ -87,14 +87,11 @@ int run(int argc, char** argv) {
   add_encode(app, registry);
   add_decode(app, registry);
   add_count(app, registry);
-<<<<<<< HEAD
   add_compare(app, registry);
   add_train(app, registry);
-=======
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }
->>>>>>> hostile
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -45,8 +45,8 @@ bool base64_decode(std::string_view in, std::string& out) {
   return true;
 }
 
-<<<<<<< HEAD
-=======
+namespace {
+
 // Quoted file content in a message, cut short: a corrupt file may hold one
 // 100 MB line.
 std::string excerpt(std::string_view s) {
@@ -57,7 +57,6 @@ std::string excerpt(std::string_view s) {
 
 }  // namespace
 
->>>>>>> hostile
 std::string base64_encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
