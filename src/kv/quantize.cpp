@@ -12,8 +12,10 @@
 //    The codes reach (q - 8) d for q - 8 in [-8, 7], so m itself is exact up
 //    to f16 rounding and every x with x / d in [-8.5, 7.5] has error <= |d|/2.
 //    Values of the sign opposite to m with |x| > 7.5 |d| are clamped to 7 d:
-//    error <= |x| - 7|d| <= |d|. So max |error| <= |d| = absmax / 8, and
-//    <= |d| / 2 except for those opposite-sign extremes.
+//    error <= absmax - 7|d|, which is |d| when d is exact and at most
+//    |d| (1 + 2^-8) after f16 rounding (absmax <= 8 |d| (1 + 2^-11)). So
+//    max |error| <= absmax/8 (+ f16 rounding), and <= |d| / 2 except for
+//    those opposite-sign extremes.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
