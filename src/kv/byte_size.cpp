@@ -10,7 +10,8 @@ struct Suffix {
   std::string_view name;
   int shift;
 };
-constexpr Suffix kSuffixes[] = {{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+constexpr Suffix kSuffixes[] = {{"", 0},     {"B", 0},    {"KiB", 10},
+                                {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
 
 }  // namespace
 
@@ -19,7 +20,8 @@ Result<std::uint64_t> parse_byte_size(std::string_view s) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (ec != std::errc() || end == s.data()) {
     if (ec == std::errc::result_out_of_range) return make_error("size '{}' is too large", s);
-    return make_error("size '{}': expected a number of bytes such as 1000000, 512KiB, 64MiB or 1GiB", s);
+    return make_error(
+        "size '{}': expected a number of bytes such as 1000000, 512KiB, 64MiB or 1GiB", s);
   }
   std::string_view unit(end, static_cast<std::size_t>(s.data() + s.size() - end));
   for (const Suffix& suf : kSuffixes) {
@@ -30,7 +32,8 @@ Result<std::uint64_t> parse_byte_size(std::string_view s) {
     return n << suf.shift;
   }
   if (unit == "K" || unit == "KB" || unit == "M" || unit == "MB" || unit == "G" || unit == "GB") {
-    return make_error("size '{}': unit '{}' is ambiguous; use KiB, MiB or GiB (powers of 1024)", s, unit);
+    return make_error("size '{}': unit '{}' is ambiguous; use KiB, MiB or GiB (powers of 1024)", s,
+                      unit);
   }
   return make_error("size '{}': unknown unit '{}'; use KiB, MiB, GiB, TiB or plain bytes", s, unit);
 }
@@ -38,7 +41,8 @@ Result<std::uint64_t> parse_byte_size(std::string_view s) {
 std::string format_byte_size(std::uint64_t bytes) {
   for (int i = static_cast<int>(std::size(kSuffixes)) - 1; i >= 2; --i) {
     std::uint64_t unit = std::uint64_t{1} << kSuffixes[i].shift;
-    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, kSuffixes[i].name);
+    if (bytes != 0 && bytes % unit == 0)
+      return fmt::format("{}{}", bytes / unit, kSuffixes[i].name);
   }
   return fmt::format("{}", bytes);
 }

@@ -53,15 +53,20 @@ Result<EvictionPolicy> parse_eviction_policy(std::string_view s) {
 
 std::string EvictionPolicy::to_string() const {
   switch (kind) {
-    case Kind::kFull: return "full";
-    case Kind::kWindow: return fmt::format("window:{}", window);
-    case Kind::kSinks: return fmt::format("sinks:{},window:{}", sinks, window);
-    case Kind::kH2O: return fmt::format("h2o:{},window:{}", heavy, window);
+    case Kind::kFull:
+      return "full";
+    case Kind::kWindow:
+      return fmt::format("window:{}", window);
+    case Kind::kSinks:
+      return fmt::format("sinks:{},window:{}", sinks, window);
+    case Kind::kH2O:
+      return fmt::format("h2o:{},window:{}", heavy, window);
   }
   return "?";
 }
 
-std::vector<int> EvictionPolicy::select(std::span<const int> positions, std::span<const float> attention) const {
+std::vector<int> EvictionPolicy::select(std::span<const int> positions,
+                                        std::span<const float> attention) const {
   int n = static_cast<int>(positions.size());
   std::vector<int> keep;
   if (kind == Kind::kFull || n <= capacity()) {
@@ -76,8 +81,9 @@ std::vector<int> EvictionPolicy::select(std::span<const int> positions, std::spa
     std::vector<int> older(static_cast<std::size_t>(recent));
     std::iota(older.begin(), older.end(), 0);
     // Largest accumulated mass first; earlier position on ties (stable).
-    std::stable_sort(older.begin(), older.end(),
-                     [&](int a, int b) { return attention[static_cast<std::size_t>(a)] > attention[static_cast<std::size_t>(b)]; });
+    std::stable_sort(older.begin(), older.end(), [&](int a, int b) {
+      return attention[static_cast<std::size_t>(a)] > attention[static_cast<std::size_t>(b)];
+    });
     older.resize(static_cast<std::size_t>(heavy));
     std::sort(older.begin(), older.end());
     keep = std::move(older);

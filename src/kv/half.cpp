@@ -9,7 +9,8 @@ std::uint16_t float_to_half(float f) {
   std::uint32_t sign = (x >> 16) & 0x8000u;
   std::uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) {  // inf or NaN: keep NaN a (quiet) NaN
-    return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u | ((abs >> 13) & 0x3ffu) : 0u));
+    return static_cast<std::uint16_t>(sign | 0x7c00u |
+                                      (abs > 0x7f800000u ? 0x200u | ((abs >> 13) & 0x3ffu) : 0u));
   }
   if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds past 65504
   if (abs < 0x38800000u) {

@@ -13,12 +13,13 @@ struct KvStats {
   std::uint64_t blocks_peak = 0;      // kv_blocks_peak: most blocks ever in use at once
   std::uint64_t bytes_per_token = 0;  // kv_bytes_per_token: K + V, all layers, one slot
   std::uint64_t bytes_reserved = 0;   // kv_bytes_reserved: blocks in use * block bytes
-  std::uint64_t bytes_used = 0;       // kv_bytes_used: written slots * bytes per token (shared once)
-  double waste_pct = 0.0;             // kv_waste_pct: 100 * (reserved - used) / reserved
-  std::uint64_t bytes_contiguous = 0; // kv_bytes_contiguous: peak sequences * context * bytes per token
-  std::uint64_t shared_blocks = 0;    // kv_shared_blocks: blocks with more than one reference now
-  std::uint64_t bytes_saved = 0;      // kv_bytes_saved: (references - 1) * block bytes, summed
-  std::uint64_t budget_bytes = 0;     // kv_budget_bytes: pool cap (0: none)
+  std::uint64_t bytes_used = 0;  // kv_bytes_used: written slots * bytes per token (shared once)
+  double waste_pct = 0.0;        // kv_waste_pct: 100 * (reserved - used) / reserved
+  std::uint64_t bytes_contiguous =
+      0;  // kv_bytes_contiguous: peak sequences * context * bytes per token
+  std::uint64_t shared_blocks = 0;  // kv_shared_blocks: blocks with more than one reference now
+  std::uint64_t bytes_saved = 0;    // kv_bytes_saved: (references - 1) * block bytes, summed
+  std::uint64_t budget_bytes = 0;   // kv_budget_bytes: pool cap (0: none)
 
   // One JSON object with the kv_* keys above, in that order.
   std::string to_json() const;

@@ -7,7 +7,9 @@
 namespace tok::kv {
 namespace {
 
-std::size_t div_up(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+std::size_t div_up(std::size_t a, std::size_t b) {
+  return (a + b - 1) / b;
+}
 
 Error no_free_block(const BlockPool& pool) {
   return make_error("KV cache: no free block (budget {} = {} blocks of {} bytes, all in use)",
@@ -19,8 +21,8 @@ Error no_free_block(const BlockPool& pool) {
 
 Result<PagedKvCache> PagedKvCache::create(const KvConfig& c) {
   if (c.layers <= 0 || c.kv_heads <= 0 || c.head_dim <= 0) {
-    return make_error("KV cache: layers ({}), kv_heads ({}) and head_dim ({}) must be positive", c.layers,
-                      c.kv_heads, c.head_dim);
+    return make_error("KV cache: layers ({}), kv_heads ({}) and head_dim ({}) must be positive",
+                      c.layers, c.kv_heads, c.head_dim);
   }
   if (c.block_tokens <= 0 || c.block_tokens > 4096) {
     return make_error("KV cache: block size {} tokens: expected 1 to 4096", c.block_tokens);
@@ -32,7 +34,8 @@ Result<PagedKvCache> PagedKvCache::create(const KvConfig& c) {
     max_blocks = static_cast<std::size_t>(c.budget_bytes / block_bytes);
     if (max_blocks == 0) {
       return make_error("KV budget {} is smaller than one block ({} bytes = {} tokens of {} bytes)",
-                        format_byte_size(c.budget_bytes), block_bytes, c.block_tokens, block_bytes / c.block_tokens);
+                        format_byte_size(c.budget_bytes), block_bytes, c.block_tokens,
+                        block_bytes / c.block_tokens);
     }
   }
   return PagedKvCache(c, rb, max_blocks);
@@ -41,7 +44,8 @@ Result<PagedKvCache> PagedKvCache::create(const KvConfig& c) {
 PagedKvCache::PagedKvCache(const KvConfig& config, std::size_t row_bytes, std::size_t max_blocks)
     : config_(config),
       row_bytes_(row_bytes),
-      pool_(2 * static_cast<std::size_t>(config.layers) * config.block_tokens * row_bytes, max_blocks),
+      pool_(2 * static_cast<std::size_t>(config.layers) * config.block_tokens * row_bytes,
+            max_blocks),
       scratch_(static_cast<std::size_t>(config.row())) {}
 
 PagedKvCache::Sequence& PagedKvCache::get(SeqId seq) {
@@ -120,18 +124,22 @@ Status PagedKvCache::append_token(SeqId seq, int orig_pos) {
 
 std::size_t PagedKvCache::offset(bool value, int layer, int slot_in_block) const {
   std::size_t half = static_cast<std::size_t>(config_.layers) * config_.block_tokens * row_bytes_;
-  return (value ? half : 0) +
-         (static_cast<std::size_t>(layer) * config_.block_tokens + static_cast<std::size_t>(slot_in_block)) * row_bytes_;
+  return (value ? half : 0) + (static_cast<std::size_t>(layer) * config_.block_tokens +
+                               static_cast<std::size_t>(slot_in_block)) *
+                                  row_bytes_;
 }
 
-const std::uint8_t* PagedKvCache::row_ptr(const Sequence& s, bool value, int layer, int slot) const {
+const std::uint8_t* PagedKvCache::row_ptr(const Sequence& s, bool value, int layer,
+                                          int slot) const {
   int bt = config_.block_tokens;
-  return pool_.data(s.blocks[static_cast<std::size_t>(slot / bt)]) + offset(value, layer, slot % bt);
+  return pool_.data(s.blocks[static_cast<std::size_t>(slot / bt)]) +
+         offset(value, layer, slot % bt);
 }
 
 std::uint8_t* PagedKvCache::row_ptr(Sequence& s, bool value, int layer, int slot) {
   int bt = config_.block_tokens;
-  return pool_.data(s.blocks[static_cast<std::size_t>(slot / bt)]) + offset(value, layer, slot % bt);
+  return pool_.data(s.blocks[static_cast<std::size_t>(slot / bt)]) +
+         offset(value, layer, slot % bt);
 }
 
 Status PagedKvCache::write(SeqId seq, int layer, int slot, const float* k, const float* v) {
@@ -191,7 +199,8 @@ Result<int> PagedKvCache::evict(SeqId seq, const KeyShift& shift) {
   // keep is ascending, so keep[i] >= i: moving forward never overwrites a
   // slot still to be read.
   for (int i = 0; i < k; ++i) {
-    if (keep[static_cast<std::size_t>(i)] != i) TOK_TRY(move_slot(s, keep[static_cast<std::size_t>(i)], i, shift));
+    if (keep[static_cast<std::size_t>(i)] != i)
+      TOK_TRY(move_slot(s, keep[static_cast<std::size_t>(i)], i, shift));
   }
   std::size_t bt = static_cast<std::size_t>(config_.block_tokens);
   std::size_t blocks = div_up(static_cast<std::size_t>(k), bt);
@@ -215,17 +224,19 @@ KvStats PagedKvCache::stats() const {
   for (std::size_t b = 0; b < pool_.created(); ++b) {
     int refs = pool_.refcount(static_cast<BlockId>(b));
     if (refs == 0) continue;
-    st.bytes_used += static_cast<std::uint64_t>(pool_.fill(static_cast<BlockId>(b))) * st.bytes_per_token;
+    st.bytes_used +=
+        static_cast<std::uint64_t>(pool_.fill(static_cast<BlockId>(b))) * st.bytes_per_token;
     if (refs > 1) {
       ++st.shared_blocks;
       st.bytes_saved += static_cast<std::uint64_t>(refs - 1) * pool_.block_bytes();
     }
   }
-  st.waste_pct = st.bytes_reserved == 0 ? 0.0
-                                        : 100.0 * static_cast<double>(st.bytes_reserved - st.bytes_used) /
-                                              static_cast<double>(st.bytes_reserved);
-  st.bytes_contiguous = static_cast<std::uint64_t>(seqs_peak_) * static_cast<std::uint64_t>(config_.context) *
-                        st.bytes_per_token;
+  st.waste_pct = st.bytes_reserved == 0
+                     ? 0.0
+                     : 100.0 * static_cast<double>(st.bytes_reserved - st.bytes_used) /
+                           static_cast<double>(st.bytes_reserved);
+  st.bytes_contiguous = static_cast<std::uint64_t>(seqs_peak_) *
+                        static_cast<std::uint64_t>(config_.context) * st.bytes_per_token;
   st.budget_bytes = static_cast<std::uint64_t>(pool_.max_blocks()) * pool_.block_bytes();
   return st;
 }

@@ -36,11 +36,11 @@ struct KvConfig {
   int layers = 0;
   int kv_heads = 0;
   int head_dim = 0;
-  int block_tokens = 16;         // --kv-block
-  KvType type = KvType::kF32;    // --kv-type
+  int block_tokens = 16;           // --kv-block
+  KvType type = KvType::kF32;      // --kv-type
   std::uint64_t budget_bytes = 0;  // --kv-budget; 0: unlimited
-  int context = 0;               // context length, only for kv_bytes_contiguous
-  EvictionPolicy policy;         // --kv-policy
+  int context = 0;                 // context length, only for kv_bytes_contiguous
+  EvictionPolicy policy;           // --kv-policy
   int row() const { return kv_heads * head_dim; }
 };
 
@@ -57,7 +57,9 @@ class PagedKvCache {
 
   const KvConfig& config() const { return config_; }
   std::size_t row_bytes() const { return row_bytes_; }
-  std::size_t bytes_per_token() const { return 2 * static_cast<std::size_t>(config_.layers) * row_bytes_; }
+  std::size_t bytes_per_token() const {
+    return 2 * static_cast<std::size_t>(config_.layers) * row_bytes_;
+  }
 
   SeqId new_sequence();
   // A new sequence sharing every block of seq (reference counts + 1).
@@ -68,7 +70,9 @@ class PagedKvCache {
   std::size_t sequences() const { return seqs_.size(); }
 
   int length(SeqId seq) const { return static_cast<int>(get(seq).orig_pos.size()); }
-  int original_position(SeqId seq, int slot) const { return get(seq).orig_pos[static_cast<std::size_t>(slot)]; }
+  int original_position(SeqId seq, int slot) const {
+    return get(seq).orig_pos[static_cast<std::size_t>(slot)];
+  }
   std::span<const BlockId> block_table(SeqId seq) const { return get(seq).blocks; }
   // New blocks appending n tokens to seq would take (including a copy of a shared last block).
   std::size_t blocks_needed(SeqId seq, int n) const;
@@ -87,7 +91,9 @@ class PagedKvCache {
 
   // H2O: attention mass the slot received (summed over layers and heads).
   void add_attention(SeqId seq, int slot, float mass);
-  float attention(SeqId seq, int slot) const { return get(seq).attention[static_cast<std::size_t>(slot)]; }
+  float attention(SeqId seq, int slot) const {
+    return get(seq).attention[static_cast<std::size_t>(slot)];
+  }
 
   // Applies config().policy when length(seq) exceeds its capacity: keeps the
   // selected slots, compacted to slots 0..k-1, keys re-rotated by shift (if

@@ -95,27 +95,36 @@ Result<KvType> parse_kv_type(std::string_view s) {
 
 std::string_view kv_type_name(KvType t) {
   switch (t) {
-    case KvType::kF32: return "f32";
-    case KvType::kF16: return "f16";
-    case KvType::kQ8_0: return "q8_0";
-    case KvType::kQ4_0: return "q4_0";
+    case KvType::kF32:
+      return "f32";
+    case KvType::kF16:
+      return "f16";
+    case KvType::kQ8_0:
+      return "q8_0";
+    case KvType::kQ4_0:
+      return "q4_0";
   }
   return "?";
 }
 
-bool is_quantized(KvType t) { return t == KvType::kQ8_0 || t == KvType::kQ4_0; }
+bool is_quantized(KvType t) {
+  return t == KvType::kQ8_0 || t == KvType::kQ4_0;
+}
 
 Result<std::size_t> row_bytes(KvType t, int n) {
   if (n <= 0) return make_error("KV row of {} values: must be positive", n);
   auto un = static_cast<std::size_t>(n);
   switch (t) {
-    case KvType::kF32: return un * 4;
-    case KvType::kF16: return un * 2;
+    case KvType::kF32:
+      return un * 4;
+    case KvType::kF16:
+      return un * 2;
     case KvType::kQ8_0:
     case KvType::kQ4_0:
       if (n % kQuantBlock != 0) {
-        return make_error("KV type {} needs a row (kv_heads * head_dim = {}) that is a multiple of {}",
-                          kv_type_name(t), n, kQuantBlock);
+        return make_error(
+            "KV type {} needs a row (kv_heads * head_dim = {}) that is a multiple of {}",
+            kv_type_name(t), n, kQuantBlock);
       }
       return un / kQuantBlock * (t == KvType::kQ8_0 ? kQ8_0Bytes : kQ4_0Bytes);
   }
@@ -124,30 +133,38 @@ Result<std::size_t> row_bytes(KvType t, int n) {
 
 void quantize_row(KvType t, const float* src, int n, std::uint8_t* dst) {
   switch (t) {
-    case KvType::kF32: std::memcpy(dst, src, static_cast<std::size_t>(n) * 4); return;
+    case KvType::kF32:
+      std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
+      return;
     case KvType::kF16:
       for (int i = 0; i < n; ++i) put_half(dst + 2 * i, float_to_half(src[i]));
       return;
     case KvType::kQ8_0:
-      for (int b = 0; b < n / kQuantBlock; ++b) quantize_q8_0(src + b * kQuantBlock, dst + b * kQ8_0Bytes);
+      for (int b = 0; b < n / kQuantBlock; ++b)
+        quantize_q8_0(src + b * kQuantBlock, dst + b * kQ8_0Bytes);
       return;
     case KvType::kQ4_0:
-      for (int b = 0; b < n / kQuantBlock; ++b) quantize_q4_0(src + b * kQuantBlock, dst + b * kQ4_0Bytes);
+      for (int b = 0; b < n / kQuantBlock; ++b)
+        quantize_q4_0(src + b * kQuantBlock, dst + b * kQ4_0Bytes);
       return;
   }
 }
 
 void dequantize_row(KvType t, const std::uint8_t* src, int n, float* dst) {
   switch (t) {
-    case KvType::kF32: std::memcpy(dst, src, static_cast<std::size_t>(n) * 4); return;
+    case KvType::kF32:
+      std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
+      return;
     case KvType::kF16:
       for (int i = 0; i < n; ++i) dst[i] = half_to_float(get_half(src + 2 * i));
       return;
     case KvType::kQ8_0:
-      for (int b = 0; b < n / kQuantBlock; ++b) dequantize_q8_0(src + b * kQ8_0Bytes, dst + b * kQuantBlock);
+      for (int b = 0; b < n / kQuantBlock; ++b)
+        dequantize_q8_0(src + b * kQ8_0Bytes, dst + b * kQuantBlock);
       return;
     case KvType::kQ4_0:
-      for (int b = 0; b < n / kQuantBlock; ++b) dequantize_q4_0(src + b * kQ4_0Bytes, dst + b * kQuantBlock);
+      for (int b = 0; b < n / kQuantBlock; ++b)
+        dequantize_q4_0(src + b * kQ4_0Bytes, dst + b * kQuantBlock);
       return;
   }
 }

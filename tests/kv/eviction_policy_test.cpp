@@ -1,9 +1,9 @@
+#include "kv/eviction_policy.hpp"
+
 #include <doctest/doctest.h>
 
 #include <numeric>
 #include <vector>
-
-#include "kv/eviction_policy.hpp"
 
 using namespace tok::kv;
 
@@ -33,17 +33,23 @@ TEST_CASE("policy: the four forms parse and print back") {
 
 TEST_CASE("policy: clear errors") {
   auto msg = [](const char* s) { return parse_eviction_policy(s).error().message; };
-  CHECK(msg("lru") == "KV policy 'lru': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
+  CHECK(msg("lru") ==
+        "KV policy 'lru': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
   CHECK(msg("window:0") == "KV policy 'window:0': window must be a positive integer, got '0'");
-  CHECK(msg("window:abc") == "KV policy 'window:abc': window must be a positive integer, got 'abc'");
+  CHECK(msg("window:abc") ==
+        "KV policy 'window:abc': window must be a positive integer, got 'abc'");
   CHECK(msg("window:8x") == "KV policy 'window:8x': window must be a positive integer, got '8x'");
-  CHECK(msg("sinks:4") == "KV policy 'sinks:4': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
+  CHECK(msg("sinks:4") ==
+        "KV policy 'sinks:4': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
   CHECK(msg("sinks:4,win:8") ==
-        "KV policy 'sinks:4,win:8': expected 'window:N' at 'win:8' (expected full, window:W, sinks:S,window:W or "
+        "KV policy 'sinks:4,win:8': expected 'window:N' at 'win:8' (expected full, window:W, "
+        "sinks:S,window:W or "
         "h2o:H,window:W)");
-  CHECK(msg("h2o:-1,window:8") == "KV policy 'h2o:-1,window:8': h2o must be a positive integer, got '-1'");
-  CHECK(msg("window:4,sinks:2") ==
-        "KV policy 'window:4,sinks:2': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
+  CHECK(msg("h2o:-1,window:8") ==
+        "KV policy 'h2o:-1,window:8': h2o must be a positive integer, got '-1'");
+  CHECK(
+      msg("window:4,sinks:2") ==
+      "KV policy 'window:4,sinks:2': expected full, window:W, sinks:S,window:W or h2o:H,window:W");
   CHECK_FALSE(parse_eviction_policy("full,window:4").ok());
   CHECK_FALSE(parse_eviction_policy("").ok());
 }

@@ -1,11 +1,11 @@
+#include "kv/half.hpp"
+
 #include <doctest/doctest.h>
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
-
-#include "kv/half.hpp"
 
 using namespace tok::kv;
 
@@ -31,7 +31,7 @@ TEST_CASE("half: exact small cases") {
   CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
   CHECK(float_to_half(std::ldexp(1.0f, -25)) == 0x0000);  // tie -> even (0)
   CHECK(float_to_half(std::ldexp(1.5f, -25)) == 0x0001);
-  CHECK(float_to_half(std::ldexp(1.0f, -14)) == 0x0400);  // smallest normal
+  CHECK(float_to_half(std::ldexp(1.0f, -14)) == 0x0400);         // smallest normal
   CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // tie -> even
   CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);
   CHECK(half_to_float(0x3555) == 0.333251953125f);

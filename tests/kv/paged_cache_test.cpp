@@ -1,3 +1,5 @@
+#include "kv/paged_cache.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -5,8 +7,6 @@
 #include <random>
 #include <set>
 #include <vector>
-
-#include "kv/paged_cache.hpp"
 
 using namespace tok::kv;
 using tok::Status;
@@ -30,7 +30,9 @@ KvConfig small_config(KvType type = KvType::kF32, const char* policy = "full") {
 // Row contents of token `tag`: small multiples of 1/8, exact in f16.
 std::vector<float> row_of(int tag, int layer, bool value, int n) {
   std::vector<float> r(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) r[static_cast<std::size_t>(i)] = static_cast<float>((tag * 31 + layer * 7 + i * 3 + (value ? 5 : 0)) % 97) / 8.0f - 6.0f;
+  for (int i = 0; i < n; ++i)
+    r[static_cast<std::size_t>(i)] =
+        static_cast<float>((tag * 31 + layer * 7 + i * 3 + (value ? 5 : 0)) % 97) / 8.0f - 6.0f;
   return r;
 }
 
@@ -151,7 +153,8 @@ TEST_CASE("paged cache: byte budget reports no free block and changes nothing") 
   CHECK(cache.pool().available() == 0);
   Status st = cache.append_token(b, 0);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.error().message == "KV cache: no free block (budget 6KiB = 3 blocks of 2048 bytes, all in use)");
+  CHECK(st.error().message ==
+        "KV cache: no free block (budget 6KiB = 3 blocks of 2048 bytes, all in use)");
   CHECK(cache.length(b) == 0);
   // A fork shares, so it costs nothing until it writes into a shared partial block.
   SeqId f = cache.fork(a);
@@ -188,8 +191,10 @@ TEST_CASE("paged cache: stats and to_json") {
   CHECK(st.bytes_contiguous == 2 * 100 * 512);
   CHECK(st.blocks_peak == 2);
   CHECK(st.to_json() ==
-        "{\"kv_block_tokens\":4,\"kv_blocks_in_use\":2,\"kv_blocks_peak\":2,\"kv_bytes_per_token\":512,"
-        "\"kv_bytes_reserved\":4096,\"kv_bytes_used\":2560,\"kv_waste_pct\":37.50,\"kv_bytes_contiguous\":102400,"
+        "{\"kv_block_tokens\":4,\"kv_blocks_in_use\":2,\"kv_blocks_peak\":2,\"kv_bytes_per_token\":"
+        "512,"
+        "\"kv_bytes_reserved\":4096,\"kv_bytes_used\":2560,\"kv_waste_pct\":37.50,\"kv_bytes_"
+        "contiguous\":102400,"
         "\"kv_shared_blocks\":2,\"kv_bytes_saved\":4096,\"kv_budget_bytes\":0}");
 }
 
@@ -208,7 +213,9 @@ TEST_CASE("paged cache: quantized storage reads back within the format's bound")
         absmax = std::max(absmax, std::fabs(k[static_cast<std::size_t>(j)]));
         err = std::max(err, std::fabs(k[static_cast<std::size_t>(j)] - p[j]));
       }
-      float bound = t == KvType::kF16 ? 0.0f : t == KvType::kQ8_0 ? absmax / 127 * 0.51f : absmax / 8 * 1.01f;
+      float bound = t == KvType::kF16    ? 0.0f
+                    : t == KvType::kQ8_0 ? absmax / 127 * 0.51f
+                                         : absmax / 8 * 1.01f;
       CHECK(err <= bound);
     }
   }
@@ -216,7 +223,8 @@ TEST_CASE("paged cache: quantized storage reads back within the format's bound")
   CHECK(PagedKvCache::create(small_config(KvType::kQ4_0)).value().bytes_per_token() == 2 * 2 * 18);
 }
 
-TEST_CASE("paged cache: eviction keeps exactly the intended positions, compacted, keys re-rotated") {
+TEST_CASE(
+    "paged cache: eviction keeps exactly the intended positions, compacted, keys re-rotated") {
   auto cache = PagedKvCache::create(small_config(KvType::kF32, "sinks:2,window:3")).value();
   SeqId s = cache.new_sequence();
   for (int t = 0; t < 9; ++t) append_tag(cache, s, t, t);
@@ -237,7 +245,8 @@ TEST_CASE("paged cache: eviction keeps exactly the intended positions, compacted
     for (int l = 0; l < 2; ++l) {
       auto k = row_of(tag, l, false, 32), v = row_of(tag, l, true, 32);
       const float* kp = cache.key(s, l, i, buf.data());
-      for (int j = 0; j < 32; ++j) REQUIRE(kp[j] == k[static_cast<std::size_t>(j)] + static_cast<float>(i - tag));
+      for (int j = 0; j < 32; ++j)
+        REQUIRE(kp[j] == k[static_cast<std::size_t>(j)] + static_cast<float>(i - tag));
       const float* vp = cache.value(s, l, i, buf.data());
       REQUIRE(std::equal(v.begin(), v.end(), vp));
     }
@@ -325,7 +334,9 @@ TEST_CASE("paged cache: randomized fork/append/evict/free against a reference mo
           ref.erase(s);
         } else if (op == 3) {
           SeqId s = pick();
-          if (cache.length(s) > 0) cache.add_attention(s, static_cast<int>(rng() % static_cast<unsigned>(cache.length(s))), 1.0f);
+          if (cache.length(s) > 0)
+            cache.add_attention(s, static_cast<int>(rng() % static_cast<unsigned>(cache.length(s))),
+                                1.0f);
         } else if (op == 4) {
           SeqId s = pick();
           std::vector<int> pos;
@@ -342,7 +353,8 @@ TEST_CASE("paged cache: randomized fork/append/evict/free against a reference mo
         } else {
           SeqId s = pick();
           append_tag(cache, s, tag, next_pos[s]);
-          REQUIRE(cache.pool().refcount(cache.block_table(s).back()) == 1);  // written block is never shared
+          REQUIRE(cache.pool().refcount(cache.block_table(s).back()) ==
+                  1);  // written block is never shared
           ref[s].push_back({tag++, next_pos[s]++});
         }
         std::vector<SeqId> live;

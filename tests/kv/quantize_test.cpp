@@ -18,7 +18,8 @@ std::vector<float> random_row(std::mt19937& rng, int n, float spread) {
   return x;
 }
 
-std::vector<float> round_trip(KvType t, const std::vector<float>& x, std::vector<std::uint8_t>* bytes = nullptr) {
+std::vector<float> round_trip(KvType t, const std::vector<float>& x,
+                              std::vector<std::uint8_t>* bytes = nullptr) {
   int n = static_cast<int>(x.size());
   std::vector<std::uint8_t> q(row_bytes(t, n).value());
   quantize_row(t, x.data(), n, q.data());
@@ -29,7 +30,8 @@ std::vector<float> round_trip(KvType t, const std::vector<float>& x, std::vector
 }
 
 float stored_scale(const std::vector<std::uint8_t>& q, std::size_t block, std::size_t block_bytes) {
-  return half_to_float(static_cast<std::uint16_t>(q[block * block_bytes] | (q[block * block_bytes + 1] << 8)));
+  return half_to_float(
+      static_cast<std::uint16_t>(q[block * block_bytes] | (q[block * block_bytes + 1] << 8)));
 }
 
 }  // namespace
@@ -54,12 +56,14 @@ TEST_CASE("f16 rows: round trip within half precision") {
   std::mt19937 rng(1);
   auto x = random_row(rng, 256, 3.0f);
   auto y = round_trip(KvType::kF16, x);
-  for (std::size_t i = 0; i < x.size(); ++i) CHECK(std::fabs(x[i] - y[i]) <= std::fabs(x[i]) * 0x1p-11f + 0x1p-25f);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    CHECK(std::fabs(x[i] - y[i]) <= std::fabs(x[i]) * 0x1p-11f + 0x1p-25f);
 }
 
 TEST_CASE("q8_0: ggml layout on an exact block") {
   std::vector<float> x(32);
-  for (int i = 0; i < 32; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i - 16);  // absmax 16
+  for (int i = 0; i < 32; ++i)
+    x[static_cast<std::size_t>(i)] = static_cast<float>(i - 16);  // absmax 16
   std::vector<std::uint8_t> q;
   auto y = round_trip(KvType::kQ8_0, x, &q);
   REQUIRE(q.size() == 34);
@@ -79,7 +83,8 @@ TEST_CASE("q8_0: max abs error <= d/2 per block (d the stored scale)") {
     auto y = round_trip(KvType::kQ8_0, x, &q);
     for (std::size_t b = 0; b < 4; ++b) {
       float d = stored_scale(q, b, 34);
-      for (std::size_t i = b * 32; i < b * 32 + 32; ++i) REQUIRE(std::fabs(x[i] - y[i]) <= d * 0.5f * (1 + 1e-6f));
+      for (std::size_t i = b * 32; i < b * 32 + 32; ++i)
+        REQUIRE(std::fabs(x[i] - y[i]) <= d * 0.5f * (1 + 1e-6f));
     }
   }
   std::vector<float> zeros(32, 0.0f);
@@ -87,7 +92,9 @@ TEST_CASE("q8_0: max abs error <= d/2 per block (d the stored scale)") {
   for (float v : z) CHECK(v == 0.0f);
 }
 
-TEST_CASE("q4_0: error <= |d|/2 inside the code range, <= |d| = absmax/8 at the clamped opposite extreme") {
+TEST_CASE(
+    "q4_0: error <= |d|/2 inside the code range, <= |d| = absmax/8 at the clamped opposite "
+    "extreme") {
   std::mt19937 rng(3);
   for (int trial = 0; trial < 2000; ++trial) {
     auto x = random_row(rng, 64, std::ldexp(1.0f, trial % 12 - 4));
@@ -111,14 +118,14 @@ TEST_CASE("q4_0: error <= |d|/2 inside the code range, <= |d| = absmax/8 at the 
 
 TEST_CASE("q4_0: the bound |d| is reached by an opposite-sign extreme; ggml nibble order") {
   std::vector<float> x(32, 0.0f);
-  x[0] = 8.0f;   // m = 8 -> d = -1
+  x[0] = 8.0f;    // m = 8 -> d = -1
   x[17] = -8.0f;  // same magnitude, opposite sign: clamped to 7 * d = -7
   std::vector<std::uint8_t> q;
   auto y = round_trip(KvType::kQ4_0, x, &q);
   CHECK(stored_scale(q, 0, 18) == -1.0f);
   CHECK(y[0] == 8.0f);
-  CHECK(y[17] == -7.0f);  // error exactly |d|
-  CHECK((q[2] & 0x0f) == 0);  // element 0: code 0 -> (0 - 8) * -1 = 8
+  CHECK(y[17] == -7.0f);         // error exactly |d|
+  CHECK((q[2] & 0x0f) == 0);     // element 0: code 0 -> (0 - 8) * -1 = 8
   CHECK((q[2 + 1] >> 4) == 15);  // element 17 in the high nibble of byte 1
   CHECK(y[5] == 0.0f);
 }
