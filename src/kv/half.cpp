@@ -1,0 +1,60 @@
+#include "kv/half.hpp"
+
+#include <bit>
+
+namespace tok::kv {
+
+std::uint16_t float_to_half(float f) {
+  std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  std::uint32_t sign = (x >> 16) & 0x8000u;
+  std::uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) {  // inf or NaN: keep NaN a (quiet) NaN
+    return static_cast<std::uint16_t>(sign | 0x7c00u |
+                                      (abs > 0x7f800000u ? 0x200u | ((abs >> 13) & 0x3ffu) : 0u));
+  }
+  if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds past 65504
+  if (abs < 0x38800000u) {
+    // Below the smallest normal half (2^-14): a subnormal half counts units
+    // of 2^-24. Shift the full significand and round to nearest even.
+    if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);  // below half of 2^-24
+    std::uint32_t exp = abs >> 23;
+    std::uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    std::uint32_t shift = 126u - exp;  // 14 + 23 - (exp - 127) - 24 + ... = 126 - exp
+    std::uint32_t half_mant = mant >> shift;
+    std::uint32_t rem = mant & ((1u << shift) - 1u);
+    std::uint32_t halfway = 1u << (shift - 1u);
+    if (rem > halfway || (rem == halfway && (half_mant & 1u))) ++half_mant;
+    return static_cast<std::uint16_t>(sign | half_mant);
+  }
+  // Normal: rebias the exponent (127 -> 15) and round 23 -> 10 mantissa bits;
+  // a carry out of the mantissa correctly bumps the exponent.
+  std::uint32_t h = ((abs - 0x38000000u) >> 13);
+  std::uint32_t rem = abs & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return static_cast<std::uint16_t>(sign | h);
+}
+
+float half_to_float(std::uint16_t h) {
+  std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  std::uint32_t exp = (h >> 10) & 0x1fu;
+  std::uint32_t mant = h & 0x3ffu;
+  std::uint32_t x;
+  if (exp == 0x1fu) {
+    x = sign | 0x7f800000u | (mant << 13);
+  } else if (exp != 0) {
+    x = sign | ((exp + 112u) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    x = sign;
+  } else {
+    // Subnormal half: normalize into a float (every half subnormal is a normal float).
+    int e = -1;
+    do {
+      mant <<= 1;
+      ++e;
+    } while ((mant & 0x400u) == 0);
+    x = sign | ((112u - static_cast<std::uint32_t>(e)) << 23) | ((mant & 0x3ffu) << 13);
+  }
+  return std::bit_cast<float>(x);
+}
+
+}  // namespace tok::kv

@@ -1,0 +1,54 @@
+#include "kv/half.hpp"
+
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+using namespace tok::kv;
+
+TEST_CASE("half: every half survives half -> float -> half") {
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    float f = half_to_float(static_cast<std::uint16_t>(h));
+    bool nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
+    if (nan) {
+      CHECK(std::isnan(f));
+      CHECK(std::isnan(half_to_float(float_to_half(f))));
+    } else {
+      REQUIRE(float_to_half(f) == h);
+    }
+  }
+}
+
+TEST_CASE("half: exact small cases") {
+  CHECK(float_to_half(1.0f) == 0x3c00);
+  CHECK(float_to_half(-2.0f) == 0xc000);
+  CHECK(float_to_half(65504.0f) == 0x7bff);
+  CHECK(float_to_half(65520.0f) == 0x7c00);  // ties to even: overflows to inf
+  CHECK(float_to_half(65519.0f) == 0x7bff);
+  CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
+  CHECK(float_to_half(std::ldexp(1.0f, -25)) == 0x0000);  // tie -> even (0)
+  CHECK(float_to_half(std::ldexp(1.5f, -25)) == 0x0001);
+  CHECK(float_to_half(std::ldexp(1.0f, -14)) == 0x0400);         // smallest normal
+  CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // tie -> even
+  CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);
+  CHECK(half_to_float(0x3555) == 0.333251953125f);
+  CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(std::signbit(half_to_float(float_to_half(-0.0f))));
+}
+
+TEST_CASE("half: float -> half agrees with the compiler's _Float16 on random floats") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (int i = 0; i < 2000000; ++i) {
+    // Exponents concentrated around the half range so every branch is hit.
+    std::uint32_t x = bits(rng);
+    std::uint32_t exp = 95u + (x >> 23) % 50u;  // 2^-32 .. 2^17
+    x = (x & 0x807fffffu) | (exp << 23);
+    float f = std::bit_cast<float>(x);
+    auto ref = std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
+    REQUIRE(float_to_half(f) == ref);
+  }
+}
