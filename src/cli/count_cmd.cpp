@@ -4,7 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "cli/command.hpp"
@@ -101,8 +105,12 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
   o.row.path = job.path;
   if (job.path == "-" && r.columns.size() == 1) {
     auto sc = cost::count_stream(0, "<stdin>", *r.columns[0].tokenizer, mode, threads);
-    if (!sc.ok()) o.error = sc.error();
-    else o.row.bytes = sc->bytes, o.row.tokens = {sc->tokens};
+    if (!sc.ok()) {
+      o.error = sc.error();
+    } else {
+      o.row.bytes = sc->bytes;
+      o.row.tokens = {sc->tokens};
+    }
     return o;
   }
   auto in = open_input(job.path);
