@@ -126,6 +126,5 @@ TEST_CASE("streamed counting in small blocks equals counting the whole") {
     CHECK(sc->peak_buffer < (2u << 20));
   } else {
     MESSAGE("NOT CHECKED: memory bound of streamed counting: this pre-tokenizer has no safe_boundary");
-    CHECK(false == false);
   }
 }
