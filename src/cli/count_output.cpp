@@ -182,16 +182,17 @@ void print_csv(const CountReport& r) {
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   };
-  out.write("path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share\n");
+  out.write(
+      "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate\n");
   auto emit = [&](const Row& row, bool total) {
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
       const Column& col = r.columns[c];
-      std::string costs = ",,,";
+      std::string costs = ",,,,";
       if (col.model) {
         cost::CostLine cl = cost::price_tokens(*col.model, row.tokens[c], r.cached_tokens,
                                                total ? r.output_tokens : 0);
-        costs = fmt::format("{:.8f},{:.8f},{:.8f},{:.6f}", cl.input_usd, cl.output_usd,
-                            cl.total_usd, cl.window_share);
+        costs = fmt::format("{:.8f},{:.8f},{:.8f},{:.6f},{}", cl.input_usd, cl.output_usd,
+                            cl.total_usd, cl.window_share, col.model->estimate);
       }
       out.write(fmt::format("{},{},{},{},{},{}\n", quote(row.path), row.bytes,
                             col.model ? col.model->id : "", col.tokenizer->name(), row.tokens[c],
