@@ -1,5 +1,5 @@
 // Peer side of scripts/bench/count: counts a file or a directory tree with
-// o200k_base and prints "seconds tokens" (reading excluded from the time).
+// o200k_base and prints "seconds tokens cpu_seconds" (reading excluded).
 // Node cannot hold a 1 GB string, so large files are read as split-safe
 // chunks: cut after a '\n' that is followed by an ASCII letter. In o200k's
 // pattern a newline run ends its piece and a letter after '\n' cannot join a
@@ -43,12 +43,13 @@ async function tiktoken() {
   async function lane() {
     while (next < texts.length) {
       const t = texts[next++];
-      total += await tk.exactNumTokensNoSpecialTokens(t, m.SupportedEncoding.O200k);
+      const n = await tk.exactNumTokensNoSpecialTokens(t, m.SupportedEncoding.O200k);
+      total += n;  // not `total += await`: that reads total before the await
     }
   }
-  const t0 = process.hrtime.bigint();
+  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
   await Promise.all(Array.from({ length: threads }, lane));
-  return [Number(process.hrtime.bigint() - t0) / 1e9, total];
+  return [Number(process.hrtime.bigint() - t0) / 1e9, total, cpu(c0)];
 }
 async function hf() {
   const { Tokenizer } = require('tokenizers');
@@ -57,12 +58,17 @@ async function hf() {
   // Batches of lines: HF is slow on one huge string.
   const lines = [];
   for (const t of texts) lines.push(...t.split(/(?<=\n)(?=[A-Za-z])/));
-  const t0 = process.hrtime.bigint();
+  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
   let total = 0;
   for (let i = 0; i < lines.length; i += 4096) {
     const enc = await tk.encodeBatch(lines.slice(i, i + 4096), { addSpecialTokens: false });
     for (const e of enc) total += e.getIds().length;
   }
-  return [Number(process.hrtime.bigint() - t0) / 1e9, total];
+  return [Number(process.hrtime.bigint() - t0) / 1e9, total, cpu(c0)];
 }
-(which === 'hf' ? hf() : tiktoken()).then(([s, n]) => console.log(`${s.toFixed(3)} ${n}`));
+// CPU seconds (all threads) since c0: on a shared machine the fairer clock.
+function cpu(c0) {
+  const d = process.cpuUsage(c0);
+  return (d.user + d.system) / 1e6;
+}
+(which === 'hf' ? hf() : tiktoken()).then(([s, n, c]) => console.log(`${s.toFixed(3)} ${n} ${c.toFixed(3)}`));
