@@ -37,5 +37,8 @@ void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
 void add_compare(CLI::App& app, Registry& r);
 void add_train(CLI::App& app, Registry& r);
+void add_models(CLI::App& app, Registry& r);
+void add_truncate(CLI::App& app, Registry& r);
+void add_chunk(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

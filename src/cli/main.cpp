@@ -89,6 +89,9 @@ int run(int argc, char** argv) {
   add_count(app, registry);
   add_compare(app, registry);
   add_train(app, registry);
+  add_models(app, registry);
+  add_truncate(app, registry);
+  add_chunk(app, registry);
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }
