@@ -22,7 +22,7 @@ class HotCache {
   // Tokens of piece (size <= kMaxBytes, hash h) or 0 when absent.
   std::size_t find(std::string_view piece, std::uint64_t h, TokenId* out) const {
     if (slots_.empty()) return 0;
-    const Slot& s = slots_[h & kMask];
+    const Slot& s = slots_[h & mask_];
     std::uint64_t k0, k1;
     key(piece, k0, k1);
     if (s.meta != meta(h, piece.size()) || s.k0 != k0 || s.k1 != k1) return 0;
@@ -31,8 +31,14 @@ class HotCache {
   }
   void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n) {
     if (piece.size() > kMaxBytes || n == 0 || n > kMaxTokens) return;
-    if (slots_.empty()) slots_.resize(kMask + 1);
-    Slot& s = slots_[h & kMask];
+    // Start small and grow (dropping the contents: it is only a cache), so a
+    // scratch used for one small file costs little to create.
+    if (slots_.empty() || (++inserts_ > 4 * slots_.size() && slots_.size() < kMaxSlots)) {
+      slots_.assign(slots_.empty() ? kMinSlots : slots_.size() * 4, Slot{});
+      mask_ = slots_.size() - 1;
+      inserts_ = 0;
+    }
+    Slot& s = slots_[h & mask_];
     key(piece, s.k0, s.k1);
     s.meta = meta(h, piece.size());
     s.count = static_cast<std::uint32_t>(n);
@@ -40,7 +46,10 @@ class HotCache {
   }
 
  private:
-  static constexpr std::uint64_t kMask = (1 << 14) - 1;
+  static constexpr std::size_t kMinSlots = 1 << 8;
+  static constexpr std::size_t kMaxSlots = 1 << 14;
+  std::uint64_t mask_ = 0;
+  std::size_t inserts_ = 0;
   struct Slot {
     std::uint64_t k0 = 0, k1 = 0;  // the piece's bytes, zero-padded
     std::uint32_t meta = 0;        // length | hash tag; 0 = empty (length >= 1)

@@ -1,11 +1,17 @@
 #include "bpe/piece_cache.hpp"
 
+#include <algorithm>
+
 namespace tok::bpe {
 
 void PieceCache::insert(std::string_view piece, const TokenId* toks, std::size_t n) {
   if (piece.size() > kMaxPieceBytes) return;
-  if (slots_.empty() || entries_ >= kMaxEntries) {
-    slots_.assign(kMaxEntries * 2, Slot{});
+  if (slots_.empty() || entries_ >= capacity_) {
+    // Grow 4x from a small start (cheap for a one-file scratch); at the
+    // maximum, clear instead (bounded memory).
+    capacity_ = slots_.empty() ? kMinEntries : std::min(capacity_ * 4, kMaxEntries);
+    if (entries_ >= kMaxEntries) capacity_ = kMaxEntries;
+    slots_.assign(capacity_ * 2, Slot{});
     mask_ = slots_.size() - 1;
     entries_ = 0;
     keys_.clear();

@@ -18,6 +18,7 @@ class PieceCache {
  public:
   static constexpr std::size_t kMaxPieceBytes = 256;
   static constexpr std::size_t kMaxEntries = 1 << 16;
+  static constexpr std::size_t kMinEntries = 1 << 8;
 
   // Tokens of piece, or nullptr; *n receives their count.
   const TokenId* find(std::string_view piece, std::size_t* n) const {
@@ -44,6 +45,7 @@ class PieceCache {
   std::vector<Slot> slots_;
   std::uint64_t mask_ = 0;
   std::size_t entries_ = 0;
+  std::size_t capacity_ = 0;  // entries before the next grow or clear
   std::string keys_;
   std::vector<TokenId> tokens_;
 };
