@@ -35,5 +35,6 @@ void warn(const std::string& message);
 void add_encode(CLI::App& app, Registry& r);
 void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
+void add_show(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli
