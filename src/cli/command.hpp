@@ -35,6 +35,9 @@ void warn(const std::string& message);
 void add_encode(CLI::App& app, Registry& r);
 void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
+void add_models(CLI::App& app, Registry& r);
+void add_truncate(CLI::App& app, Registry& r);
+void add_chunk(CLI::App& app, Registry& r);
 void add_show(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

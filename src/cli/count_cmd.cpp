@@ -1,96 +1,280 @@
-// tok count [-e ENC] [--threads N] [-q] [--json] [FILE...]
+// tok count [-m MODEL]... [-e ENC] [--chat FILE | --batch FILE] [FILE|DIR|-]...
+// Token counts per file (directories walked, .gitignore honoured), and with
+// -m the cost, context-window share and (--kv) KV-cache size per model.
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <thread>
-#include <vector>
 
 #include "cli/command.hpp"
+#include "cli/count_model.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
-#include "core/output.hpp"
+#include "core/mapped_file.hpp"
+#include "cost/file_walk.hpp"
+#include "cost/stream_count.hpp"
+#include "cost/tokenizer_set.hpp"
 
 namespace tok::cli {
+
+// count_chat.cpp: --chat and --batch inputs.
+Status count_chat_file(const std::string& path, CountReport& r);
+Status count_batch_file(const std::string& path, CountReport& r);
+
 namespace {
+
+constexpr int kExitBudget = 3;
+constexpr std::size_t kLargeFile = 4u << 20;  // counted alone, with all threads
 
 struct CountArgs {
   EncodingOptions enc;
-  std::vector<std::string> files;
+  CLI::Option* enc_opt = nullptr;
+  std::vector<std::string> files, models, model_files, include, exclude;
+  std::string chat, batch;
   unsigned threads = 0;
-  bool quiet = false;
-  bool json = false;
+  bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
+  std::uint64_t output_tokens = 0, cached_tokens = 0, max_tokens = 0;
+  std::size_t top = 0;
 };
 
-struct FileCount {
+Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::TokenizerSet& set,
+                     CountReport& r) {
+  std::vector<const bpe::Tokenizer*> distinct;
+  auto add = [&](std::string label, const cost::ModelInfo* m, const bpe::Tokenizer* tk,
+                 const std::string& family) -> Status {
+    TOK_ASSIGN(cost::ChatRules rules, cost::chat_rules(family));
+    auto it = std::find(distinct.begin(), distinct.end(), tk);
+    if (it == distinct.end()) it = distinct.insert(distinct.end(), tk);
+    r.columns.push_back({std::move(label), m, tk, std::size_t(it - distinct.begin()), rules});
+    return {};
+  };
+  bool enc_given = a.enc_opt->count() > 0;
+  if (a.models.empty()) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
+    return add(tk->name(), nullptr, tk, "openai");
+  }
+  for (const auto& name : a.models) {
+    TOK_ASSIGN(const cost::ModelInfo* m, catalog.get(name));
+    const bpe::Tokenizer* tk = nullptr;
+    if (enc_given) {
+      TOK_ASSIGN(tk, set.get_encoding(a.enc.encoding));
+    } else {
+      TOK_ASSIGN(tk, set.get(*m));
+    }
+    TOK_TRY(add(m->id, m, tk, m->chat));
+  }
+  return {};
+}
+
+// Counts one opened input into row.tokens for every distinct tokenizer.
+Status count_bytes(std::string_view bytes, const CountReport& r, bpe::SpecialMode mode,
+                   unsigned threads, Row& row) {
+  row.tokens.assign(r.columns.size(), 0);
+  std::vector<std::int64_t> by_tk(r.columns.size(), -1);
+  for (std::size_t c = 0; c < r.columns.size(); ++c) {
+    std::size_t t = r.columns[c].tokenizer_index;
+    if (by_tk[t] < 0) {
+      TOK_ASSIGN(std::size_t n, r.columns[c].tokenizer->count(bytes, mode, threads));
+      by_tk[t] = static_cast<std::int64_t>(n);
+    }
+    row.tokens[c] = static_cast<std::uint64_t>(by_tk[t]);
+  }
+  return {};
+}
+
+struct FileJob {
   std::string path;
-  std::size_t bytes = 0;
-  std::size_t tokens = 0;
+  bool walked = false;  // found in a directory walk (binary files skipped)
 };
+
+// Result of one file: a row, an error, or "skipped as binary".
+struct FileOutcome {
+  Row row;
+  std::optional<Error> error;
+  bool binary = false;
+};
+
+FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode mode,
+                      unsigned threads) {
+  FileOutcome o;
+  o.row.path = job.path;
+  if (job.path == "-" && r.columns.size() == 1) {
+    auto sc = cost::count_stream(0, "<stdin>", *r.columns[0].tokenizer, mode, threads);
+    if (!sc.ok()) {
+      o.error = sc.error();
+    } else {
+      o.row.bytes = sc->bytes;
+      o.row.tokens = {sc->tokens};
+    }
+    return o;
+  }
+  auto in = open_input(job.path);
+  if (!in.ok()) {
+    o.error = in.error();
+    return o;
+  }
+  if (job.walked && cost::looks_binary(in->bytes())) {
+    o.binary = true;
+    return o;
+  }
+  o.row.bytes = in->size();
+  Status s = count_bytes(in->bytes(), r, mode, threads, o.row);
+  if (!s.ok()) o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
+  return o;
+}
+
+// Small files in parallel (one per worker), large ones one at a time with
+// all threads inside the file; outcomes keep the input order.
+std::vector<FileOutcome> count_files(const std::vector<FileJob>& jobs, const CountReport& r,
+                                     bpe::SpecialMode mode, unsigned threads) {
+  std::vector<FileOutcome> out(jobs.size());
+  std::vector<std::size_t> large;
+  std::atomic<std::size_t> next{0};
+  auto is_large = [&](const FileJob& j) {
+    std::error_code ec;
+    return j.path == "-" || std::filesystem::file_size(j.path, ec) >= kLargeFile;
+  };
+  std::vector<char> big(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) big[i] = is_large(jobs[i]);
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      if (!big[i]) out[i] = count_one(jobs[i], r, mode, 1);
+    }
+  };
+  std::vector<std::thread> pool;
+  unsigned n = std::min<std::size_t>(threads, jobs.size());
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (big[i]) out[i] = count_one(jobs[i], r, mode, threads);
+  }
+  return out;
+}
+
+// --max-tokens: the first input (or the total, with --total) over budget.
+int check_budget(const CountArgs& a, const CountReport& r) {
+  if (a.max_tokens == 0) return 0;
+  auto over = [&](const Row& row) -> std::optional<std::size_t> {
+    for (std::size_t c = 0; c < r.columns.size(); ++c) {
+      if (row.tokens[c] > a.max_tokens) return c;
+    }
+    return std::nullopt;
+  };
+  const Row* bad = nullptr;
+  std::optional<std::size_t> col;
+  if (a.total) {
+    if ((col = over(r.total))) bad = &r.total;
+  } else {
+    for (const auto& row : r.rows) {
+      if ((col = over(row))) {
+        bad = &row;
+        break;
+      }
+    }
+  }
+  if (!bad) return 0;
+  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --max-tokens %llu\n",
+               bad->path.c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
+               r.columns[*col].label.c_str(), static_cast<unsigned long long>(a.max_tokens));
+  return kExitBudget;
+}
+
+Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads) {
+  if (!a.chat.empty()) return count_chat_file(a.chat, r);
+  if (!a.batch.empty()) return count_batch_file(a.batch, r);
+  std::vector<std::string> inputs = a.files;
+  if (inputs.empty()) inputs.push_back("-");
+  cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
+  cost::WalkResult walk = cost::expand_inputs(inputs, wo);
+  for (const auto& e : walk.errors) status = report(e);
+  std::vector<FileJob> jobs;
+  for (const auto& f : walk.files) {
+    bool explicit_input = std::find(inputs.begin(), inputs.end(), f) != inputs.end();
+    jobs.push_back({f, !explicit_input});
+  }
+  for (auto& o : count_files(jobs, r, a.enc.special_mode(), threads)) {
+    if (o.error) {
+      status = report(*o.error);
+    } else if (o.binary) {
+      r.skipped.push_back(o.row.path);
+    } else {
+      r.rows.push_back(std::move(o.row));
+    }
+  }
+  return {};
+}
 
 int run_count(const CountArgs& a) {
-  auto tk = a.enc.load();
-  if (!tk.ok()) return report(tk.error());
+  if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
+  if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
+  if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
+  auto catalog = cost::Catalog::load_default(a.model_files);
+  if (!catalog.ok()) return report(catalog.error());
+  cost::TokenizerSet set;
+  CountReport r;
+  if (Status s = build_columns(a, *catalog, set, r); !s.ok()) return report(s.error());
+  r.output_tokens = a.output_tokens;
+  r.cached_tokens = a.cached_tokens;
+  r.kv = a.kv;
+  r.top = a.top;
   unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::string> files = a.files;
-  if (files.empty()) files.push_back("-");
-  std::vector<FileCount> counts;
   int status = 0;
-  for (const auto& path : files) {
-    auto in = open_input(path);
-    if (!in.ok()) {
-      status = report(in.error());
-      continue;
-    }
-    auto n = tk->count(in->bytes(), a.enc.special_mode(), threads);
-    if (!n.ok()) {
-      status = report(make_error("{}: {}", path == "-" ? "<stdin>" : path, n.error().message));
-      continue;
-    }
-    counts.push_back({path, in->size(), *n});
+  if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
+  r.total.tokens.assign(r.columns.size(), 0);
+  for (const auto& row : r.rows) {
+    r.total.bytes += row.bytes;
+    for (std::size_t c = 0; c < r.columns.size(); ++c) r.total.tokens[c] += row.tokens[c];
   }
-  FileCount total{"total", 0, 0};
-  for (const auto& c : counts) {
-    total.bytes += c.bytes;
-    total.tokens += c.tokens;
-  }
-  Output out;
+  for (const auto& s : r.skipped) warn(fmt::format("{}: skipped (binary file)", s));
+  bool legacy = a.models.empty();
   if (a.quiet) {
-    out.write_u64(total.tokens);
-    out.put('\n');
+    if (r.columns.size() > 1) throw UsageError{"-q prints one number: pass a single -m MODEL"};
+    fmt::print("{}\n", r.total.tokens[0]);
+    std::fflush(stdout);
   } else if (a.json) {
-    nlohmann::ordered_json j;
-    j["encoding"] = tk->name();
-    j["files"] = nlohmann::ordered_json::array();
-    for (const auto& c : counts) {
-      j["files"].push_back({{"path", c.path}, {"bytes", c.bytes}, {"tokens", c.tokens}});
-    }
-    j["total"] = {{"bytes", total.bytes}, {"tokens", total.tokens}};
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    out.put('\n');
+    print_json(r, legacy);
+  } else if (a.csv) {
+    print_csv(r);
   } else {
-    out.write(fmt::format("{:>12} {:>12}  {}\n", "tokens", "bytes", "path"));
-    for (const auto& c : counts) {
-      out.write(fmt::format("{:>12} {:>12}  {}\n", c.tokens, c.bytes, c.path));
-    }
-    if (counts.size() > 1) {
-      out.write(fmt::format("{:>12} {:>12}  {}\n", total.tokens, total.bytes, "total"));
-    }
+    print_table(r);
   }
-  out.flush();
-  return status;
+  if (!legacy) warn_limits(r);
+  int budget = check_budget(a, r);
+  return budget ? budget : status;
 }
 
 }  // namespace
 
 void add_count(CLI::App& app, Registry& r) {
   auto a = std::make_shared<CountArgs>();
-  CLI::App* sub = app.add_subcommand("count", "Count the tokens of files (or stdin)");
+  CLI::App* sub = app.add_subcommand("count", "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
   a->enc.add_encoding(sub);
+  a->enc_opt = sub->get_option("-e");
   a->enc.add_special(sub, "text");
-  sub->add_option("FILE", a->files, "Input files (default: stdin; '-' is stdin)");
+  sub->add_option("FILE", a->files, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
+  sub->add_option("-m,--model", a->models, "Model from the catalog (repeatable; see `tok models`): adds cost and window share");
+  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)");
+  sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
+  sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
+  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
+  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price");
+  sub->add_option("--max-tokens", a->max_tokens, "Budget gate: exit 3 if any input (or the total, with --total) has more tokens");
+  sub->add_flag("--total", a->total, "Apply --max-tokens to the total instead of each input");
+  sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
+  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)");
+  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)");
+  sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
   sub->add_option("--threads", a->threads, "Worker threads (default: all cores); never changes a count");
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
-  sub->add_flag("--json", a->json, "Print JSON: {encoding, files: [{path, bytes, tokens}], total}");
+  sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
+  sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");
   r.add(sub, [a] { return run_count(*a); });
 }
 

@@ -47,6 +47,9 @@ int run(int argc, char** argv) {
   add_encode(app, registry);
   add_decode(app, registry);
   add_count(app, registry);
+  add_models(app, registry);
+  add_truncate(app, registry);
+  add_chunk(app, registry);
   add_show(app, registry);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,61 @@
+// tok truncate -n N [-e ENC|-m MODEL] [--keep start|end] [FILE]
+// Prints the longest prefix (or suffix) of the input that fits N tokens, cut
+// at a token boundary (cost/token_cut.hpp).
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/input.hpp"
+#include "cli/model_options.hpp"
+#include "core/output.hpp"
+#include "cost/token_cut.hpp"
+
+namespace tok::cli {
+namespace {
+
+struct TruncateArgs {
+  ModelOptions mo;
+  std::size_t n = 0;
+  std::string keep = "start";
+  std::string file = "-";
+};
+
+int run_truncate(const TruncateArgs& a) {
+  cost::TokenizerSet set;
+  auto tk = a.mo.resolve(set);
+  if (!tk.ok()) return report(tk.error());
+  auto in = open_input(a.file);
+  if (!in.ok()) return report(in.error());
+  std::string_view text = in->bytes();
+  std::string name = a.file == "-" ? "<stdin>" : a.file;
+  bpe::SpecialMode mode = a.mo.enc.special_mode();
+  std::string_view kept;
+  if (a.keep == "start") {
+    auto end = cost::fit_prefix(**tk, text, a.n, mode);
+    if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
+    kept = text.substr(0, *end);
+  } else {
+    auto start = cost::fit_suffix(**tk, text, a.n, mode);
+    if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
+    kept = text.substr(*start);
+  }
+  Output out;
+  out.write(kept);
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+void add_truncate(CLI::App& app, Registry& r) {
+  auto a = std::make_shared<TruncateArgs>();
+  CLI::App* sub = app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
+  a->mo.add(sub);
+  sub->add_option("-n,--tokens", a->n, "Token budget")->required();
+  sub->add_option("--keep", a->keep, "Keep the start (prefix) or the end (suffix)")
+      ->check(CLI::IsMember({"start", "end"}))
+      ->capture_default_str();
+  sub->add_option("FILE", a->file, "Input file (default: stdin)");
+  r.add(sub, [a] { return run_truncate(*a); });
+}
+
+}  // namespace tok::cli

@@ -1,0 +1,195 @@
+#include "cost/catalog.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "core/data_dir.hpp"
+#include "core/mapped_file.hpp"
+#include "formats/json_error.hpp"
+#include "formats/registry.hpp"
+
+namespace tok::cost {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// Reads an optional field of the given JSON type into out; a wrong type is an
+// error naming the model and the field.
+template <class T>
+Status field(const json& o, const char* key, T& out, const std::string& where) {
+  auto it = o.find(key);
+  if (it == o.end() || it->is_null()) return {};
+  try {
+    out = it->get<T>();
+  } catch (const json::exception&) {
+    return make_error("{}: field '{}' has the wrong type ({})", where, key, it->type_name());
+  }
+  return {};
+}
+
+Result<Attention> parse_attention(const std::string& s, const std::string& where) {
+  if (s == "gqa") return Attention::kGqa;
+  if (s == "mha") return Attention::kMha;
+  if (s == "mla") return Attention::kMla;
+  if (s == "sliding") return Attention::kSliding;
+  return make_error("{}: kv.attention '{}' is not one of gqa, mha, mla, sliding", where, s);
+}
+
+Result<KvShape> parse_kv(const json& o, const std::string& where) {
+  if (!o.is_object()) return make_error("{}: 'kv' must be an object", where);
+  KvShape k;
+  std::string attention = "gqa";
+  TOK_TRY(field(o, "layers", k.layers, where));
+  TOK_TRY(field(o, "heads", k.heads, where));
+  TOK_TRY(field(o, "kv_heads", k.kv_heads, where));
+  TOK_TRY(field(o, "head_dim", k.head_dim, where));
+  TOK_TRY(field(o, "attention", attention, where));
+  TOK_TRY(field(o, "window", k.window, where));
+  TOK_TRY(field(o, "sliding_layers", k.sliding_layers, where));
+  TOK_TRY(field(o, "latent_dim", k.latent_dim, where));
+  TOK_TRY(field(o, "qk_head_dim", k.qk_head_dim, where));
+  TOK_TRY(field(o, "v_head_dim", k.v_head_dim, where));
+  TOK_TRY(field(o, "source", k.source, where));
+  TOK_ASSIGN(k.attention, parse_attention(attention, where));
+  if (k.attention == Attention::kMha && k.kv_heads == 0) k.kv_heads = k.heads;
+  if (k.qk_head_dim == 0) k.qk_head_dim = k.head_dim;
+  if (k.v_head_dim == 0) k.v_head_dim = k.head_dim;
+  if (k.layers == 0 || k.heads == 0) return make_error("{}: kv needs layers and heads", where);
+  if (k.attention == Attention::kMla) {
+    if (k.latent_dim == 0 || k.qk_head_dim == 0 || k.v_head_dim == 0) {
+      return make_error("{}: MLA kv needs latent_dim, qk_head_dim and v_head_dim", where);
+    }
+  } else if (k.kv_heads == 0 || k.head_dim == 0) {
+    return make_error("{}: kv needs kv_heads and head_dim", where);
+  }
+  if (k.attention == Attention::kSliding) {
+    if (k.window == 0) return make_error("{}: sliding attention needs kv.window", where);
+    if (k.sliding_layers == 0 || k.sliding_layers > k.layers) k.sliding_layers = k.layers;
+  }
+  return k;
+}
+
+Result<Price> parse_price(const json& o, const std::string& where) {
+  if (!o.is_object()) return make_error("{}: 'price' must be an object", where);
+  Price p;
+  p.cached_input = -1;
+  TOK_TRY(field(o, "input", p.input, where));
+  TOK_TRY(field(o, "cached_input", p.cached_input, where));
+  TOK_TRY(field(o, "output", p.output, where));
+  TOK_TRY(field(o, "date", p.date, where));
+  TOK_TRY(field(o, "source", p.source, where));
+  TOK_TRY(field(o, "note", p.note, where));
+  if (p.cached_input < 0) p.cached_input = p.input;
+  if (p.input < 0 || p.output < 0 || p.cached_input < 0) {
+    return make_error("{}: prices must not be negative", where);
+  }
+  return p;
+}
+
+}  // namespace
+
+Result<ModelInfo> parse_model(const json& o, const std::string& source) {
+  if (!o.is_object() || !o.contains("id") || !o["id"].is_string()) {
+    return make_error("{}: every model needs a string 'id'", source);
+  }
+  ModelInfo m;
+  m.id = o["id"].get<std::string>();
+  std::string where = fmt::format("{}: model '{}'", source, m.id);
+  TOK_TRY(field(o, "aliases", m.aliases, where));
+  TOK_TRY(field(o, "provider", m.provider, where));
+  TOK_TRY(field(o, "tokenizer", m.tokenizer, where));
+  TOK_TRY(field(o, "estimate", m.estimate, where));
+  TOK_TRY(field(o, "chat", m.chat, where));
+  TOK_TRY(field(o, "context_window", m.context_window, where));
+  TOK_TRY(field(o, "max_output", m.max_output, where));
+  if (m.tokenizer.empty()) return make_error("{}: 'tokenizer' is required", where);
+  if (auto it = o.find("price"); it != o.end()) {
+    TOK_ASSIGN(m.price, parse_price(*it, where));
+  }
+  if (auto it = o.find("kv"); it != o.end() && !it->is_null()) {
+    TOK_ASSIGN(m.kv, parse_kv(*it, where));
+  }
+  m.origin = source;
+  return m;
+}
+
+Status Catalog::add_json_text(std::string_view text, const std::string& source) {
+  TOK_ASSIGN(json doc, formats::parse_json(text, source));
+  const json* list = &doc;
+  if (doc.is_object()) {
+    auto it = doc.find("models");
+    if (it == doc.end()) return make_error("{}: expected {{\"models\": [...]}}", source);
+    list = &*it;
+  }
+  if (!list->is_array()) return make_error("{}: 'models' must be an array", source);
+  for (const auto& o : *list) {
+    TOK_ASSIGN(ModelInfo m, parse_model(o, source));
+    auto same = std::find_if(models_.begin(), models_.end(),
+                             [&](const ModelInfo& x) { return iequals(x.id, m.id); });
+    if (same != models_.end()) {
+      *same = std::move(m);
+    } else {
+      models_.push_back(std::move(m));
+    }
+  }
+  sources_.push_back(source);
+  return {};
+}
+
+Status Catalog::add_file(const std::string& path) {
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+  return add_json_text(f.bytes(), path);
+}
+
+Result<Catalog> Catalog::load_default(const std::vector<std::string>& extra_files) {
+  Catalog c;
+  TOK_TRY(c.add_file(vocab_dir() + "/models.json"));
+  std::string user = config_dir() + "/models.json";
+  std::error_code ec;
+  if (fs::exists(user, ec)) TOK_TRY(c.add_file(user));
+  for (const auto& f : extra_files) TOK_TRY(c.add_file(f));
+  return c;
+}
+
+const ModelInfo* Catalog::find(std::string_view name) const {
+  for (const auto& m : models_) {
+    if (iequals(m.id, name)) return &m;
+  }
+  for (const auto& m : models_) {
+    for (const auto& a : m.aliases) {
+      if (iequals(a, name)) return &m;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& m : models_) {
+    out.push_back(m.id);
+    for (const auto& a : m.aliases) out.push_back(a);
+  }
+  return out;
+}
+
+Result<const ModelInfo*> Catalog::get(std::string_view name) const {
+  if (const ModelInfo* m = find(name)) return m;
+  auto near = formats::suggest(name, names());
+  std::string hint;
+  if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));
+  return make_error("unknown model '{}'{}; see `tok models` for the catalog", name, hint);
+}
+
+}  // namespace tok::cost
