@@ -1,4 +1,4 @@
-// tok show [-e ENC]... [-m MODEL] [--ids] [--color WHEN] [--html FILE] [--json]
+// tok show [-e ENC]... [-m MODEL] [--models FILE] [--ids] [--color WHEN] [--html FILE] [--json]
 //          [--limit BYTES] [FILE|TEXT]
 // Draws the tokens of a text (terminal or HTML page) and a summary: tokens,
 // characters, words, bytes/token and, with -m, price, context share, KV
@@ -31,10 +31,8 @@ constexpr std::size_t kTerminalLimit = 64 * 1024;
 constexpr std::size_t kHtmlLimit = 1024 * 1024;
 
 struct ShowArgs {
-  std::vector<std::string> encodings;
-  std::optional<std::string> pattern;
+  ShowModelArgs vocab;      // -e, --pattern, -m, --models
   EncodingOptions special;  // only --special / --allow-special
-  std::optional<std::string> model;
   std::optional<std::string> input;
   std::string color = "auto";
   bool ids = false;
@@ -82,8 +80,24 @@ nlohmann::ordered_json spans_json(const show::Tokenization& t) {
   return j;
 }
 
+// The model figures as numbers, named as in `tok count --json -m M --kv`.
+nlohmann::ordered_json model_json(const show::ModelFigures& f) {
+  nlohmann::ordered_json j{{"model", f.model},          {"encoding", f.encoding},
+                           {"tokens", f.tokens},        {"estimate", f.estimate},
+                           {"input_cost", f.input_usd.value_or(0)},
+                           {"window_share", f.window_share}};
+  if (f.kv_f16) {
+    j["kv"] = {{"paged_tokens", f.kv_paged_tokens},
+               {"bytes_f16", *f.kv_f16},
+               {"bytes_q8_0", *f.kv_q8},
+               {"attention_flops", *f.attention_flops}};
+  }
+  return j;
+}
+
 std::string json_output(const std::vector<show::Tokenization>& views,
-                        const std::vector<show::SummarySection>& summary) {
+                        const std::vector<show::SummarySection>& summary,
+                        const std::optional<show::ModelFigures>& model) {
   nlohmann::ordered_json j;
   j["encodings"] = nlohmann::ordered_json::array();
   for (const auto& t : views) j["encodings"].push_back(spans_json(t));
@@ -94,6 +108,7 @@ std::string json_output(const std::vector<show::Tokenization>& views,
     if (!s.sentence.empty()) sj["sentence"] = s.sentence;
     j["summary"].push_back(sj);
   }
+  if (model) j["model"] = model_json(*model);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -142,44 +157,44 @@ Status write_page(const ShowArgs& a, const std::string& source,
   return write_file_atomic(*a.html, show::render_page(page));
 }
 
-Result<std::vector<show::Tokenization>> tokenize_all(const ShowArgs& a, std::string_view text,
-                                                     std::vector<std::string> specs) {
+Result<std::vector<show::Tokenization>> tokenize_all(const ShowModel& m, std::string_view text,
+                                                     bpe::SpecialMode mode) {
   std::vector<show::Tokenization> views;
-  formats::LoadOptions lo;
-  lo.pattern = a.pattern;
-  for (const auto& spec : specs) {
-    TOK_ASSIGN(bpe::Tokenizer tk, formats::load_tokenizer(spec, lo));
-    auto t = show::build_spans(tk, text, a.special.special_mode());
-    if (!t.ok()) return make_error("{}: {}", spec, t.error().message);
+  for (const bpe::Tokenizer* tk : m.tokenizers()) {
+    auto t = show::build_spans(*tk, text, mode);
+    if (!t.ok()) return make_error("{}: {}", tk->name(), t.error().message);
     views.push_back(std::move(t).value());
   }
   return views;
 }
 
 int run_show(const ShowArgs& a) {
-  if (a.encodings.size() > 2) throw UsageError{"show takes at most two -e vocabularies"};
+  if (a.vocab.encodings.size() > 2) throw UsageError{"show takes at most two -e vocabularies"};
   if (a.limit && *a.limit == 0) throw UsageError{"--limit must be at least 1 byte"};
   std::string source;
   auto in = read_input(a.input, source);
   if (!in.ok()) return report(in.error());
-  auto model = ShowModel::resolve(a.model, a.encodings);
+  auto model = ShowModel::load(a.vocab);
   if (!model.ok()) return report(model.error());
-  auto views = tokenize_all(a, in->bytes(), model->encodings);
+  auto views = tokenize_all(**model, in->bytes(), a.special.special_mode());
   if (!views.ok()) return report(views.error());
   auto measure = show::measure_text(in->bytes());
   if (!measure.ok()) return report(measure.error());
   std::vector<show::EncodingFigures> figures;
   for (const auto& t : *views) figures.push_back({t.encoding, t.spans.size()});
-  auto mf = model->figures(views->front().spans.size());
-  if (!mf.ok()) return report(mf.error());
-  auto summary = show::summary_sections(*measure, figures, *mf);
+  auto mf = (*model)->figures(views->front().spans.size());
+  if (mf && mf->estimate) {
+    warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with {}",
+                     mf->model, mf->encoding));
+  }
+  auto summary = show::summary_sections(*measure, figures, mf);
   if (a.html) {
     Status s = write_page(a, source, *views, std::move(summary));
     if (!s.ok()) return report(s.error());
     return 0;
   }
   Output out;
-  out.write(a.json ? json_output(*views, summary) : terminal_output(a, *views, summary));
+  out.write(a.json ? json_output(*views, summary, mf) : terminal_output(a, *views, summary));
   out.flush();
   return 0;
 }
@@ -189,17 +204,20 @@ int run_show(const ShowArgs& a) {
 void add_show(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ShowArgs>();
   CLI::App* sub = app.add_subcommand("show", "Show the tokens of a text, and what they cost");
-  sub->add_option("-e,--encoding", a->encodings,
+  sub->add_option("-e,--encoding", a->vocab.encodings,
                   "Vocabulary (give two to compare them aligned): a built-in name or a .tiktoken "
                   "path (default: the model's, else o200k_base)")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--pattern", a->pattern, "Split pattern overriding the vocabulary's");
+  sub->add_option("--pattern", a->vocab.pattern, "Split pattern overriding the -e vocabularies'");
   a->special.add_special(sub, "text");
-  sub->add_option("-m,--model", a->model,
-                  "Model from the catalog: adds input cost, context share, KV-cache bytes and "
-                  "attention FLOPs to the summary");
+  sub->add_option("-m,--model", a->vocab.model,
+                  "Model from the catalog (see `tok models`): adds input cost, context share, "
+                  "KV-cache bytes and attention FLOPs to the summary; counted with the first -e "
+                  "if given, else the model's tokenizer, as `tok count -m` does");
+  sub->add_option("--models", a->vocab.model_files,
+                  "Extra catalog JSON adding or overriding models (repeatable)");
   sub->add_option("INPUT", a->input,
                   "A file (if one exists by that name), else the text itself; default: stdin");
   sub->add_option("--color", a->color, "Colour: always, never or auto (a terminal without NO_COLOR)")

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kStyle = R"(
 body{font:15px/1.5 system-ui,sans-serif;margin:1.5em 2em;color:#222;background:#fcfcfc}
-h1{font-size:1.3em;margin:0 0 .2em}h2{font-size:1.05em;margin:.2em 0}
+h1{font-size:1.3em;margin:0 0 .2em}h2{font-size:1.05em;margin:1.2em 0 .2em}section>h2{margin-top:.2em}
 .meta,.note{color:#666}.note{margin:.5em 0}
 .cols{display:flex;gap:1.5em;align-items:flex-start}.cols>section{flex:1;min-width:0}
 .tokens{font:14px/1.9 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -58,38 +59,50 @@ SummarySection text_section(const TextMeasure& text, const std::vector<EncodingF
   return s;
 }
 
-std::string ratio(double a, double b) { return b > 0 ? fmt::format("×{:.2f}", a / b) : "-"; }
+// Which figure grows fastest, measured by doubling the length: price grows
+// exactly ×2, KV memory about ×2 (paging rounds it), attention FLOPs about ×4
+// (every token attends to all earlier ones) unless sliding windows cap it.
+std::string growth_sentence(const ModelFigures& m) {
+  if (!m.attention_flops || !m.flops_at_double || !m.kv_f16 || !m.kv_f16_at_double || !*m.kv_f16) {
+    return "Attention FLOPs grow quadratically with length; KV memory and price grow linearly.";
+  }
+  double flops = *m.flops_at_double / *m.attention_flops;
+  double kv = double(*m.kv_f16_at_double) / double(*m.kv_f16);
+  std::string measured = fmt::format("twice this text costs ×2.00 in price, ×{:.2f} in KV memory and ×{:.2f} in attention FLOPs", kv, flops);
+  if (flops > std::max(kv, 2.0) + 0.05) {
+    return "Attention FLOPs grow fastest: quadratically with length, while KV memory and price "
+           "grow linearly (" + measured + ").";
+  }
+  return "Here all three grow about linearly (sliding-window layers cap attention): " + measured + ".";
+}
 
 SummarySection model_section(const ModelFigures& m) {
   SummarySection s{"Model " + m.model, {}, {}};
-  s.rows.push_back({"tokens", group_digits(m.tokens), "with " + m.encoding});
+  s.rows.push_back({"tokens", group_digits(m.tokens),
+                    m.estimate ? "ESTIMATE: the model's tokenizer is not public; counted with " + m.encoding
+                               : "with " + m.encoding});
   if (m.input_usd) {
     std::string note = m.usd_per_mtok ? fmt::format("at ${:.4g} per million input tokens", *m.usd_per_mtok)
                                       : std::string("input price");
-    s.rows.push_back({"input cost", fmt::format("${:.6f}", *m.input_usd), note});
+    std::string usd = *m.input_usd >= 0.01 || *m.input_usd == 0 ? fmt::format("${:.4f}", *m.input_usd)
+                                                                : fmt::format("${:.3g}", *m.input_usd);
+    s.rows.push_back({"input cost", usd, note});
   }
   if (m.context_window) {
-    double share = 100.0 * double(m.tokens) / double(m.context_window);
-    s.rows.push_back({"context window", fmt::format("{:.2f}%", share),
+    s.rows.push_back({"context window", fmt::format("{:.2f}%", 100.0 * m.window_share),
                       "of " + group_digits(m.context_window) + " tokens"});
   }
-  std::string blocks = fmt::format("paged in blocks of {} tokens", m.kv_block_tokens);
-  if (m.kv_f16) s.rows.push_back({"KV cache f16", human_bytes(*m.kv_f16), group_digits(*m.kv_f16) + " bytes, " + blocks});
-  if (m.kv_q8) s.rows.push_back({"KV cache q8_0", human_bytes(*m.kv_q8), group_digits(*m.kv_q8) + " bytes, " + blocks});
+  std::string paged = fmt::format("{} tokens paged in blocks of {}", group_digits(m.kv_paged_tokens),
+                                  m.kv_block_tokens);
+  if (m.kv_f16) s.rows.push_back({"KV cache f16", human_bytes(*m.kv_f16), group_digits(*m.kv_f16) + " bytes; " + paged});
+  if (m.kv_q8) s.rows.push_back({"KV cache q8_0", human_bytes(*m.kv_q8), group_digits(*m.kv_q8) + " bytes; " + paged});
   if (m.attention_flops) {
     s.rows.push_back({"attention FLOPs", si_scaled(*m.attention_flops, "FLOP"),
-                      "QK^T and attention-weighted V of one full forward pass"});
-  }
-  // Which figure grows fastest: measured by doubling the length.
-  if (m.attention_flops && m.flops_at_double) {
-    std::string kv = m.kv_f16 && m.kv_f16_at_double ? ratio(double(*m.kv_f16_at_double), double(*m.kv_f16)) : "×2";
-    s.sentence = fmt::format(
-        "Attention FLOPs grow fastest: they grow quadratically with length (twice this text: {}), "
-        "while KV memory ({}) and price (×2.00) grow linearly.",
-        ratio(*m.flops_at_double, *m.attention_flops), kv);
+                      "QK^T and attention-weighted V of one full causal forward pass"});
   } else {
-    s.sentence = "Attention FLOPs grow quadratically with length; KV memory and price grow linearly.";
+    s.rows.push_back({"KV cache", "-", "no KV shape in the catalog (weights not public)"});
   }
+  s.sentence = growth_sentence(m);
   return s;
 }
 

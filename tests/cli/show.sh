@@ -58,6 +58,28 @@ expect_eq "summary tokens = tok count" "$("$TOK" count -q -e cl100k_base "$T/mix
 chars=$(printf 'e\xcc\x81 \xf0\x9f\x87\xab\xf0\x9f\x87\xb7' | "$TOK" show --json | grep -o '"label":"characters","value":"[0-9]*"')
 expect_eq "graphemes" '"label":"characters","value":"3"' "$chars"
 
+# -m: the model figures are those of tok count -m MODEL --kv (same numbers
+# in the JSON of both), for a model with a KV shape and one without, with
+# the model's tokenizer and with -e.
+field() { grep -o "\"$1\":[0-9.e+-]*" "$2" | tail -1; }
+for args in "-m gpt-oss-20b" "-m gpt-oss-120b -e cl100k_base" "-m gpt-4o"; do
+  "$TOK" show --json $args "$T/mixed.txt" >"$T/m.json" || fail "show $args failed"
+  # (file first: count's -m is a repeatable option that would take the file as a model)
+  "$TOK" count --json --kv "$T/mixed.txt" $args >"$T/c.json" 2>/dev/null || fail "count $args failed"
+  for f in tokens input_cost window_share paged_tokens bytes_f16 bytes_q8_0 attention_flops; do
+    expect_eq "$args: $f" "$(field $f "$T/c.json")" "$(field $f "$T/m.json")"
+  done
+  [ -n "$(field input_cost "$T/m.json")" ] || fail "$args: no input_cost in show --json"
+  [[ "$args" != *gpt-oss* ]] || [ -n "$(field bytes_f16 "$T/m.json")" ] || fail "$args: no KV figures"
+done
+grep -q '"bytes_f16"' "$T/m.json" && fail "gpt-4o has no public KV shape"
+"$TOK" show --color never -m gpt-oss-20b "$T/mixed.txt" >"$T/m.out"
+for row in "input cost" "context window" "KV cache f16" "KV cache q8_0" "attention FLOPs"; do
+  grep -q "^  $row " "$T/m.out" || fail "no '$row' in the summary: $(cat "$T/m.out")"
+done
+grep -q "Attention FLOPs grow fastest" "$T/m.out" || fail "no growth sentence"
+expect_error 1 "unknown model" "$TOK" show -m no-such-model hi
+
 # Large inputs: drawn up to --limit, summary over everything.
 head -c 20000 /dev/zero | tr '\0' 'a' | sed 's/aaaaaaaaaa/hello you /g' >"$T/big.txt"
 "$TOK" show --color never --limit 100 "$T/big.txt" >"$T/big.out"
