@@ -28,7 +28,9 @@ namespace tok::cli {
 namespace {
 
 constexpr std::size_t kTerminalLimit = 64 * 1024;
-constexpr std::size_t kHtmlLimit = 1024 * 1024;
+// A page carries ~40 bytes of markup per token and browsers slow down past a
+// few hundred thousand elements.
+constexpr std::size_t kHtmlLimit = 256 * 1024;
 
 struct ShowArgs {
   ShowModelArgs vocab;      // -e, --pattern, -m, --models
@@ -227,7 +229,7 @@ void add_show(CLI::App& app, Registry& r) {
   sub->add_option("--html", a->html, "Write a self-contained HTML page to FILE instead");
   sub->add_flag("--json", a->json, "Print the spans (id, offset, length, bytes hex) and summary as JSON");
   sub->add_option("--limit", a->limit,
-                  "Draw at most this many bytes (default 65536 in the terminal, 1048576 in "
+                  "Draw at most this many bytes (default 65536 in the terminal, 262144 in "
                   "--html); the summary always covers everything");
   sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)");
   sub->get_option("--html")->excludes("--json");

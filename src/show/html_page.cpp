@@ -37,9 +37,11 @@ constexpr std::string_view kScript = R"(
   document.addEventListener('mouseover',function(e){
     var t=e.target.closest?e.target.closest('span.tok'):null;
     if(!t)return;
-    info.textContent=t.getAttribute('title').split('\n').join(' \u00b7 ');
-    marked.forEach(function(m){m.classList.remove('same');});
     var view=t.closest('.tokens');
+    var index=Array.prototype.indexOf.call(view.children,t);
+    info.textContent=view.getAttribute('data-encoding')+' token '+index+' \u00b7 '+
+      t.getAttribute('title').split('\n').join(' \u00b7 ');
+    marked.forEach(function(m){m.classList.remove('same');});
     marked=Array.prototype.slice.call(view.querySelectorAll('span.tok[data-id="'+t.getAttribute('data-id')+'"]'));
     marked.forEach(function(m){m.classList.add('same');});
   });
@@ -72,8 +74,10 @@ std::string hex_bytes(std::string_view bytes) {
 void append_token(std::string& out, const Tokenization& t, std::size_t k) {
   const Span& s = t.spans[k];
   std::string_view bytes = std::string_view(t.text).substr(s.offset, s.length);
-  std::string title = fmt::format("{} token {}\nid {}\nbytes {}\noffset {}..{}", t.encoding, k,
-                                  s.id, hex_bytes(bytes), s.offset, s.offset + s.length);
+  // Kept short: a page holds one of these per token. The hover bar adds the
+  // encoding and the token's index.
+  std::string title =
+      fmt::format("id {}\nbytes {}\noffset {}", s.id, hex_bytes(bytes), s.offset);
   std::vector<Glyph> glyphs = visible_glyphs(bytes);
   bool partial = false;
   for (const Glyph& g : glyphs) partial |= g.kind == GlyphKind::kBytes;

@@ -7,7 +7,8 @@ chrome=$(command -v chromium || command -v chromium-browser || true)
 
 printf 'Tokens <b>&</b> "quotes"\tand tabs\ncaf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd \xf0\x9f\x98\x80 \xff x\xe2\x80\x8dy\n    def f(x): return x * 2\n' >"$T/in.txt"
 "$TOK" show --html "$T/one.html" "$T/in.txt" || fail "tok show --html failed"
-"$TOK" show --html "$T/two.html" -e o200k_base -e r50k_base "$T/in.txt" || fail "tok show --html (two) failed"
+"$TOK" show --html "$T/two.html" -m gpt-oss-20b -e o200k_base -e r50k_base "$T/in.txt" \
+  || fail "tok show --html (two) failed"
 
 browse() {  # browse PAGE ARGS...: runs headless Chromium on PAGE, stderr to $T/log
   local page=$1; shift
@@ -30,6 +31,16 @@ for page in one two; do
   expect_eq "token spans in the DOM ($page)" "$want" "$spans"
   grep -q '<b>' "$T/$page.dom" && fail "input markup became DOM elements ($page)"
 done
+
+# Hover: a copy of the page with a script that moves the pointer over the
+# second token; the info bar must then name it, and tokens with its id get
+# outlined.
+sed 's|</body>|<script>document.querySelectorAll("span.tok")[1].dispatchEvent(new MouseEvent("mouseover",{bubbles:true}));</script></body>|' \
+  "$T/one.html" >"$T/hover.html"
+browse "$T/hover.html" --dump-dom >"$T/hover.dom" || fail "chromium failed on hover.html"
+grep -q '<div id="info">o200k_base token 1 · id [0-9]* · bytes [0-9a-f ]* · offset [0-9]*</div>' "$T/hover.dom" \
+  || fail "hover did not fill the info bar: $(grep -o '<div id="info">[^<]*' "$T/hover.dom")"
+grep -q 'class="tok c1 same"' "$T/hover.dom" || fail "hovered token not outlined"
 
 shot=${TOK_SHOW_SCREENSHOT:-$T/shot.png}
 browse "$T/two.html" --screenshot="$shot" --window-size=1200,900 >/dev/null \
