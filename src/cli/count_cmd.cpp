@@ -258,8 +258,8 @@ void add_count(CLI::App& app, Registry& r) {
   a->enc_opt = sub->get_option("-e");
   a->enc.add_special(sub, "text");
   sub->add_option("FILE", a->files, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
-  sub->add_option("-m,--model", a->models, "Model from the catalog (repeatable; see `tok models`): adds cost and window share");
-  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)");
+  sub->add_option("-m,--model", a->models, "Model from the catalog (repeatable; see `tok models`): adds cost and window share")->allow_extra_args(false);
+  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)")->allow_extra_args(false);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
   sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
@@ -267,8 +267,8 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_option("--max-tokens", a->max_tokens, "Budget gate: exit 3 if any input (or the total, with --total) has more tokens");
   sub->add_flag("--total", a->total, "Apply --max-tokens to the total instead of each input");
   sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
-  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)");
-  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)");
+  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
+  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
   sub->add_option("--threads", a->threads, "Worker threads (default: all cores); never changes a count");

@@ -76,7 +76,7 @@ int run_models(const ModelsArgs& a) {
 void add_models(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ModelsArgs>();
   CLI::App* sub = app.add_subcommand("models", "List the model catalog: tokenizers, windows, prices, KV shapes");
-  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models");
+  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models")->allow_extra_args(false);
   sub->add_flag("--json", a->json, "Print the catalog as JSON");
   r.add(sub, [a] { return run_models(*a); });
 }

@@ -127,11 +127,12 @@ Result<std::vector<Chunk>> chunk_text(const Tokenizer& tk, std::string_view text
     if (end < rest.size()) {
       bool whole = false;
       TOK_ASSIGN(auto starts, leading_starts(tk, rest.substr(0, end), n, mode, whole));
-      std::size_t floor = end - end / 5;
+      // A paragraph break in the second half, else a line break in the last quarter.
+      std::size_t half = end - end / 2, quarter = end - end / 4;
       std::size_t para = 0, line = 0;
       for (std::size_t b : starts) {
-        if (b < floor || b == 0) continue;
-        if (rest[b - 1] == '\n') line = b;
+        if (b < half || b == 0) continue;
+        if (b >= quarter && rest[b - 1] == '\n') line = b;
         if (b >= 2 && rest[b - 1] == '\n' && rest[b - 2] == '\n') para = b;
       }
       if (para) end = para;

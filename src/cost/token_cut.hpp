@@ -36,8 +36,8 @@ struct Chunk {
 };
 
 // Pieces of <= n tokens each, consecutive pieces sharing about `overlap`
-// tokens; a cut prefers a paragraph break, then a line break, in the last
-// fifth of the piece.
+// tokens; a cut prefers a paragraph break in the second half of the piece,
+// then a line break in its last quarter.
 Result<std::vector<Chunk>> chunk_text(const bpe::Tokenizer& tk, std::string_view text,
                                       std::size_t n, std::size_t overlap, bpe::SpecialMode mode);
 
