@@ -161,35 +161,54 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
   for (std::size_t i = 0; i + 1 < s.symbols.size(); ++i) out.push_back(s.symbols[i].id);
 }
 
+namespace {
+
+// The tokens of a piece through the caches: hot cache, whole-piece lookup,
+// piece cache, and only then the merge loop. Returns a pointer to n tokens
+// valid until the next call with this scratch.
+const TokenId* lookup_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s,
+                            std::size_t* n) {
+  std::uint64_t h = hash_bytes(piece);
+  bool short_piece = piece.size() <= HotCache::kMaxBytes;
+  if (short_piece) {
+    if ((*n = s.hot.find(piece, h, s.hot_out))) return s.hot_out;
+  }
+  if (table.options().whole_piece_lookup) {
+    TokenId whole = table.find(piece, h);
+    if (whole != kNoToken) {
+      s.hot_out[0] = whole;
+      if (short_piece) s.hot.insert(piece, h, s.hot_out, 1);
+      *n = 1;
+      return s.hot_out;
+    }
+  }
+  if (const TokenId* hit = s.cache.find(piece, n)) {
+    if (short_piece) s.hot.insert(piece, h, hit, *n);
+    return hit;
+  }
+  s.tmp.clear();
+  merge_symbols(table, piece, kNoRank, false, s.tmp, s);
+  s.cache.insert(piece, s.tmp.data(), s.tmp.size());
+  if (short_piece) s.hot.insert(piece, h, s.tmp.data(), s.tmp.size());
+  *n = s.tmp.size();
+  return s.tmp.data();
+}
+
+}  // namespace
+
 void encode_piece(const MergeTable& table, std::string_view piece, std::vector<TokenId>& out,
                   EncodeScratch& s) {
   if (piece.empty()) return;
-  if (table.options().whole_piece_lookup) {
-    TokenId whole = table.find(piece);
-    if (whole != kNoToken) {
-      out.push_back(whole);
-      return;
-    }
-  }
   std::size_t n = 0;
-  if (const TokenId* hit = s.cache.find(piece, &n)) {
-    out.insert(out.end(), hit, hit + n);
-    return;
-  }
-  std::size_t before = out.size();
-  merge_symbols(table, piece, kNoRank, false, out, s);
-  s.cache.insert(piece, out.data() + before, out.size() - before);
+  const TokenId* toks = lookup_piece(table, piece, s, &n);
+  out.insert(out.end(), toks, toks + n);
 }
 
 std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
   if (piece.empty()) return 0;
-  if (table.options().whole_piece_lookup && table.find(piece) != kNoToken) return 1;
   std::size_t n = 0;
-  if (s.cache.find(piece, &n)) return n;
-  s.tmp.clear();
-  merge_symbols(table, piece, kNoRank, false, s.tmp, s);
-  s.cache.insert(piece, s.tmp.data(), s.tmp.size());
-  return s.tmp.size();
+  lookup_piece(table, piece, s, &n);
+  return n;
 }
 
 }  // namespace tok::bpe

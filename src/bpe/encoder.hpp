@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bpe/merge_table.hpp"
+#include "bpe/hot_cache.hpp"
 #include "bpe/piece_cache.hpp"
 
 namespace tok::bpe {
@@ -29,8 +30,10 @@ struct EncodeScratch {
   };
   std::vector<Symbol> symbols;  // (n + 1): the last is a sentinel at piece end
   std::vector<PairInfo> pairs;  // (n): pairs[i] = merge of symbols i and i+1
+  HotCache hot;
   PieceCache cache;
   std::vector<TokenId> tmp;
+  TokenId hot_out[HotCache::kMaxTokens];
 };
 
 // Pieces at least this many symbols long take the heap path.

@@ -26,16 +26,24 @@ Status MergeTable::build_index(std::string_view source) {
   for (TokenId id = 0; id < n; ++id) {
     if (!present_[id]) continue;
     std::string_view b = bytes(id);
-    if (find(b) != kNoToken) {
-      // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
-      // the same bytes; the index keeps the first (the ordinary token).
-      if (options_.initial == InitialSymbols::kCharsByteFallback) continue;
-      return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, find(b),
-                        id);
-    }
     std::uint64_t h = hash_bytes(b);
     std::uint64_t i = h & index_mask_;
-    while (index_[i].id_plus1 != 0) i = (i + 1) & index_mask_;
+    bool skip = false;
+    for (; index_[i].id_plus1 != 0; i = (i + 1) & index_mask_) {
+      TokenId other = index_[i].id_plus1 - 1;
+      if (this->bytes(other) != b) continue;
+      // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
+      // the same bytes; the index keeps the ordinary token.
+      if (options_.initial != InitialSymbols::kCharsByteFallback) {
+        return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, other,
+                          id);
+      }
+      const auto& bt = options_.byte_tokens;
+      if (std::find(bt.begin(), bt.end(), other) != bt.end()) index_[i].id_plus1 = id + 1;
+      skip = true;
+      break;
+    }
+    if (skip) continue;
     index_[i] = {head8(b), id + 1, slot_meta(h, b.size())};
   }
   return {};

@@ -79,9 +79,10 @@ class MergeTable {
     return {arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]};
   }
   // Id of the token with exactly these bytes, or kNoToken.
-  TokenId find(std::string_view bytes) const {
+  TokenId find(std::string_view bytes) const { return find(bytes, hash_bytes(bytes)); }
+  // The same with hash_bytes(bytes) already computed.
+  TokenId find(std::string_view bytes, std::uint64_t h) const {
     if (index_.empty()) return kNoToken;
-    std::uint64_t h = hash_bytes(bytes);
     std::uint64_t head = head8(bytes);
     std::uint32_t meta = slot_meta(h, bytes.size());
     for (std::uint64_t i = h & index_mask_;; i = (i + 1) & index_mask_) {

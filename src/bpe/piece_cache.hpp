@@ -17,7 +17,7 @@ namespace tok::bpe {
 class PieceCache {
  public:
   static constexpr std::size_t kMaxPieceBytes = 256;
-  static constexpr std::size_t kMaxEntries = 1 << 18;
+  static constexpr std::size_t kMaxEntries = 1 << 16;
 
   // Tokens of piece, or nullptr; *n receives their count.
   const TokenId* find(std::string_view piece, std::size_t* n) const {

@@ -76,7 +76,14 @@ int run_decode(const DecodeArgs& a) {
                                tk->name(), tk->vocab_size() - 1));
     }
   }
-  for (bpe::TokenId id : ids) out.write(tk->token_bytes(id));
+  if (tk->has_decode_transform()) {
+    // SentencePiece-style vocabularies: "▁" back to spaces, prefix space removed.
+    auto text = tk->decode(ids);
+    if (!text.ok()) return report(text.error());
+    out.write(*text);
+  } else {
+    for (bpe::TokenId id : ids) out.write(tk->token_bytes(id));
+  }
   out.flush();
   return 0;
 }

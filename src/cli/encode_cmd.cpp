@@ -1,4 +1,6 @@
 // tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]
+#include <chrono>
+#include <cstdio>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -14,12 +16,19 @@ struct EncodeArgs {
   std::string file;
   bool json = false;
   bool tokens = false;
+  bool stats = false;
 };
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // Encodes in chunks cut at guaranteed piece boundaries, printing as it goes:
 // memory stays bounded and `tok encode big | head` stops early.
 int run_encode(const EncodeArgs& a) {
+  auto t_load = std::chrono::steady_clock::now();
   auto tk = a.enc.load();
+  double load_ms = ms_since(t_load);
   if (!tk.ok()) return report(tk.error());
   auto in = open_input(a.file);
   if (!in.ok()) return report(in.error());
@@ -27,7 +36,7 @@ int run_encode(const EncodeArgs& a) {
   const std::string& name = in->path() == "-" ? std::string("<stdin>") : in->path();
   bpe::SpecialMode mode = a.enc.special_mode();
   if (mode == bpe::SpecialMode::kError && !tk->specials().empty()) {
-    auto [at, k] = tk->find_special(text, 0);
+    auto [at, k] = tk->find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
     if (at != std::string_view::npos) {
       return report(make_error(
           "{}: the text contains the special token {} at byte {}; pass --special allow to encode "
@@ -56,19 +65,34 @@ int run_encode(const EncodeArgs& a) {
   std::vector<std::size_t> cuts = tk->chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::vector<bpe::TokenId> ids;
   bpe::EncodeScratch scratch;
+  double encode_ms = 0;
+  std::size_t ntokens = 0;
+  auto emit = [&](bpe::TokenId id) {
+    if (!first) out.put(a.json ? ',' : ' ');
+    first = false;
+    out.write_u64(id);
+  };
+  if (a.enc.add_edge_tokens && tk->add_bos && tk->bos) emit(*tk->bos);
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
     ids.clear();
+    auto t0 = std::chrono::steady_clock::now();
     auto st = tk->encode(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, ids, scratch);
+    encode_ms += ms_since(t0);
+    ntokens += ids.size();
     if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-    for (bpe::TokenId id : ids) {
-      if (!first) out.put(a.json ? ',' : ' ');
-      first = false;
-      out.write_u64(id);
-    }
+    for (bpe::TokenId id : ids) emit(id);
   }
+  if (a.enc.add_edge_tokens && tk->add_eos && tk->eos) emit(*tk->eos);
   if (a.json) out.put(']');
   out.put('\n');
   out.flush();
+  if (a.stats) {
+    std::fprintf(stderr,
+                 "{\"encoding\":\"%s\",\"bytes\":%zu,\"tokens\":%zu,\"load_ms\":%.2f,"
+                 "\"encode_ms\":%.2f,\"encode_mb_per_s\":%.2f}\n",
+                 tk->name().c_str(), text.size(), ntokens, load_ms, encode_ms,
+                 encode_ms > 0 ? text.size() / 1e3 / encode_ms : 0.0);
+  }
   return 0;
 }
 
@@ -79,11 +103,14 @@ void add_encode(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of FILE (or stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
+  a->enc.add_edges(sub);
   sub->add_option("FILE", a->file, "Input file, read as raw bytes (default: stdin)");
   auto* j = sub->add_flag("--json", a->json, "Print a JSON array of ids");
   sub->add_flag("--tokens", a->tokens,
                 "One line per token: id, byte offset, and the token's bytes (escaped)")
       ->excludes(j);
+  sub->add_flag("--stats", a->stats,
+                "Print timing as one JSON line on stderr (load and encode time, MB/s)");
   r.add(sub, [a] { return run_encode(*a); });
 }
 

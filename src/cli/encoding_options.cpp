@@ -7,7 +7,9 @@ namespace tok::cli {
 void EncodingOptions::add_encoding(CLI::App* app) {
   app->add_option("-e,--encoding", encoding,
                   "Vocabulary: a built-in name (o200k_base, cl100k_base, p50k_base, r50k_base, "
-                  "gpt2) or a path to a .tiktoken file")
+                  "gpt2), a named Hugging Face vocabulary (qwen3, deepseek-v3, mistral, llama3, "
+                  "gemma3, gpt-oss, ...), hf:ORG/NAME from the Hugging Face cache, or a path to "
+                  "a .tiktoken, .gguf, tokenizer.json or vocab.json file or a model folder")
       ->capture_default_str();
   app->add_option("--pattern", pattern,
                   "Split pattern (gpt2, cl100k, o200k or a regex) overriding the vocabulary's");
@@ -21,6 +23,13 @@ void EncodingOptions::add_special(CLI::App* app, const std::string& default_mode
       ->check(CLI::IsMember({"error", "allow", "text"}))
       ->capture_default_str();
   app->add_flag("--allow-special", allow_special, "Same as --special allow");
+}
+
+void EncodingOptions::add_edges(CLI::App* app) {
+  app->add_flag("--add-special", add_edge_tokens,
+                "Add the BOS/EOS tokens the vocabulary's metadata asks for (tokenizer_config.json "
+                "add_bos_token/add_eos_token, the HF post-processor template, or GGUF "
+                "tokenizer.ggml.add_bos_token/add_eos_token)");
 }
 
 bpe::SpecialMode EncodingOptions::special_mode() const {

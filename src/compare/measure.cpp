@@ -1,0 +1,200 @@
+#include "compare/measure.hpp"
+
+#include <unicode/uscript.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace tok::compare {
+namespace {
+
+bool is_space_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+constexpr std::size_t kScripts = USCRIPT_CODE_LIMIT;
+using ScriptHistogram = std::vector<std::size_t>;  // (kScripts) code points per script
+
+void add_scripts(std::string_view text, ScriptHistogram& h) {
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  int32_t i = 0, n = static_cast<int32_t>(text.size());
+  while (i < n) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0x80) {  // fast path: ASCII is Latin letters or Common
+      if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ++h[USCRIPT_LATIN];
+      continue;
+    }
+    UErrorCode st = U_ZERO_ERROR;
+    UScriptCode sc = uscript_getScript(c < 0 ? 0xFFFD : c, &st);
+    if (U_SUCCESS(st) && sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts)) ++h[sc];
+  }
+}
+
+// Per-thread scratch and totals.
+struct Worker {
+  std::optional<Segmenter> seg;
+  std::vector<ByteSpan> words, words_t, tokens;
+  std::vector<bpe::TokenSpan> spans;
+  // (vocabularies): one per vocabulary, as the scratch holds its piece cache
+  std::vector<bpe::EncodeScratch> scratch;
+};
+
+struct Unit {
+  std::size_t sample;
+  std::string_view text;
+};
+
+}  // namespace
+
+std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes) {
+  std::vector<std::size_t> cuts{0};
+  std::size_t pos = 0;
+  while (text.size() - pos > chunk_bytes) {
+    std::size_t at = pos + chunk_bytes;
+    std::size_t cut = std::string_view::npos;
+    while (at < text.size()) {
+      at = text.find('\n', at);
+      if (at == std::string_view::npos || at + 1 >= text.size()) break;
+      if (!is_space_byte(text[at + 1])) {
+        cut = at + 1;
+        break;
+      }
+      ++at;
+    }
+    if (cut == std::string_view::npos) break;
+    cuts.push_back(cut);
+    pos = cut;
+  }
+  cuts.push_back(text.size());
+  return cuts;
+}
+
+Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
+                                          std::span<const bpe::Tokenizer* const> vocabs,
+                                          const MeasureOptions& options) {
+  bool can_cut = std::none_of(vocabs.begin(), vocabs.end(),
+                              [](const bpe::Tokenizer* t) { return t->has_transform(); });
+  std::vector<Unit> units;
+  for (std::size_t i = 0; i < corpus.samples.size(); ++i) {
+    std::string_view text = corpus.samples[i].text.bytes();
+    std::vector<std::size_t> cuts =
+        can_cut ? line_chunks(text, options.chunk_bytes) : std::vector<std::size_t>{0, text.size()};
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
+      if (options.words && part.size() > static_cast<std::size_t>(INT32_MAX)) {
+        return make_error("{}: a line longer than 2 GiB; ICU cannot segment it",
+                          corpus.samples[i].origin);
+      }
+      units.push_back({i, part});
+    }
+  }
+  // Biggest first, so one huge sample does not start last.
+  std::stable_sort(units.begin(), units.end(),
+                   [](const Unit& a, const Unit& b) { return a.text.size() > b.text.size(); });
+
+  std::size_t ns = corpus.samples.size(), nv = vocabs.size();
+  unsigned nthreads = std::max(1u, std::min<unsigned>(options.threads, units.size()));
+  // Per thread: (samples) text counts, (samples x vocabularies) token counts,
+  // (samples x scripts) histograms.
+  std::vector<std::vector<TextCounts>> text(nthreads, std::vector<TextCounts>(ns));
+  std::vector<std::vector<TokenCounts>> toks(nthreads, std::vector<TokenCounts>(ns * nv));
+  std::vector<std::vector<ScriptHistogram>> scripts(nthreads);
+  std::atomic<std::size_t> next{0};
+  std::mutex error_mutex;
+  std::optional<Error> error;
+
+  auto run = [&](unsigned t) {
+    Worker w;
+    w.scratch.resize(nv);
+    if (options.words) {
+      auto seg = Segmenter::create();
+      if (!seg.ok()) {
+        std::lock_guard lock(error_mutex);
+        error = seg.error();
+        return;
+      }
+      w.seg.emplace(std::move(*seg));
+      scripts[t].assign(ns, ScriptHistogram(kScripts, 0));
+    }
+    for (std::size_t u = next++; u < units.size(); u = next++) {
+      const Unit& unit = units[u];
+      TextCounts& tc = text[t][unit.sample];
+      tc.bytes += unit.text.size();
+      if (options.words) {
+        tc.graphemes += w.seg->count_graphemes(unit.text);
+        w.words.clear();
+        w.seg->word_spans(unit.text, w.words);
+        tc.words += w.words.size();
+        add_scripts(unit.text, scripts[t][unit.sample]);
+      }
+      for (std::size_t v = 0; v < nv; ++v) {
+        const bpe::Tokenizer& tk = *vocabs[v];
+        TokenCounts& out = toks[t][unit.sample * nv + v];
+        if (!options.words && options.special == bpe::SpecialMode::kText && !tk.has_transform()) {
+          out.tokens += tk.count_ordinary(unit.text, w.scratch[v]);  // tok count's path
+          continue;
+        }
+        if (!options.words) {
+          auto n = tk.count(unit.text, options.special, 1);
+          if (!n.ok()) {
+            std::lock_guard lock(error_mutex);
+            error = make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
+            return;
+          }
+          out.tokens += *n;
+          continue;
+        }
+        w.spans.clear();
+        Status st = tk.encode_spans(unit.text, options.special, w.spans, w.scratch[v]);
+        if (!st.ok()) {
+          std::lock_guard lock(error_mutex);
+          error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
+          return;
+        }
+        w.tokens.clear();
+        for (const bpe::TokenSpan& s : w.spans) {
+          w.tokens.push_back({s.offset, s.offset + tk.token_bytes(s.id).size()});
+        }
+        const std::vector<ByteSpan>* words = &w.words;
+        if (tk.has_transform()) {  // spans are offsets into the transformed text
+          std::string transformed = tk.apply_transform(unit.text);
+          w.words_t.clear();
+          w.seg->word_spans(transformed, w.words_t);
+          words = &w.words_t;
+        }
+        out.tokens += w.spans.size();
+        out.continued_words += count_continued_words(*words, w.tokens);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(run, t);
+  run(0);
+  for (auto& th : pool) th.join();
+  if (error) return *error;
+
+  std::vector<SampleCounts> result(ns);
+  for (std::size_t i = 0; i < ns; ++i) {
+    result[i].vocab.resize(nv);
+    ScriptHistogram total(kScripts, 0);
+    for (unsigned t = 0; t < nthreads; ++t) {
+      result[i].text += text[t][i];
+      for (std::size_t v = 0; v < nv; ++v) result[i].vocab[v] += toks[t][i * nv + v];
+      if (!scripts[t].empty()) {
+        for (std::size_t k = 0; k < kScripts; ++k) total[k] += scripts[t][i][k];
+      }
+    }
+    auto best = std::max_element(total.begin(), total.end());
+    if (best != total.end() && *best > 0) {
+      result[i].main_script =
+          uscript_getName(static_cast<UScriptCode>(best - total.begin()));
+    }
+  }
+  return result;
+}
+
+}  // namespace tok::compare

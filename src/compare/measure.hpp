@@ -1,0 +1,51 @@
+// measure(): counts every (vocabulary x sample) pair of a corpus, in
+// parallel. Work is cut into units (sample, chunk) handed to std::threads
+// through an atomic counter; each thread has its own Segmenter and buffers
+// and adds into its own totals, merged at the end, so results never depend on
+// the thread count.
+//
+// Large samples are cut into chunks of about 4 MiB, only after a newline that
+// is followed by a byte that is not whitespace: a grapheme or word never
+// spans such a point, nor does a piece of the GPT-style split patterns.
+// Vocabularies with a text transform (SentencePiece) could tokenize a cut
+// text differently, so with one of them samples are not cut.
+//
+// Text counts (graphemes, words, scripts) are the same for every vocabulary
+// and computed once per chunk; each vocabulary then encodes the chunk once
+// (with byte spans when words are measured, else the count-only path).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "bpe/tokenizer.hpp"
+#include "compare/corpus.hpp"
+#include "compare/metrics.hpp"
+#include "core/result.hpp"
+
+namespace tok::compare {
+
+struct MeasureOptions {
+  unsigned threads = 1;
+  bool words = true;  // graphemes, words, continued words, scripts (ICU)
+  bpe::SpecialMode special = bpe::SpecialMode::kText;
+  std::size_t chunk_bytes = std::size_t{4} << 20;
+};
+
+struct SampleCounts {
+  TextCounts text;
+  std::vector<TokenCounts> vocab;  // (vocabularies)
+  std::string main_script;         // the most frequent script of its letters
+};
+
+// Results in the order of corpus.samples.
+Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
+                                          std::span<const bpe::Tokenizer* const> vocabs,
+                                          const MeasureOptions& options);
+
+// Cut points 0 = c0 < ... < cn = text.size() as described above.
+std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes);
+
+}  // namespace tok::compare
