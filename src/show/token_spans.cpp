@@ -14,13 +14,21 @@ Result<Tokenization> build_spans(const bpe::Tokenizer& tk, std::string_view inpu
   std::size_t off = 0;
   for (bpe::TokenId id : ids) {
     std::string_view bytes = tk.token_bytes(id);
-    // Every token's bytes are the next bytes of the text: the encoder only
-    // ever splits the text, so anything else is a bug in tok.
-    TOK_ASSERT(std::string_view(t.text).substr(off, bytes.size()) == bytes);
+    // Every token's bytes are the next bytes of the text for byte-level
+    // vocabularies; a format whose tokens are not (say, a normalizer that
+    // does more than the transform reports) cannot be drawn faithfully.
+    if (std::string_view(t.text).substr(off, bytes.size()) != bytes) {
+      return make_error("token {} (id {}) of {} is not the text at byte {}; this vocabulary's "
+                        "tokens cannot be placed in the text",
+                        t.spans.size(), id, t.encoding, off);
+    }
     t.spans.push_back({id, off, bytes.size(), tk.is_special(id)});
     off += bytes.size();
   }
-  TOK_ASSERT(off == t.text.size());
+  if (off != t.text.size()) {
+    return make_error("the tokens of {} cover {} of {} bytes of the text", t.encoding, off,
+                      t.text.size());
+  }
   return t;
 }
 
