@@ -40,5 +40,6 @@ void add_train(CLI::App& app, Registry& r);
 void add_models(CLI::App& app, Registry& r);
 void add_truncate(CLI::App& app, Registry& r);
 void add_chunk(CLI::App& app, Registry& r);
+void add_show(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

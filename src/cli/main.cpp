@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
   add_models(app, registry);
   add_truncate(app, registry);
   add_chunk(app, registry);
+  add_show(app, registry);
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }

@@ -1,0 +1,119 @@
+#include "show/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace tok::show {
+
+std::string group_digits(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string human_bytes(std::uint64_t n) {
+  if (n < 1024) return fmt::format("{} B", n);
+  static constexpr std::array<const char*, 5> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = static_cast<double>(n) / 1024;
+  std::size_t u = 0;
+  while (v >= 1024 && u + 1 < kUnits.size()) {
+    v /= 1024;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+std::string si_scaled(double v, const std::string& unit) {
+  static constexpr std::array<const char*, 7> kPrefixes = {"", "k", "M", "G", "T", "P", "E"};
+  std::size_t p = 0;
+  while (std::fabs(v) >= 1000 && p + 1 < kPrefixes.size()) {
+    v /= 1000;
+    ++p;
+  }
+  return p == 0 ? fmt::format("{:.0f} {}", v, unit) : fmt::format("{:.2f} {}{}", v, kPrefixes[p], unit);
+}
+
+namespace {
+
+SummarySection text_section(const TextMeasure& text, const std::vector<EncodingFigures>& encs) {
+  SummarySection s{"Text", {}, {}};
+  for (const auto& e : encs) {
+    std::string label = encs.size() > 1 ? "tokens (" + e.encoding + ")" : "tokens";
+    s.rows.push_back({label, group_digits(e.tokens), "tokens of " + e.encoding});
+  }
+  s.rows.push_back({"characters", group_digits(text.graphemes),
+                    "user-perceived characters (extended grapheme clusters, ICU)"});
+  s.rows.push_back({"words", group_digits(text.words), "words and numbers (ICU word segmentation)"});
+  s.rows.push_back({"bytes", group_digits(text.bytes), "UTF-8 bytes of the input"});
+  for (const auto& e : encs) {
+    std::string label = encs.size() > 1 ? "bytes/token (" + e.encoding + ")" : "bytes/token";
+    std::string v = e.tokens ? fmt::format("{:.2f}", double(text.bytes) / double(e.tokens)) : "-";
+    s.rows.push_back({label, v, "higher means the vocabulary packs this text more tightly"});
+  }
+  return s;
+}
+
+// Which figure grows fastest, measured by doubling the length: price grows
+// exactly ×2, KV memory about ×2 (paging rounds it), attention FLOPs about ×4
+// (every token attends to all earlier ones) unless sliding windows cap it.
+std::string growth_sentence(const ModelFigures& m) {
+  if (!m.attention_flops || !m.flops_at_double || !m.kv_f16 || !m.kv_f16_at_double || !*m.kv_f16) {
+    return "Attention FLOPs grow quadratically with length; KV memory and price grow linearly.";
+  }
+  double flops = *m.flops_at_double / *m.attention_flops;
+  double kv = double(*m.kv_f16_at_double) / double(*m.kv_f16);
+  std::string measured = fmt::format("twice this text costs ×2.00 in price, ×{:.2f} in KV memory and ×{:.2f} in attention FLOPs", kv, flops);
+  if (flops > std::max(kv, 2.0) + 0.05) {
+    return "Attention FLOPs grow fastest: quadratically with length, while KV memory and price "
+           "grow linearly (" + measured + ").";
+  }
+  return "Here all three grow about linearly (sliding-window layers cap attention): " + measured + ".";
+}
+
+SummarySection model_section(const ModelFigures& m) {
+  SummarySection s{"Model " + m.model, {}, {}};
+  s.rows.push_back({"tokens", group_digits(m.tokens),
+                    m.estimate ? "ESTIMATE: the model's tokenizer is not public; counted with " + m.encoding
+                               : "with " + m.encoding});
+  if (m.input_usd) {
+    std::string note = m.usd_per_mtok ? fmt::format("at ${:.4g} per million input tokens", *m.usd_per_mtok)
+                                      : std::string("input price");
+    std::string usd = *m.input_usd >= 0.01 || *m.input_usd == 0 ? fmt::format("${:.4f}", *m.input_usd)
+                                                                : fmt::format("${:.3g}", *m.input_usd);
+    s.rows.push_back({"input cost", usd, note});
+  }
+  if (m.context_window) {
+    s.rows.push_back({"context window", fmt::format("{:.2f}%", 100.0 * m.window_share),
+                      "of " + group_digits(m.context_window) + " tokens"});
+  }
+  std::string paged = fmt::format("{} tokens paged in blocks of {}", group_digits(m.kv_paged_tokens),
+                                  m.kv_block_tokens);
+  if (m.kv_f16) s.rows.push_back({"KV cache f16", human_bytes(*m.kv_f16), group_digits(*m.kv_f16) + " bytes; " + paged});
+  if (m.kv_q8) s.rows.push_back({"KV cache q8_0", human_bytes(*m.kv_q8), group_digits(*m.kv_q8) + " bytes; " + paged});
+  if (m.attention_flops) {
+    s.rows.push_back({"attention FLOPs", si_scaled(*m.attention_flops, "FLOP"),
+                      "QK^T and attention-weighted V of one full causal forward pass"});
+  } else {
+    s.rows.push_back({"KV cache", "-", "no KV shape in the catalog (weights not public)"});
+  }
+  s.sentence = growth_sentence(m);
+  return s;
+}
+
+}  // namespace
+
+std::vector<SummarySection> summary_sections(const TextMeasure& text,
+                                             const std::vector<EncodingFigures>& encodings,
+                                             const std::optional<ModelFigures>& model) {
+  std::vector<SummarySection> out{text_section(text, encodings)};
+  if (model) out.push_back(model_section(*model));
+  return out;
+}
+
+}  // namespace tok::show

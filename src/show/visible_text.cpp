@@ -1,0 +1,139 @@
+#include "show/visible_text.hpp"
+
+#include <fmt/format.h>
+#include <utf8proc.h>
+
+#include "text/pretokenizer.hpp"
+
+namespace tok::show {
+namespace {
+
+// Length of the UTF-8 character starting at s[0] if it is complete and valid
+// inside s, else 0.
+std::size_t valid_char_length(std::string_view s) {
+  unsigned char c = static_cast<unsigned char>(s[0]);
+  std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+  if (len > s.size()) return 0;
+  return text::valid_utf8_prefix(s.substr(0, len)) == len ? len : 0;
+}
+
+char32_t decode(std::string_view ch) {
+  auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(ch[i])); };
+  switch (ch.size()) {
+    case 1: return b(0);
+    case 2: return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+    case 3: return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+    default:
+      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+  }
+}
+
+// Name of an invisible format character, or nullptr for ordinary ones.
+const char* zero_width_name(char32_t cp) {
+  switch (cp) {
+    case 0x200B: return "ZWSP";
+    case 0x200C: return "ZWNJ";
+    case 0x200D: return "ZWJ";
+    case 0x2060: return "WJ";
+    case 0xFEFF: return "BOM";
+    case 0x00AD: return "SHY";
+    // Bidirectional controls reorder what follows them ("Trojan Source"),
+    // so they are drawn as names too.
+    case 0x200E: return "LRM";
+    case 0x200F: return "RLM";
+    case 0x202A: return "LRE";
+    case 0x202B: return "RLE";
+    case 0x202C: return "PDF";
+    case 0x202D: return "LRO";
+    case 0x202E: return "RLO";
+    case 0x2066: return "LRI";
+    case 0x2067: return "RLI";
+    case 0x2068: return "FSI";
+    case 0x2069: return "PDI";
+    default: return nullptr;
+  }
+}
+
+std::string encode_utf8(char32_t cp) {
+  std::string out;
+  utf8proc_uint8_t buf[4];
+  auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buf);
+  out.assign(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
+  return out;
+}
+
+// The glyph for one special character, or kind kText for ordinary ones.
+Glyph special_glyph(char32_t cp) {
+  if (cp == ' ') return {GlyphKind::kSpace, "·", 1};
+  if (cp == 0xA0) return {GlyphKind::kSpace, "⍽", 1};  // no-break space
+  if (cp == '\t') return {GlyphKind::kTab, "→", 1};
+  if (cp == '\n') return {GlyphKind::kNewline, "↵", 1};
+  // C0 controls and DEL as Unicode control pictures (U+2400 block).
+  if (cp < 0x20) return {GlyphKind::kControl, encode_utf8(0x2400 + cp), 1};
+  if (cp == 0x7F) return {GlyphKind::kControl, "␡", 1};
+  if (cp >= 0x80 && cp < 0xA0) {
+    std::string t = fmt::format("⟨U+{:04X}⟩", static_cast<unsigned>(cp));
+    return {GlyphKind::kControl, t, display_width(t)};
+  }
+  if (const char* name = zero_width_name(cp)) {
+    std::string t = fmt::format("⟨{}⟩", name);
+    return {GlyphKind::kZeroWidth, t, display_width(t)};
+  }
+  return {GlyphKind::kText, {}, 0};
+}
+
+std::size_t char_width(char32_t cp) {
+  int w = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
+  return w > 0 ? static_cast<std::size_t>(w) : 0;
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view utf8) {
+  std::size_t width = 0, i = 0;
+  while (i < utf8.size()) {
+    std::size_t len = valid_char_length(utf8.substr(i));
+    if (len == 0) {
+      ++i;
+      continue;
+    }
+    width += char_width(decode(utf8.substr(i, len)));
+    i += len;
+  }
+  return width;
+}
+
+std::vector<Glyph> visible_glyphs(std::string_view bytes) {
+  std::vector<Glyph> out;
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    std::size_t len = valid_char_length(bytes.substr(i));
+    if (len == 0) {
+      // A run of bytes that do not make a character here: ⟨e4 bd⟩.
+      std::string hex;
+      while (i < bytes.size() && valid_char_length(bytes.substr(i)) == 0) {
+        if (!hex.empty()) hex += ' ';
+        hex += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
+        ++i;
+      }
+      std::string t = "⟨" + hex + "⟩";
+      out.push_back({GlyphKind::kBytes, t, display_width(t)});
+      continue;
+    }
+    std::string_view ch = bytes.substr(i, len);
+    char32_t cp = decode(ch);
+    i += len;
+    Glyph g = special_glyph(cp);
+    if (g.kind != GlyphKind::kText) {
+      out.push_back(std::move(g));
+      continue;
+    }
+    // Ordinary characters join the preceding text glyph.
+    if (out.empty() || out.back().kind != GlyphKind::kText) out.push_back({GlyphKind::kText, {}, 0});
+    out.back().text.append(ch);
+    out.back().width += char_width(cp);
+  }
+  return out;
+}
+
+}  // namespace tok::show
