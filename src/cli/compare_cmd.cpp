@@ -155,7 +155,9 @@ void add_compare(CLI::App& app, Registry& r) {
       "compare", "Token inflation of languages, code and data formats across vocabularies");
   sub->add_option("-e,--encoding", a->encodings,
                   "Vocabulary to compare (repeatable; anything -e accepts). Default: r50k_base, "
-                  "cl100k_base, o200k_base");
+                  "cl100k_base, o200k_base")
+      ->expected(1)
+      ->allow_extra_args(false);
   sub->add_option("CORPUS", a->corpora,
                   "A directory (one sample per file, named by its stem) or a parallel TSV "
                   "(header row of language codes). Default: the shipped vocab/samples, its "

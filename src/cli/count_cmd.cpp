@@ -258,8 +258,13 @@ void add_count(CLI::App& app, Registry& r) {
   a->enc_opt = sub->get_option("-e");
   a->enc.add_special(sub, "text");
   sub->add_option("FILE", a->files, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
-  sub->add_option("-m,--model", a->models, "Model from the catalog (repeatable; see `tok models`): adds cost and window share")->allow_extra_args(false);
-  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)")->allow_extra_args(false);
+  sub->add_option("-m,--model", a->models,
+                  "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
+      ->expected(1)
+      ->allow_extra_args(false);
+  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
   sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
