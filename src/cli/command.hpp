@@ -35,5 +35,8 @@ void warn(const std::string& message);
 void add_encode(CLI::App& app, Registry& r);
 void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
+void add_generate(CLI::App& app, Registry& r);
+void add_score(CLI::App& app, Registry& r);
+void add_quantize(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

@@ -47,6 +47,9 @@ int run(int argc, char** argv) {
   add_encode(app, registry);
   add_decode(app, registry);
   add_count(app, registry);
+  add_generate(app, registry);
+  add_score(app, registry);
+  add_quantize(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
