@@ -21,27 +21,22 @@ Status MergeTable::build_index(std::string_view source) {
   std::size_t live = 0;
   for (std::size_t i = 0; i < n; ++i) live += present_[i];
   std::uint64_t cap = table_size_for(live);
-  index_.assign(cap, 0);
+  index_.assign(cap, IndexSlot{});
   index_mask_ = cap - 1;
   for (TokenId id = 0; id < n; ++id) {
     if (!present_[id]) continue;
     std::string_view b = bytes(id);
+    if (find(b) != kNoToken) {
+      // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
+      // the same bytes; the index keeps the first (the ordinary token).
+      if (options_.initial == InitialSymbols::kCharsByteFallback) continue;
+      return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, find(b),
+                        id);
+    }
     std::uint64_t h = hash_bytes(b);
     std::uint64_t i = h & index_mask_;
-    for (;; i = (i + 1) & index_mask_) {
-      std::uint64_t slot = index_[i];
-      if (slot == 0) break;
-      TokenId other = static_cast<TokenId>(slot) - 1;
-      if (this->bytes(other) == b) {
-        // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
-        // the same bytes; the index keeps the first (the ordinary token).
-        if (options_.initial == InitialSymbols::kCharsByteFallback) goto next_token;
-        return make_error("{}: duplicate token: ids {} and {} have the same bytes", source, other,
-                          id);
-      }
-    }
-    index_[i] = ((h >> 32) << 32) | (std::uint64_t{id} + 1);
-  next_token:;
+    while (index_[i].id_plus1 != 0) i = (i + 1) & index_mask_;
+    index_[i] = {head8(b), id + 1, slot_meta(h, b.size())};
   }
   return {};
 }

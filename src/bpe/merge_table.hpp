@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,12 +82,15 @@ class MergeTable {
   TokenId find(std::string_view bytes) const {
     if (index_.empty()) return kNoToken;
     std::uint64_t h = hash_bytes(bytes);
-    std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
+    std::uint64_t head = head8(bytes);
+    std::uint32_t meta = slot_meta(h, bytes.size());
     for (std::uint64_t i = h & index_mask_;; i = (i + 1) & index_mask_) {
-      std::uint64_t slot = index_[i];
-      if (slot == 0) return kNoToken;
-      TokenId id = static_cast<TokenId>(slot) - 1;
-      if (static_cast<std::uint32_t>(slot >> 32) == tag && this->bytes(id) == bytes) return id;
+      const IndexSlot& s = index_[i];
+      if (s.id_plus1 == 0) return kNoToken;
+      if (s.meta == meta && s.head == head &&
+          (bytes.size() <= 8 || this->bytes(s.id_plus1 - 1).substr(8) == bytes.substr(8))) {
+        return s.id_plus1 - 1;
+      }
     }
   }
   TokenId byte_token(unsigned char b) const { return byte_tokens_[b]; }
@@ -124,9 +128,24 @@ class MergeTable {
   Options options_;
   TokenId byte_tokens_[256];
 
-  // Open-addressing index bytes -> id. A slot holds (hash >> 32) << 32 | (id + 1);
-  // 0 = empty. The tag avoids most byte comparisons.
-  std::vector<std::uint64_t> index_;
+  // Open-addressing index bytes -> id. Each slot keeps the token's first 8
+  // bytes, its length and a hash tag inline, so a lookup of a token of up to 8
+  // bytes (most words) touches one cache line and never the arena.
+  struct IndexSlot {
+    std::uint64_t head = 0;  // first min(8, len) bytes, zero-padded
+    std::uint32_t id_plus1 = 0;  // 0 = empty
+    std::uint32_t meta = 0;      // length (low 16 bits) | hash tag (high 16)
+  };
+  static std::uint64_t head8(std::string_view b) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, b.data(), b.size() < 8 ? b.size() : 8);
+    return v;
+  }
+  static std::uint32_t slot_meta(std::uint64_t h, std::size_t len) {
+    return static_cast<std::uint32_t>((h >> 48) << 16) |
+           static_cast<std::uint32_t>(len < 0xffff ? len : 0xffff);
+  }
+  std::vector<IndexSlot> index_;
   std::uint64_t index_mask_ = 0;
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.
   struct PairSlot {

@@ -16,8 +16,8 @@ namespace tok::bpe {
 
 class PieceCache {
  public:
-  static constexpr std::size_t kMaxPieceBytes = 64;
-  static constexpr std::size_t kMaxEntries = 1 << 15;
+  static constexpr std::size_t kMaxPieceBytes = 256;
+  static constexpr std::size_t kMaxEntries = 1 << 18;
 
   // Tokens of piece, or nullptr; *n receives their count.
   const TokenId* find(std::string_view piece, std::size_t* n) const {

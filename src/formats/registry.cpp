@@ -27,9 +27,20 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
 Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text,
                              const std::string& source, const std::string& pattern,
                              std::vector<bpe::SpecialToken> specials) {
-  TOK_ASSIGN(auto tokens, parse_tiktoken(file_text, source));
-  std::size_t n = tokens.size();
-  TOK_ASSIGN(auto table, bpe::MergeTable::from_ranks(std::move(tokens)));
+  TOK_ASSIGN(TiktokenRanks ranks, parse_tiktoken(file_text, source));
+  std::size_t n = ranks.tokens.size();
+  for (const auto& gap : ranks.gaps) {
+    bool special = std::any_of(specials.begin(), specials.end(),
+                               [&](const bpe::SpecialToken& s) { return s.id == gap.rank; });
+    if (!special) {
+      return make_error("{}:{}: rank {} is missing (ranks must run 0..{} without gaps)", source,
+                        gap.line, gap.rank, n - 1);
+    }
+  }
+  std::vector<std::uint32_t> priority(n);
+  for (std::size_t i = 0; i < n; ++i) priority[i] = static_cast<std::uint32_t>(i);
+  TOK_ASSIGN(auto table, bpe::MergeTable::from_priorities(std::move(ranks.tokens),
+                                                          std::move(priority), {}));
   for (std::size_t b = 0; b < 256; ++b) {
     if (table.byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
       return make_error("{}: byte 0x{:02x} has no token; a byte-level vocabulary needs all 256",
@@ -37,7 +48,7 @@ Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text
     }
   }
   for (const auto& s : specials) {
-    if (s.id < n) {
+    if (s.id < n && table.has(s.id)) {
       return make_error("{}: special token {} has id {}, which is an ordinary token's rank",
                         source, s.text, s.id);
     }
@@ -104,7 +115,7 @@ std::vector<std::string> suggest(std::string_view name, const std::vector<std::s
     std::size_t d = distance(name, k);
     bool prefix = k.find(name) != std::string::npos || name.find(k) != std::string_view::npos;
     if (d <= std::max<std::size_t>(2, name.size() / 3) || (prefix && name.size() >= 3)) {
-      scored.emplace_back(prefix ? 0 : d, k);
+      scored.emplace_back(d, k);
     }
   }
   std::sort(scored.begin(), scored.end());

@@ -67,9 +67,10 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source) {
-  std::vector<std::string> tokens;
-  std::vector<bool> seen;
+Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& source) {
+  TiktokenRanks r;
+  auto& tokens = r.tokens;
+  std::vector<std::size_t> line_of;  // (tokens.size()) line that defined each rank
   tokens.reserve(text.size() / 14);
   std::size_t pos = 0, line = 0;
   std::string decoded;
@@ -95,27 +96,33 @@ Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std
       return make_error("{}:{}: bad base64 token '{}'", source, line, b64);
     }
     if (rank >= tokens.size()) {
-      if (rank > tokens.size() + (std::size_t{1} << 22)) {
-        return make_error("{}:{}: rank {} is far past the {} tokens read so far", source, line,
+      if (rank > tokens.size() + 4096) {
+        return make_error("{}:{}: rank {} jumps far past the {} ranks read so far", source, line,
                           rank, tokens.size());
       }
       tokens.resize(rank + 1);
-      seen.resize(rank + 1, false);
+      line_of.resize(rank + 1, 0);
+      for (std::size_t g = line_of.size() - 1; g-- > 0 && line_of[g] == 0 && !tokens[g];) {
+        line_of[g] = line;  // provisional: the line that jumped over g
+      }
     }
-    if (seen[rank]) return make_error("{}:{}: duplicate rank {}", source, line, rank);
-    seen[rank] = true;
+    if (tokens[rank]) {
+      return make_error("{}:{}: duplicate rank {} (first on line {})", source, line, rank,
+                        line_of[rank]);
+    }
     tokens[rank] = decoded;
-  }
-  for (std::size_t r = 0; r < seen.size(); ++r) {
-    if (!seen[r]) return make_error("{}: rank {} is missing (ranks must be 0..{} without gaps)",
-                                    source, r, seen.size() - 1);
+    line_of[rank] = line;
   }
   if (tokens.empty()) return make_error("{}: no tokens (empty vocabulary file)", source);
-  return tokens;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    if (!tokens[k]) r.gaps.push_back({static_cast<std::uint32_t>(k), line_of[k]});
+  }
+  return r;
 }
 
 std::string write_tiktoken(const std::vector<std::string>& tokens) {
   std::string out;
+  out.reserve(tokens.size() * 16);
   for (std::size_t r = 0; r < tokens.size(); ++r) {
     out += base64_encode(tokens[r]);
     out += ' ';

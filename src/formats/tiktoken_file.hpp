@@ -3,6 +3,8 @@
 // the split pattern and special tokens, which `tok train` writes.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,9 +15,20 @@
 
 namespace tok::formats {
 
+struct TiktokenRanks {
+  std::vector<std::optional<std::string>> tokens;  // index = rank; nullopt = gap
+  struct Gap {
+    std::uint32_t rank;
+    std::size_t line;  // the line where the ranks jumped over it
+  };
+  // Missing ranks. Real files have them where a special token's id sits
+  // (p50k_base lacks 50256, <|endoftext|>); any other gap is an error.
+  std::vector<Gap> gaps;
+};
+
 // Parses .tiktoken text into token bytes indexed by rank. `source` names the
 // file in error messages ("FILE:LINE: ...").
-Result<std::vector<std::string>> parse_tiktoken(std::string_view text, const std::string& source);
+Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& source);
 
 // Serializes token bytes (index = rank) as .tiktoken text.
 std::string write_tiktoken(const std::vector<std::string>& tokens);

@@ -27,7 +27,8 @@ enum class Scanner { kGpt2, kCl100k, kO200k, kRegex };
 class PreTokenizer {
  public:
   // "gpt2" (also "r50k", "p50k"), "cl100k", "o200k" and aliases ending in
-  // "_base". Unknown names are an error listing the known ones.
+  // "_base"; also "llama3" and "qwen2" (the Hugging Face Split regexes).
+  // Unknown names are an error listing the known ones.
   static Result<PreTokenizer> named(std::string_view name);
   // Any PCRE2 pattern (UTF, Unicode properties). A pattern equal to a named
   // one's source uses that hand scanner.
@@ -48,7 +49,9 @@ class PreTokenizer {
   // A position p >= from where every pattern split of text is guaranteed to
   // have a piece boundary, so text[..p] and text[p..] can be split (and
   // counted) independently with the same result; text.size() if none found
-  // before `limit` bytes past `from`.
+  // before `limit` bytes past `from`. For the named scanners p is just after
+  // a "\n" that follows an ASCII non-space character and precedes an ASCII
+  // letter (proof in pretokenizer.cpp); a general regex has none.
   std::size_t safe_boundary(std::string_view text, std::size_t from, std::size_t limit) const;
 
  private:
@@ -60,6 +63,10 @@ class PreTokenizer {
   std::string name_;
   std::string pattern_;
   Scanner scanner_ = Scanner::kRegex;
+  // Variants of the cl100k scanner: \p{N}{1,3} (3) or qwen2's \p{N} (1), and
+  // whether tiktoken's \s++$ alternative keeps a final whitespace run whole.
+  int max_digits_ = 3;
+  bool ws_run_to_end_ = false;
   std::shared_ptr<const Regex> regex_;
 };
 

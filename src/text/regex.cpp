@@ -1,0 +1,160 @@
+// PCRE2 compilation and the general regex split: matches become pieces, and
+// so does every maximal stretch the regex skips, so pieces tile the text.
+#include "text/regex.hpp"
+
+#include "text/utf8.hpp"
+
+namespace tok::text {
+namespace {
+
+// Unicode White_Space (Unicode 15), the meaning of \s in Rust's regex crate.
+constexpr std::string_view kWhiteSpaceRanges =
+    R"(\t-\r\x{20}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})";
+
+// Per-call matching state. The JIT runs on a 32 KB machine stack by default;
+// only a match that runs out of it gets a large heap stack, since creating
+// one for every call (every valid UTF-8 run) costs an mmap.
+class MatchScratch {
+ public:
+  explicit MatchScratch(const pcre2_code* code)
+      : data_(pcre2_match_data_create_from_pattern(code, nullptr)) {}
+  ~MatchScratch() {
+    pcre2_match_context_free(context_);
+    pcre2_jit_stack_free(stack_);
+    pcre2_match_data_free(data_);
+  }
+  MatchScratch(const MatchScratch&) = delete;
+  MatchScratch& operator=(const MatchScratch&) = delete;
+
+  int match(const pcre2_code* code, std::string_view text, std::size_t pos) {
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+    int rc = pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, data_, context_);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT && stack_ == nullptr) {
+      stack_ = pcre2_jit_stack_create(64 * 1024, 64 * 1024 * 1024, nullptr);
+      context_ = pcre2_match_context_create(nullptr);
+      pcre2_jit_stack_assign(context_, nullptr, stack_);
+      rc = pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, data_, context_);
+    }
+    return rc;
+  }
+  const PCRE2_SIZE* ovector() const { return pcre2_get_ovector_pointer(data_); }
+
+ private:
+  pcre2_match_data* data_;
+  pcre2_jit_stack* stack_ = nullptr;
+  pcre2_match_context* context_ = nullptr;
+};
+
+}  // namespace
+
+std::string rewrite_whitespace_classes(std::string_view pattern) {
+  std::string out;
+  out.reserve(pattern.size() + 64);
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char ch = pattern[i];
+    if (ch == '\\' && i + 1 < pattern.size()) {
+      char e = pattern[i + 1];
+      if (e == 'Q') {  // \Q...\E is literal text
+        std::size_t end = pattern.find("\\E", i + 2);
+        end = end == std::string_view::npos ? pattern.size() : end + 2;
+        out.append(pattern.substr(i, end - i));
+        i = end - 1;
+        continue;
+      }
+      ++i;
+      if (e == 's') {
+        if (in_class) {
+          out.append(kWhiteSpaceRanges);
+        } else {
+          out.append("[").append(kWhiteSpaceRanges).append("]");
+        }
+      } else if (e == 'S' && !in_class) {
+        out.append("[^").append(kWhiteSpaceRanges).append("]");
+      } else {
+        // \S inside a class cannot be spelled as a range list; it keeps
+        // PCRE2's meaning (which differs only at U+180E).
+        out += '\\';
+        out += e;
+      }
+      continue;
+    }
+    out += ch;
+    if (!in_class && ch == '[') {
+      in_class = true;
+      // A ']' right after '[' or '[^' is a literal member.
+      if (i + 1 < pattern.size() && pattern[i + 1] == '^') out += pattern[++i];
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') out += pattern[++i];
+    } else if (in_class && ch == '[' && i + 1 < pattern.size() && pattern[i + 1] == ':') {
+      std::size_t end = pattern.find(":]", i + 2);  // POSIX class [:name:]
+      if (end != std::string_view::npos) {
+        out.append(pattern.substr(i + 1, end + 2 - (i + 1)));
+        i = end + 1;
+      }
+    } else if (in_class && ch == ']') {
+      in_class = false;
+    }
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
+    std::string_view pattern) {
+  std::string source = rewrite_whitespace_classes(pattern);
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  auto regex = std::make_shared<Regex>();
+  regex->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(),
+                              PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY, &error, &offset,
+                              nullptr);
+  if (regex->code == nullptr) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(error, message, sizeof message);
+    // The offset is in the rewritten source; it equals the user's offset
+    // unless \s or \S came before it.
+    return make_error("invalid split regex: {} at offset {} of (rewritten) pattern '{}'",
+                      reinterpret_cast<const char*>(message), offset, source);
+  }
+  // Without JIT support (some platforms) pcre2_match interprets; same results.
+  pcre2_jit_compile(regex->code, PCRE2_JIT_COMPLETE);
+  return std::shared_ptr<const Regex>(std::move(regex));
+}
+
+void PreTokenizer::split_regex_fn(std::string_view text,
+                                  const std::function<void(std::string_view)>& f) const {
+  TOK_ASSERT(regex_ != nullptr);
+  MatchScratch scratch(regex_->code);
+  std::size_t gap = 0;  // start of the text not yet covered by a piece
+  std::size_t pos = 0;  // where the next search starts
+  while (pos <= text.size()) {
+    int rc = scratch.match(regex_->code, text, pos);
+    if (rc < 0) {
+      // No more matches. A matching error (a resource limit hit by a
+      // pathological user pattern) also ends matching: the rest becomes one
+      // piece, so pieces still tile the text.
+      break;
+    }
+    const PCRE2_SIZE* ov = scratch.ovector();
+    std::size_t start = ov[0], end = ov[1];
+    if (end == start) {
+      // An empty match covers nothing; step over one character so the search
+      // moves on, leaving that character to the gap.
+      if (start >= text.size()) break;
+      pos = start + utf8::char_length(static_cast<unsigned char>(text[start]));
+      continue;
+    }
+    if (start > gap) f(text.substr(gap, start - gap));
+    f(text.substr(start, end - start));
+    gap = pos = end;
+  }
+  if (gap < text.size()) f(text.substr(gap));
+}
+
+void PreTokenizer::split_with_regex(std::string_view text,
+                                    const std::function<void(std::string_view)>& f) const {
+  PreTokenizer as_regex = *this;
+  as_regex.scanner_ = Scanner::kRegex;
+  as_regex.split(text, f);
+}
+
+}  // namespace tok::text

@@ -1,0 +1,37 @@
+// The compiled PCRE2 pattern behind PreTokenizer (internal to src/text).
+//
+// Patterns are written for the Rust regex crate (tiktoken) and for Oniguruma
+// (Hugging Face). PCRE2 agrees with both on the constructs the split patterns
+// use except two, which compile() rewrites or sets:
+//  - \s: PCRE2 with UCP adds U+180E (via \h) and lacks nothing else; Rust uses
+//    the White_Space property. \s and \S are replaced by explicit classes.
+//  - $: PCRE2 also matches before a final newline; PCRE2_DOLLAR_ENDONLY
+//    makes it the end of text only, as in Rust.
+#pragma once
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "text/pretokenizer.hpp"
+
+namespace tok::text {
+
+struct PreTokenizer::Regex {
+  pcre2_code* code = nullptr;  // immutable after compile; shared by threads
+
+  Regex() = default;
+  Regex(const Regex&) = delete;
+  Regex& operator=(const Regex&) = delete;
+  ~Regex() { pcre2_code_free(code); }
+
+  static Result<std::shared_ptr<const Regex>> compile(std::string_view pattern);
+};
+
+// The pattern with \s and \S spelled as White_Space classes (see above).
+std::string rewrite_whitespace_classes(std::string_view pattern);
+
+}  // namespace tok::text

@@ -1,0 +1,305 @@
+// The named split patterns as hand-written scanners.
+//
+// A backtracking regex tries the alternatives left to right at a position and
+// takes the first that matches; for each alternative it takes the first
+// success of its greedy quantifiers. The code below follows the alternatives
+// in order; where an alternative could backtrack, a comment says why the
+// chosen end is the one the regex reaches first. Lookaheads and `$` see the
+// end of `text` (one valid UTF-8 run) as the end of input.
+#include "text/scanners.hpp"
+
+#include "text/unicode_props.hpp"
+#include "text/utf8.hpp"
+
+namespace tok::text {
+namespace {
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+constexpr std::uint8_t kLNS = kPropLetter | kPropNumber | kPropSpace;
+
+// `text` as bytes, with property lookup of the character at a position.
+struct Cursor {
+  const unsigned char* s;
+  std::size_t n;
+  const UnicodeProps& props;
+
+  explicit Cursor(std::string_view t)
+      : s(reinterpret_cast<const unsigned char*>(t.data())), n(t.size()),
+        props(UnicodeProps::get()) {}
+
+  std::uint8_t at(std::size_t i, std::size_t& len) const {
+    unsigned char b = s[i];
+    if (b < 0x80) {
+      len = 1;
+      return kAsciiProps.bits[b];
+    }
+    return props(utf8::decode(s + i, len));
+  }
+
+  // End of the run of characters from i whose properties have a bit of mask.
+  std::size_t skip_any(std::size_t i, std::uint8_t mask) const {
+    while (i < n) {
+      if (s[i] < 0x80) {
+        if (!(kAsciiProps.bits[s[i]] & mask)) break;
+        ++i;
+        continue;
+      }
+      std::size_t len;
+      if (!(at(i, len) & mask)) break;
+      i += len;
+    }
+    return i;
+  }
+
+  // End of the run of [^\s\p{L}\p{N}] from i.
+  std::size_t skip_other(std::size_t i) const {
+    while (i < n) {
+      std::size_t len;
+      if (at(i, len) & kLNS) break;
+      i += len;
+    }
+    return i;
+  }
+
+  bool is_newline(std::size_t i) const { return i < n && (s[i] == '\r' || s[i] == '\n'); }
+};
+
+// End of the ASCII letters from i whose class bits include mask, or kNone
+// when the run is followed by a non-ASCII byte (which the general path must
+// classify). ASCII words are most pieces of most text; this is the fast path.
+std::size_t ascii_word_end(const Cursor& c, std::size_t i, std::uint8_t mask) {
+  while (i < c.n && c.s[i] < 0x80 && (kAsciiProps.bits[c.s[i]] & mask)) ++i;
+  return i < c.n && c.s[i] >= 0x80 ? kNone : i;
+}
+
+bool is_ascii_letter(unsigned char b) { return b < 0x80 && (kAsciiProps.bits[b] & kPropLetter); }
+
+// A whitespace run [start, end): where its last character starts and where
+// its last \r or \n ends (0 if it has none).
+struct WsRun {
+  std::size_t end;
+  std::size_t last_start;
+  std::size_t last_newline_end;
+};
+
+WsRun whitespace_run(const Cursor& c, std::size_t i) {
+  WsRun r{i, i, 0};
+  while (r.end < c.n) {
+    unsigned char b = c.s[r.end];
+    std::size_t len = 1;
+    if (b < 0x80 ? !(kAsciiProps.bits[b] & kPropSpace) : !(c.at(r.end, len) & kPropSpace)) break;
+    r.last_start = r.end;
+    if (b == '\r' || b == '\n') r.last_newline_end = r.end + 1;
+    r.end += len;
+  }
+  return r;
+}
+
+// \s+(?!\S)|\s+ on the run starting at i: the lookahead fails only before a
+// non-space, so \s+ gives back exactly one character, unless that would leave
+// nothing, in which case \s+ takes the single character.
+std::size_t whitespace_tail(const Cursor& c, const WsRun& r, std::size_t i) {
+  if (r.end == c.n) return r.end;
+  return r.last_start > i ? r.last_start : r.end;
+}
+
+// Case-insensitive letter at i for (?i:...) contractions: ASCII letters fold
+// to lower case; U+017F LATIN SMALL LETTER LONG S folds to 's' under Unicode
+// simple case folding, which both fancy-regex and PCRE2 apply. No other
+// character folds to d, e, l, m, r, s, t or v.
+char fold_letter(const Cursor& c, std::size_t i, std::size_t& len) {
+  if (i >= c.n) return 0;
+  unsigned char b = c.s[i];
+  len = 1;
+  if (b >= 'A' && b <= 'Z') return char(b - 'A' + 'a');
+  if (b < 0x80) return char(b);
+  if (b == 0xC5 && i + 1 < c.n && c.s[i + 1] == 0xBF) {
+    len = 2;
+    return 's';
+  }
+  return 0;
+}
+
+// Length of '(?i:[sdmt]|ll|ve|re) at i, 0 if none. The apostrophe is ASCII.
+std::size_t contraction_ci(const Cursor& c, std::size_t i) {
+  if (i >= c.n || c.s[i] != '\'') return 0;
+  std::size_t l1 = 0, l2 = 0;
+  char a = fold_letter(c, i + 1, l1);
+  if (a == 's' || a == 'd' || a == 'm' || a == 't') return 1 + l1;
+  if (a != 'l' && a != 'v' && a != 'r') return 0;
+  char b = fold_letter(c, i + 1 + l1, l2);
+  if ((a == 'l' && b == 'l') || ((a == 'v' || a == 'r') && b == 'e')) return 1 + l1 + l2;
+  return 0;
+}
+
+// Length of the case-sensitive 's|'t|'re|'ve|'m|'ll|'d at i, 0 if none.
+std::size_t contraction_exact(const Cursor& c, std::size_t i) {
+  if (i + 1 >= c.n || c.s[i] != '\'') return 0;
+  unsigned char a = c.s[i + 1];
+  if (a == 's' || a == 't' || a == 'm' || a == 'd') return 2;
+  if (i + 2 >= c.n) return 0;
+  unsigned char b = c.s[i + 2];
+  if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return 3;
+  return 0;
+}
+
+// End of at most `max` \p{N} characters from i.
+std::size_t skip_digits(const Cursor& c, std::size_t i, int max) {
+  for (int k = 0; k < max && i < c.n; ++k) {
+    std::size_t len;
+    if (!(c.at(i, len) & kPropNumber)) break;
+    i += len;
+  }
+  return i;
+}
+
+// o200k's [U]*[W]+(?i:contraction)? from s (U = Lu Lt Lm Lo M, W = Ll Lm Lo M),
+// or kNone. If [W]+ fails after the greedy [U]*, the regex backtracks [U]*
+// one character at a time; the first retry that works starts [W]+ at the last
+// character of the [U]* run that is also in W, and [W]+ ends right after it
+// (what follows it is in U but not W, or is where [W]+ failed).
+std::size_t o200k_lower_word(const Cursor& c, std::size_t s) {
+  std::size_t a = s, last_w_end = kNone, len;
+  while (a < c.n) {
+    std::uint8_t p = c.at(a, len);
+    if (!(p & kPropUpperish)) break;
+    a += len;
+    if (p & kPropLowerish) last_w_end = a;
+  }
+  std::size_t w = c.skip_any(a, kPropLowerish);
+  std::size_t end = w > a ? w : last_w_end;
+  if (end == kNone) return kNone;
+  return end + contraction_ci(c, end);
+}
+
+// o200k's [U]+[W]*(?i:contraction)? from s, or kNone. Nothing to backtrack:
+// the optional tail always succeeds once [U]+ has one character.
+std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
+  std::size_t a = c.skip_any(s, kPropUpperish);
+  if (a == s) return kNone;
+  std::size_t w = c.skip_any(a, kPropLowerish);
+  return w + contraction_ci(c, w);
+}
+
+}  // namespace
+
+std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
+  Cursor c(text);
+  std::size_t word = pos + (c.s[pos] == ' ' && pos + 1 < c.n);
+  if (is_ascii_letter(c.s[word])) {
+    std::size_t e = ascii_word_end(c, word, kPropLetter);
+    if (e != kNone) return e;
+  }
+  if (std::size_t k = contraction_exact(c, pos)) return pos + k;
+  std::size_t len;
+  std::uint8_t p = c.at(pos, len);
+  std::size_t start = pos;
+  // " ?" is taken when the character after the space starts a letter, number
+  // or other run; before whitespace or at the end it cannot help any of them.
+  if (c.s[pos] == ' ' && pos + 1 < c.n) {
+    std::size_t len2;
+    std::uint8_t q = c.at(pos + 1, len2);
+    if (!(q & kPropSpace)) {
+      start = pos + 1;
+      p = q;
+    }
+  }
+  if (p & kPropLetter) return c.skip_any(start, kPropLetter);
+  if (p & kPropNumber) return c.skip_any(start, kPropNumber);
+  if (!(p & kPropSpace)) return c.skip_other(start);
+  return whitespace_tail(c, whitespace_run(c, pos), pos);
+}
+
+std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
+                        bool ws_run_to_end) {
+  Cursor c(text);
+  {
+    unsigned char b = c.s[pos];
+    bool prefix = b < 0x80 && b != '\'' && b != '\r' && b != '\n' &&
+                  !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
+    std::size_t word = pos + (prefix && pos + 1 < c.n);
+    if (is_ascii_letter(c.s[word])) {
+      std::size_t e = ascii_word_end(c, word, kPropLetter);
+      if (e != kNone) return e;
+    }
+  }
+  if (std::size_t k = contraction_ci(c, pos)) return pos + k;
+  std::size_t len;
+  std::uint8_t p = c.at(pos, len);
+  // [^\r\n\p{L}\p{N}]?\p{L}+: the optional prefix can be any character but
+  // \r, \n, letters and numbers (so also a space or a tab). Possessive or not,
+  // dropping the prefix never helps: the prefix itself is not a letter.
+  if (p & kPropLetter) return c.skip_any(pos + len, kPropLetter);
+  if (!(p & kPropNumber) && !c.is_newline(pos) && pos + len < c.n) {
+    std::size_t len2;
+    if (c.at(pos + len, len2) & kPropLetter) return c.skip_any(pos + len + len2, kPropLetter);
+  }
+  if (p & kPropNumber) return skip_digits(c, pos, max_digits);
+  // " ?[^\s\p{L}\p{N}]+[\r\n]*"
+  std::size_t start = kNone;
+  if (!(p & kPropSpace)) {
+    start = pos;
+  } else if (c.s[pos] == ' ' && pos + 1 < c.n) {
+    std::size_t len2;
+    if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
+  }
+  if (start != kNone) {
+    std::size_t e = c.skip_other(start);
+    while (c.is_newline(e)) ++e;
+    return e;
+  }
+  WsRun r = whitespace_run(c, pos);
+  if (ws_run_to_end && r.end == c.n) return r.end;  // \s++$
+  // \s*[\r\n]+ (or \s*[\r\n]): \s* backtracks to the run's last newline, and
+  // nothing after it in the run is a newline.
+  if (r.last_newline_end) return r.last_newline_end;
+  return whitespace_tail(c, r, pos);
+}
+
+std::size_t scan_o200k(std::string_view text, std::size_t pos) {
+  Cursor c(text);
+  {
+    // An ASCII word: optional prefix, capitals, then lower case letters.
+    // Without lower case letters the general path handles the backtracking.
+    unsigned char b = c.s[pos];
+    bool prefix = b < 0x80 && b != '\r' && b != '\n' &&
+                  !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
+    std::size_t word = pos + (prefix && pos + 1 < c.n);
+    if (is_ascii_letter(c.s[word])) {
+      std::size_t upper = ascii_word_end(c, word, kPropUpperish);
+      std::size_t e = upper == kNone ? kNone : ascii_word_end(c, upper, kPropLowerish);
+      if (e != kNone && e > upper) return e + contraction_ci(c, e);
+    }
+  }
+  std::size_t len;
+  std::uint8_t p = c.at(pos, len);
+  // [^\r\n\p{L}\p{N}]? is greedy: each word alternative first tries with the
+  // prefix taken, then without. Marks are no \p{L}, so a mark can be the prefix
+  // or the word's first character.
+  bool can_prefix = !(p & (kPropLetter | kPropNumber)) && !c.is_newline(pos) && pos + len < c.n;
+  bool can_start = p & (kPropLetter | kPropMark);
+  std::size_t e;
+  if (can_prefix && (e = o200k_lower_word(c, pos + len)) != kNone) return e;
+  if (can_start && (e = o200k_lower_word(c, pos)) != kNone) return e;
+  if (can_prefix && (e = o200k_upper_word(c, pos + len)) != kNone) return e;
+  if (can_start && (e = o200k_upper_word(c, pos)) != kNone) return e;
+  if (p & kPropNumber) return skip_digits(c, pos, 3);
+  // " ?[^\s\p{L}\p{N}]+[\r\n/]*"
+  std::size_t start = kNone;
+  if (!(p & kPropSpace)) {
+    start = pos;
+  } else if (c.s[pos] == ' ' && pos + 1 < c.n) {
+    std::size_t len2;
+    if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
+  }
+  if (start != kNone) {
+    e = c.skip_other(start);
+    while (e < c.n && (c.s[e] == '\r' || c.s[e] == '\n' || c.s[e] == '/')) ++e;
+    return e;
+  }
+  WsRun r = whitespace_run(c, pos);
+  if (r.last_newline_end) return r.last_newline_end;  // \s*[\r\n]+
+  return whitespace_tail(c, r, pos);
+}
+
+}  // namespace tok::text

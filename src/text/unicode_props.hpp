@@ -1,0 +1,61 @@
+// Unicode character classes used by the split patterns, as one byte of bits
+// per code point. The table is built once from ICU (Unicode 15 in ICU 72; the
+// Rust regex crate behind tiktoken uses Unicode 15/16, so only characters
+// assigned in Unicode 16 can differ) and is immutable afterwards.
+//
+// Layout: two stages. stage1 maps each 256-code-point block to the index of a
+// distinct 256-byte block in stage2; most blocks are identical (unassigned,
+// CJK, Hangul...), so the whole table is a few tens of KB and lookups are two
+// loads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tok::text {
+
+enum PropBits : std::uint8_t {
+  kPropLetter = 1 << 0,     // \p{L}
+  kPropNumber = 1 << 1,     // \p{N}
+  kPropSpace = 1 << 2,      // \s: the White_Space property (not U+180E, U+200B, U+FEFF)
+  kPropMark = 1 << 3,       // \p{M}
+  kPropUpperish = 1 << 4,   // o200k's [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+  kPropLowerish = 1 << 5,   // o200k's [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+};
+
+// Properties of the ASCII range, known at compile time for the fast paths.
+struct AsciiProps {
+  std::uint8_t bits[128];
+};
+inline constexpr AsciiProps kAsciiProps = [] {
+  AsciiProps t{};
+  for (int c = 'A'; c <= 'Z'; ++c) t.bits[c] = kPropLetter | kPropUpperish;
+  for (int c = 'a'; c <= 'z'; ++c) t.bits[c] = kPropLetter | kPropLowerish;
+  for (int c = '0'; c <= '9'; ++c) t.bits[c] = kPropNumber;
+  for (int c = '\t'; c <= '\r'; ++c) t.bits[c] = kPropSpace;
+  t.bits[' '] = kPropSpace;
+  return t;
+}();
+
+class UnicodeProps {
+ public:
+  // The process-wide table (built on first use; thread-safe). Inline so the
+  // scanners' per-piece call is one guard-byte check.
+  static const UnicodeProps& get() {
+    static const UnicodeProps table;
+    return table;
+  }
+
+  std::uint8_t operator()(char32_t cp) const {
+    if (cp >= 0x110000) return 0;
+    return stage2_[std::size_t(stage1_[cp >> 8]) << 8 | (cp & 0xFF)];
+  }
+
+ private:
+  UnicodeProps();
+  std::vector<std::uint16_t> stage1_;  // (0x1100) block -> stage2 block index
+  std::vector<std::uint8_t> stage2_;   // (distinct blocks * 256) property bits
+};
+
+}  // namespace tok::text

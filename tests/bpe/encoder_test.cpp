@@ -1,0 +1,124 @@
+// The merge loop: exact tiny cases, linear scan == heap, no quadratic blow-up,
+// round trips on arbitrary bytes, count == encode().size().
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <random>
+
+#include "bpe/encoder.hpp"
+#include "bpe/merge_table.hpp"
+#include "formats/registry.hpp"
+
+using namespace tok::bpe;
+
+namespace {
+
+std::vector<TokenId> run(const MergeTable& t, std::string_view piece, bool heap) {
+  EncodeScratch s;
+  std::vector<TokenId> out;
+  merge_symbols(t, piece, kNoRank, heap, out, s);
+  return out;
+}
+
+MergeTable tiny_ranked() {
+  // 256 bytes, then "ab" (256), "abab"? no: "aa" (257), "aaa" (258), "ba" (259)
+  std::vector<std::string> toks;
+  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
+  toks.push_back("ab");
+  toks.push_back("aa");
+  toks.push_back("aaa");
+  toks.push_back("ba");
+  return std::move(MergeTable::from_ranks(toks)).value();
+}
+
+}  // namespace
+
+TEST_CASE("ranked merges: lowest rank first, leftmost on ties") {
+  MergeTable t = tiny_ranked();
+  CHECK(run(t, "ab", false) == std::vector<TokenId>{256});
+  CHECK(run(t, "aab", false) == std::vector<TokenId>{'a', 256});  // "ab" (256) beats "aa" (257)
+  CHECK(run(t, "aaaa", false) == std::vector<TokenId>{257, 257});  // leftmost "aa" first
+  CHECK(run(t, "aaa", false) == std::vector<TokenId>{258});        // aa+a -> aaa
+  CHECK(run(t, "bab", false) == std::vector<TokenId>{'b', 256});
+  CHECK(run(t, "", false).empty());
+}
+
+TEST_CASE("merge-list form: only listed pairs merge, in list order") {
+  std::vector<std::optional<std::string>> toks;
+  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
+  toks.push_back("ab");   // 256
+  toks.push_back("abc");  // 257
+  toks.push_back("bc");   // 258
+  MergeTable::Options o;
+  o.whole_piece_lookup = false;
+  // "bc" first, then "ab", then "ab"+"c": in "abc" the pair (b,c) merges first,
+  // and (a, bc) is not a listed merge, so the result is a, bc.
+  auto t = MergeTable::from_merges(toks, {{'b', 'c'}, {'a', 'b'}, {256, 'c'}}, o);
+  REQUIRE(t.ok());
+  CHECK(run(*t, "abc", false) == std::vector<TokenId>{'a', 258});
+  CHECK(run(*t, "abcab", false) == std::vector<TokenId>{'a', 258, 256});
+  auto bad = MergeTable::from_merges(toks, {{'x', 'y'}}, o);
+  CHECK_FALSE(bad.ok());
+}
+
+TEST_CASE("linear scan and heap agree on real vocabularies") {
+  auto tk = tok::formats::load_tokenizer("o200k_base");
+  REQUIRE(tk.ok());
+  std::mt19937 rng(7);
+  const char* alphabet[] = {"a", "b", "e", "r", "t", " ", "\n", "1", "é", "中", "😀", "th", "ing"};
+  for (int i = 0; i < 2000; ++i) {
+    std::string s;
+    int len = 1 + static_cast<int>(rng() % 60);
+    for (int k = 0; k < len; ++k) s += alphabet[rng() % 13];
+    CHECK(run(tk->table(), s, false) == run(tk->table(), s, true));
+  }
+}
+
+TEST_CASE("long runs are not quadratic") {
+  auto tk = tok::formats::load_tokenizer("o200k_base");
+  REQUIRE(tk.ok());
+  for (std::string unit : {"a", "1", " ", "\n", "é", "ab"}) {
+    std::string s;
+    while (s.size() < (1u << 20)) s += unit;
+    auto t0 = std::chrono::steady_clock::now();
+    auto ids = tk->encode(s, SpecialMode::kText);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(ids.ok());
+    CHECK(*tk->decode(*ids) == s);
+    CHECK_MESSAGE(secs < 5.0, "1 MB run of '" << unit << "' took " << secs << " s");
+  }
+}
+
+TEST_CASE("round trip on random bytes and count == encode().size()") {
+  std::mt19937 rng(42);
+  for (const char* enc : {"r50k_base", "cl100k_base", "o200k_base"}) {
+    auto tk = tok::formats::load_tokenizer(enc);
+    REQUIRE(tk.ok());
+    for (int i = 0; i < 300; ++i) {
+      std::string s(rng() % 200, '\0');
+      for (char& c : s) c = static_cast<char>(rng() % 256);
+      if (i % 3 == 0) {  // mostly-valid text with some invalid bytes
+        for (char& c : s) c = static_cast<char>(32 + rng() % 95);
+        if (!s.empty()) s[rng() % s.size()] = static_cast<char>(0x80 + rng() % 128);
+      }
+      auto ids = tk->encode(s, SpecialMode::kText);
+      REQUIRE(ids.ok());
+      CHECK(*tk->decode(*ids) == s);
+      CHECK(*tk->count(s, SpecialMode::kText, 1) == ids->size());
+    }
+  }
+}
+
+TEST_CASE("parallel count equals single-threaded count") {
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  std::mt19937 rng(3);
+  const char* frags[] = {"word ", "\n", "\nA", "\n\n", " \n", "x", "'s", "123", "\r\n", "  ", "é",
+                         "<|endoftext|>", "\nthe", "!", "\n\t"};
+  std::string s;
+  while (s.size() < (5u << 20)) s += frags[rng() % 15];
+  for (auto mode : {SpecialMode::kText, SpecialMode::kAllow}) {
+    auto one = tk->count(s, mode, 1);
+    for (unsigned threads : {2u, 3u, 4u}) CHECK(*tk->count(s, mode, threads) == *one);
+  }
+}

@@ -1,0 +1,53 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+
+#include "formats/registry.hpp"
+#include "formats/tiktoken_file.hpp"
+
+using namespace tok::formats;
+
+TEST_CASE("parse_tiktoken validates with line numbers") {
+  CHECK(parse_tiktoken("YQ== 0\nYg== 1\n", "v").ok());
+  auto bad64 = parse_tiktoken("YQ== 0\n!!!! 1\n", "v");
+  REQUIRE_FALSE(bad64.ok());
+  CHECK(bad64.error().message == "v:2: bad base64 token '!!!!'");
+  auto dup = parse_tiktoken("YQ== 0\nYg== 0\n", "v");
+  REQUIRE_FALSE(dup.ok());
+  CHECK(dup.error().message == "v:2: duplicate rank 0 (first on line 1)");
+  auto gap = parse_tiktoken("YQ== 0\nYg== 2\n", "v");
+  REQUIRE(gap.ok());
+  REQUIRE(gap->gaps.size() == 1);
+  CHECK(gap->gaps[0].rank == 1);
+  CHECK(gap->gaps[0].line == 2);
+  auto norank = parse_tiktoken("YQ==\n", "v");
+  CHECK_FALSE(norank.ok());
+  CHECK_FALSE(parse_tiktoken("", "v").ok());
+  CHECK_FALSE(parse_tiktoken("YQ== 99999999999\n", "v").ok());
+}
+
+TEST_CASE("base64 round trip and writer") {
+  for (std::string s : std::vector<std::string>{"a", "ab", "abc", "abcd", std::string("\0\xff\x80", 3)}) {
+    if (s.empty()) continue;
+    auto t = parse_tiktoken(base64_encode(s) + " 0\n", "x");
+    REQUIRE(t.ok());
+    CHECK(*t->tokens[0] == s);
+  }
+  std::vector<std::string> toks = {"a", "b", "ab"};
+  auto back = parse_tiktoken(write_tiktoken(toks), "x");
+  REQUIRE(back->tokens.size() == 3);
+  CHECK(*back->tokens[2] == "ab");
+}
+
+TEST_CASE("built-in encodings load fast and resolve names") {
+  for (const char* name : {"o200k_base", "cl100k_base", "p50k_base", "r50k_base", "gpt2", "o200k"}) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto tk = load_tokenizer(name);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE_MESSAGE(tk.ok(), name);
+    MESSAGE(std::string(name) << " loaded in " << ms << " ms");
+  }
+  auto unknown = load_tokenizer("o200k_bse");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().message.find("did you mean o200k_base") != std::string::npos);
+}
