@@ -16,6 +16,7 @@ Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTo
   vocab_size_ = table_.size();
   for (const auto& s : specials_) {
     if (!s.text.empty()) special_first_[static_cast<unsigned char>(s.text[0])] = 1;
+    has_always_ = has_always_ || s.always;
     vocab_size_ = std::max<std::size_t>(vocab_size_, std::size_t{s.id} + 1);
   }
   // Longest match first when two specials start at the same place.
@@ -47,12 +48,14 @@ std::string Tokenizer::apply_transform(std::string_view text) const {
 }
 
 std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view text,
-                                                            std::size_t from) const {
+                                                            std::size_t from, Match which) const {
   if (specials_.empty()) return {std::string_view::npos, 0};
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   for (std::size_t i = from; i < text.size(); ++i) {
     if (!special_first_[p[i]]) continue;
     for (std::size_t k = 0; k < specials_.size(); ++k) {
+      if (which == Match::kAlways && !specials_[k].always) continue;
+      if (which == Match::kRefusable && specials_[k].always) continue;
       const std::string& s = specials_[k].text;
       if (!s.empty() && text.compare(i, s.size(), s) == 0) return {i, k};
     }
@@ -78,8 +81,46 @@ void Tokenizer::for_each_piece(std::string_view text, F&& f) const {
   split_level(0, text, f);
 }
 
+bool Tokenizer::segmented(SpecialMode mode) const {
+  return segment_transform_ || has_always_ || (mode == SpecialMode::kAllow && !specials_.empty());
+}
+
+namespace {
+bool is_space_byte(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
+template <class O, class S>
+void Tokenizer::for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary,
+                                 S&& special) const {
+  Match which = mode == SpecialMode::kAllow ? Match::kAll : Match::kAlways;
+  auto emit = [&](std::size_t b, std::size_t e) {
+    if (e <= b) return;
+    std::string_view run = text.substr(b, e - b);
+    if (!segment_transform_) return ordinary(run, b);
+    std::string t = segment_transform_(run, b);
+    ordinary(std::string_view(t), b);
+  };
+  std::size_t pos = 0;
+  for (;;) {
+    auto [at, k] = find_special(text, pos, which);
+    if (at == std::string_view::npos) break;
+    const SpecialToken& sp = specials_[k];
+    std::size_t end = at;
+    if (sp.lstrip) {
+      while (end > pos && is_space_byte(text[end - 1])) --end;
+    }
+    emit(pos, end);
+    special(sp.id, at);
+    pos = at + sp.text.size();
+    if (sp.rstrip) {
+      while (pos < text.size() && is_space_byte(text[pos])) ++pos;
+    }
+  }
+  emit(pos, text.size());
+}
+
 Status Tokenizer::check_no_specials(std::string_view text) const {
-  auto [pos, k] = find_special(text, 0);
+  auto [pos, k] = find_special(text, 0, Match::kRefusable);
   if (pos == std::string_view::npos) return {};
   return make_error(
       "the text contains the special token {} at byte {}; pass --special allow to encode it as "
@@ -105,6 +146,13 @@ Status Tokenizer::encode_prepared(std::string_view text, SpecialMode mode,
   auto ordinary = [&](std::string_view t) {
     for_each_piece(t, [&](std::string_view piece) { encode_piece(table_, piece, out, scratch); });
   };
+  if (segmented(mode)) {
+    if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
+    for_each_segment(
+        text, mode, [&](std::string_view run, std::size_t) { ordinary(run); },
+        [&](TokenId id, std::size_t) { out.push_back(id); });
+    return {};
+  }
   if (mode == SpecialMode::kText || specials_.empty()) {
     ordinary(text);
     return {};
@@ -144,18 +192,29 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
   if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
   EncodeScratch scratch;
   std::vector<TokenId> ids;
-  auto ordinary = [&](std::string_view t) {
+  auto ordinary_at = [&](std::string_view t, std::size_t base) {
     for_each_piece(t, [&](std::string_view piece) {
       ids.clear();
       encode_piece(table_, piece, ids, scratch);
       // Offsets of tokens inside the piece: their bytes are consecutive.
-      std::size_t off = static_cast<std::size_t>(piece.data() - text.data());
+      std::size_t off = base + static_cast<std::size_t>(piece.data() - t.data());
       for (TokenId id : ids) {
         out.push_back({id, off});
         off += table_.bytes(id).size();
       }
     });
   };
+  auto ordinary = [&](std::string_view t) {
+    ordinary_at(t, static_cast<std::size_t>(t.data() - text.data()));
+  };
+  if (segmented(mode)) {
+    // Offsets are those of the runs in the input (approximate inside a
+    // transformed run).
+    for_each_segment(
+        text, mode, [&](std::string_view run, std::size_t at) { ordinary_at(run, at); },
+        [&](TokenId id, std::size_t at) { out.push_back({id, at}); });
+    return {};
+  }
   if (mode != SpecialMode::kAllow || specials_.empty()) {
     ordinary(text);
     return {};
@@ -181,7 +240,13 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
     text = transformed;
   }
   if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
-  bool allow = mode == SpecialMode::kAllow && !specials_.empty();
+  if (segmented(mode) && (threads <= 1 || segment_transform_)) {
+    EncodeScratch scratch;
+    std::vector<TokenId> out;
+    TOK_TRY(encode_prepared(text, mode, out, scratch));
+    return out.size();
+  }
+  bool allow = segmented(mode);
   constexpr std::size_t kChunk = 1 << 20;
   if (threads <= 1 || text.size() < 2 * kChunk || pre_.size() != 1 || transform_) {
     EncodeScratch scratch;
@@ -200,7 +265,8 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
       std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
       if (allow) {
         out.clear();
-        (void)encode_prepared(part, SpecialMode::kAllow, out, scratch);
+        (void)encode_prepared(part, mode == SpecialMode::kAllow ? mode : SpecialMode::kText, out,
+                              scratch);
         counts[c] = out.size();
       } else {
         counts[c] = count_ordinary(part, scratch);
@@ -219,11 +285,11 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
 std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
                                                      SpecialMode mode) const {
   std::vector<std::size_t> cuts{0};
-  if (pre_.size() != 1 || transform_) {
+  if (pre_.size() != 1 || transform_ || segment_transform_) {
     cuts.push_back(text.size());
     return cuts;
   }
-  bool allow = mode == SpecialMode::kAllow && !specials_.empty();
+  bool allow = segmented(mode);
   std::size_t max_special = 0;
   for (const auto& s : specials_) max_special = std::max(max_special, s.text.size());
   while (cuts.back() < text.size()) {

@@ -30,6 +30,11 @@ enum class SpecialMode {
 struct SpecialToken {
   std::string text;
   TokenId id;
+  // Matched in every mode, never refused (Hugging Face added tokens with
+  // "special": false, llama.cpp user-defined tokens).
+  bool always = false;
+  // Swallow the whitespace before / after an occurrence (HF lstrip/rstrip).
+  bool lstrip = false, rstrip = false;
 };
 
 // Where a token came from in the (transformed) input: for --tokens output.
@@ -62,6 +67,15 @@ class Tokenizer {
   bool has_transform() const { return static_cast<bool>(transform_); }
   std::string apply_transform(std::string_view text) const;
 
+  // Applied to each run of ordinary text between special tokens, after the
+  // specials were found in the raw text (HF normalizers and Metaspace,
+  // llama.cpp's SentencePiece space prefix). `offset` is where the run starts
+  // in the input (HF "prepend first" looks for 0). Empty runs are skipped.
+  using SegmentTransform = std::function<std::string(std::string_view, std::size_t offset)>;
+  void set_segment_transform(SegmentTransform t) { segment_transform_ = std::move(t); }
+  // Applied to decoded bytes (SentencePiece "▁" back to spaces).
+  void set_decode_transform(Transform t) { decode_transform_ = std::move(t); }
+
   // Metadata the formats fill in (BOS/EOS that --add-special adds).
   std::optional<TokenId> bos, eos;
   bool add_bos = false, add_eos = false;
@@ -89,9 +103,12 @@ class Tokenizer {
   // Ids back to bytes; an unknown id is an error naming it.
   Result<std::string> decode(std::span<const TokenId> ids) const;
 
+  // Which specials find_special looks for.
+  enum class Match { kAll, kAlways, kRefusable /* those without `always` */ };
   // First special-token occurrence at or after `from`: {position, index into
   // specials()}, or {npos, 0}.
-  std::pair<std::size_t, std::size_t> find_special(std::string_view text, std::size_t from) const;
+  std::pair<std::size_t, std::size_t> find_special(std::string_view text, std::size_t from,
+                                                   Match which = Match::kAll) const;
 
  private:
   template <class F>
@@ -99,6 +116,13 @@ class Tokenizer {
   template <class F>
   void split_level(std::size_t level, std::string_view text, F& f) const;
   Status check_no_specials(std::string_view text) const;
+  // Does encoding need the per-segment path (segment transform, specials
+  // matched in every mode)?
+  bool segmented(SpecialMode mode) const;
+  // Splits text at the specials `mode` matches: ordinary(run, offset) for each
+  // run of text, special(id, offset) for each special token.
+  template <class O, class S>
+  void for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary, S&& special) const;
   // encode() after the transform has been applied.
   Status encode_prepared(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
                          EncodeScratch& scratch) const;
@@ -110,6 +134,9 @@ class Tokenizer {
   std::vector<std::uint8_t> special_first_;  // (256) first bytes of specials
   std::size_t vocab_size_ = 0;
   Transform transform_;
+  SegmentTransform segment_transform_;
+  Transform decode_transform_;
+  bool has_always_ = false;  // some special has always = true
 };
 
 }  // namespace tok::bpe

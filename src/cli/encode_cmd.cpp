@@ -27,7 +27,7 @@ int run_encode(const EncodeArgs& a) {
   const std::string& name = in->path() == "-" ? std::string("<stdin>") : in->path();
   bpe::SpecialMode mode = a.enc.special_mode();
   if (mode == bpe::SpecialMode::kError && !tk->specials().empty()) {
-    auto [at, k] = tk->find_special(text, 0);
+    auto [at, k] = tk->find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
     if (at != std::string_view::npos) {
       return report(make_error(
           "{}: the text contains the special token {} at byte {}; pass --special allow to encode "

@@ -11,7 +11,11 @@
 #include "core/mapped_file.hpp"
 #include "core/sha256.hpp"
 #include "formats/builtin_encodings.hpp"
+#include "formats/gguf_reader.hpp"
+#include "formats/gguf_vocab.hpp"
+#include "formats/hf_tokenizer.hpp"
 #include "formats/tiktoken_file.hpp"
+#include "formats/vocab_catalog.hpp"
 
 namespace tok::formats {
 namespace fs = std::filesystem;
@@ -93,6 +97,7 @@ std::vector<std::string> known_encoding_names() {
     out.push_back(e.name);
     for (const auto& a : e.aliases) out.push_back(a);
   }
+  for (const auto& v : named_vocabs()) out.push_back(v.name);
   return out;
 }
 
@@ -126,6 +131,49 @@ std::vector<std::string> suggest(std::string_view name, const std::vector<std::s
   return out;
 }
 
+Result<bpe::Tokenizer> load_path(const std::string& s, const LoadOptions& options) {
+  std::error_code ec;
+  std::string name = fs::path(s).filename().string();
+  if (fs::is_directory(s, ec)) {
+    fs::path d(s);
+    if (fs::is_regular_file(d / "tokenizer.json", ec)) {
+      return load_path((d / "tokenizer.json").string(), options);
+    }
+    if (fs::is_regular_file(d / "vocab.json", ec) && fs::is_regular_file(d / "merges.txt", ec)) {
+      return load_vocab_merges((d / "vocab.json").string(), (d / "merges.txt").string(),
+                               d.filename().string());
+    }
+    return make_error(
+        "{}: is a directory without tokenizer.json or vocab.json + merges.txt; expected an "
+        "encoding name or a vocabulary file",
+        s);
+  }
+  if (s.ends_with(".tiktoken")) return load_tiktoken_path(s, options);
+  TOK_ASSIGN(MappedFile f, MappedFile::open(s));
+  std::string_view bytes = f.bytes();
+  if (bytes.starts_with("GGUF")) {
+    TOK_ASSIGN(GgufFile g, GgufFile::open(s));
+    return load_gguf_tokenizer(g, fs::path(s).stem().string());
+  }
+  if (name == "vocab.json") {
+    std::string merges = (fs::path(s).parent_path() / "merges.txt").string();
+    if (!fs::is_regular_file(merges, ec)) {
+      return make_error("{}: a vocab.json needs merges.txt beside it ({} not found)", s, merges);
+    }
+    return load_vocab_merges(s, merges, fs::path(s).parent_path().filename().string());
+  }
+  std::size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && bytes[first] == '{') {
+    std::string tk_name = fs::path(s).parent_path().filename().string();
+    if (tk_name.empty()) tk_name = fs::path(s).stem().string();
+    return load_hf_tokenizer_json(bytes, s, tk_name);
+  }
+  return make_error(
+      "{}: unrecognized vocabulary format (expected .tiktoken, .gguf, tokenizer.json or "
+      "vocab.json + merges.txt)",
+      s);
+}
+
 Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& options) {
   std::string s(spec);
   if (const BuiltinEncoding* b = find_builtin(s)) {
@@ -135,15 +183,24 @@ Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& 
     return build(b->name, f.bytes(), path, pattern, b->specials);
   }
   std::error_code ec;
-  if (fs::is_regular_file(s, ec) || s == "-") {
-    if (s.ends_with(".tiktoken")) return load_tiktoken_path(s, options);
-    return make_error("{}: unrecognized vocabulary format (expected a .tiktoken file)", s);
+  if (fs::is_regular_file(s, ec) || s == "-" || fs::is_directory(s, ec)) {
+    return load_path(s, options);
   }
-  if (fs::is_directory(s, ec)) {
-    return make_error("{}: is a directory; expected an encoding name or a vocabulary file", s);
+  if (s.starts_with("hf:")) {
+    TOK_ASSIGN(std::string dir, resolve_hf_hub(s.substr(3)));
+    return load_path(dir, options);
   }
   if (s.find('/') != std::string::npos || s.ends_with(".tiktoken")) {
     return make_error("{}: no such vocabulary file", s);
+  }
+  if (const NamedVocab* v = find_named_vocab(s)) {
+    auto path = named_vocab_path(*v);
+    if (!path) {
+      return make_error("vocabulary '{}' is not on this machine; run `tok vocab fetch {}` ({})", s,
+                        v->name, v->source);
+    }
+    TOK_ASSIGN(auto tk, load_path(*path, options));
+    return tk;
   }
   auto near = suggest(s, known_encoding_names());
   std::string hint;

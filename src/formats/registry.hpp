@@ -23,6 +23,10 @@ Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& 
 // checksum matches, else the sidecar FILE.tiktoken.json, else options.pattern.
 Result<bpe::Tokenizer> load_tiktoken_path(const std::string& path, const LoadOptions& options);
 
+// A vocabulary by path: a .tiktoken, .gguf, tokenizer.json or vocab.json
+// file, or a directory holding tokenizer.json or vocab.json + merges.txt.
+Result<bpe::Tokenizer> load_path(const std::string& path, const LoadOptions& options);
+
 // Names -e accepts without a path (for help and "did you mean").
 std::vector<std::string> known_encoding_names();
 

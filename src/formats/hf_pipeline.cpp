@@ -1,0 +1,256 @@
+#include "formats/hf_pipeline.hpp"
+
+#include <utf8proc.h>
+
+#include <cstdlib>
+#include <functional>
+
+namespace tok::formats {
+namespace {
+
+using json = nlohmann::json;
+// One text step; `offset` is where the segment starts in the input.
+using Step = std::function<std::string(std::string, std::size_t offset)>;
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  if (from.empty()) return s;
+  std::string out;
+  std::size_t pos = 0;
+  for (;;) {
+    std::size_t at = s.find(from, pos);
+    if (at == std::string::npos) break;
+    out.append(s, pos, at - pos);
+    out += to;
+    pos = at + from.size();
+  }
+  out.append(s, pos);
+  return out;
+}
+
+std::string str_or(const json& j, const char* key, std::string def) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : def;
+}
+bool bool_or(const json& j, const char* key, bool def) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : def;
+}
+
+// Escapes a literal for PCRE2.
+std::string quote_regex(std::string_view s) { return "\\Q" + std::string(s) + "\\E"; }
+
+struct Builder {
+  const std::string& source;
+  HfPipeline out;
+  std::vector<Step> steps;
+
+  Error unsupported(std::string_view what, std::string_view type) {
+    return make_error("{}: {} '{}' is not supported yet", source, what, type);
+  }
+  void note(std::string_view s) {
+    if (!out.describe.empty()) out.describe += ", ";
+    out.describe += s;
+  }
+
+  Status normalizer(const json& n) {
+    if (n.is_null()) return {};
+    std::string type = str_or(n, "type", "");
+    if (type == "Sequence") {
+      for (const auto& x : n.value("normalizers", json::array())) TOK_TRY(normalizer(x));
+      return {};
+    }
+    note(type);
+    if (type == "NFC" || type == "NFD" || type == "NFKC" || type == "NFKD") {
+      steps.push_back([type](std::string s, std::size_t) { return unicode_normalize(s, type); });
+    } else if (type == "Lowercase") {
+      steps.push_back([](std::string s, std::size_t) { return unicode_lowercase(s); });
+    } else if (type == "Prepend") {
+      std::string p = str_or(n, "prepend", "");
+      steps.push_back([p](std::string s, std::size_t) { return s.empty() ? s : p + s; });
+    } else if (type == "Replace") {
+      const json& pat = n.value("pattern", json::object());
+      if (!pat.contains("String") || !pat["String"].is_string()) {
+        return unsupported("normalizer", "Replace with a Regex pattern");
+      }
+      std::string from = pat["String"], to = str_or(n, "content", "");
+      steps.push_back([from, to](std::string s, std::size_t) { return replace_all(s, from, to); });
+    } else if (type == "Strip") {
+      bool left = bool_or(n, "strip_left", true), right = bool_or(n, "strip_right", true);
+      steps.push_back([left, right](std::string s, std::size_t) {
+        auto ws = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+        std::size_t b = 0, e = s.size();
+        while (left && b < e && ws(s[b])) ++b;
+        while (right && e > b && ws(s[e - 1])) --e;
+        return s.substr(b, e - b);
+      });
+    } else {
+      return unsupported("normalizer", type);
+    }
+    return {};
+  }
+
+  Status add_regex(const std::string& pattern) {
+    auto named = text::PreTokenizer::named(pattern);
+    auto p = named.ok() ? std::move(named) : text::PreTokenizer::from_regex(pattern);
+    if (!p.ok()) return make_error("{}: split pattern: {}", source, p.error().message);
+    out.pre.push_back(std::move(p).value());
+    return {};
+  }
+
+  Status pretokenizer(const json& p, bool first) {
+    if (p.is_null()) return {};
+    std::string type = str_or(p, "type", "");
+    if (type == "Sequence") {
+      bool f = first;
+      for (const auto& x : p.value("pretokenizers", json::array())) {
+        TOK_TRY(pretokenizer(x, f));
+        f = false;
+      }
+      return {};
+    }
+    note(type);
+    if (type == "ByteLevel") {
+      out.byte_level = true;
+      if (bool_or(p, "add_prefix_space", false)) {
+        if (!first || !out.pre.empty()) return unsupported("pre-tokenizer", "ByteLevel with add_prefix_space after a split");
+        steps.push_back([](std::string s, std::size_t) { return s.starts_with(' ') ? s : " " + s; });
+      }
+      if (bool_or(p, "use_regex", true)) TOK_TRY(add_regex("gpt2"));
+      return {};
+    }
+    if (type == "Split") {
+      // HF splits by matches; tok's pre-tokenizers emit matches and gaps
+      // ("Isolated"). The other behaviors are rewritten as Isolated regexes.
+      std::string behavior = str_or(p, "behavior", "Isolated");
+      bool invert = bool_or(p, "invert", false);
+      const json& pat = p.value("pattern", json::object());
+      bool is_string = pat.contains("String") && pat["String"].is_string();
+      if (!is_string && !(pat.contains("Regex") && pat["Regex"].is_string())) {
+        return make_error("{}: Split pre-tokenizer without a Regex or String pattern", source);
+      }
+      std::string re = is_string ? quote_regex(pat["String"].get<std::string>())
+                                 : pat["Regex"].get<std::string>();
+      // Removed + invert keeps the matches; tiktoken-style patterns match
+      // every character, so nothing is removed and it equals Isolated.
+      if ((behavior == "Isolated" && !invert) || (behavior == "Removed" && invert)) {
+        return add_regex(re);
+      }
+      if (is_string && !invert && behavior == "MergedWithPrevious") {
+        return add_regex("(?s)(?:(?!" + re + ").)*" + re + "|(?:(?!" + re + ").)+");
+      }
+      if (is_string && !invert && behavior == "MergedWithNext") {
+        return add_regex("(?s)" + re + "(?:(?!" + re + ").)*|(?:(?!" + re + ").)+");
+      }
+      return unsupported("Split behavior", behavior + (invert ? " (inverted)" : ""));
+    }
+    if (type == "Digits") {
+      return add_regex(bool_or(p, "individual_digits", false) ? "\\p{N}" : "\\p{N}+");
+    }
+    if (type == "Metaspace") {
+      if (!first || !out.pre.empty()) return unsupported("pre-tokenizer", "Metaspace after a split");
+      std::string rep = str_or(p, "replacement", "\u2581");
+      std::string scheme = str_or(p, "prepend_scheme", "");
+      if (scheme.empty()) scheme = bool_or(p, "add_prefix_space", true) ? "always" : "never";
+      steps.push_back([rep, scheme](std::string s, std::size_t offset) {
+        s = replace_all(std::move(s), " ", rep);
+        bool prepend = scheme == "always" || (scheme == "first" && offset == 0);
+        if (prepend && !s.starts_with(rep)) s = rep + s;
+        return s;
+      });
+      if (bool_or(p, "split", true)) {
+        TOK_TRY(add_regex("(?s)" + quote_regex(rep) + "(?:(?!" + quote_regex(rep) + ").)*|(?:(?!" +
+                          quote_regex(rep) + ").)+"));
+      }
+      return {};
+    }
+    return unsupported("pre-tokenizer", type);
+  }
+
+  // Decoders: byte-level needs nothing (tok keeps raw bytes); SentencePiece
+  // style maps the replacement character back to spaces and strips the
+  // prefix space the encoder added.
+  void decoder(const json& d) {
+    if (d.is_null()) return;
+    std::string rep;
+    bool strip_first = false;
+    std::function<void(const json&)> visit = [&](const json& x) {
+      std::string type = str_or(x, "type", "");
+      if (type == "Sequence") {
+        for (const auto& y : x.value("decoders", json::array())) visit(y);
+      } else if (type == "Metaspace") {
+        rep = str_or(x, "replacement", "\u2581");
+        std::string scheme = str_or(x, "prepend_scheme", "always");
+        strip_first = scheme != "never" && bool_or(x, "add_prefix_space", true);
+      } else if (type == "Replace") {
+        const json& pat = x.value("pattern", json::object());
+        if (pat.contains("String") && str_or(x, "content", "") == " ") rep = pat["String"];
+      } else if (type == "Strip") {
+        strip_first = x.value("start", 0) > 0;
+      }
+    };
+    visit(d);
+    if (rep.empty()) return;
+    out.decode = [rep, strip_first](std::string_view s) {
+      std::string t = replace_all(std::string(s), rep, " ");
+      if (strip_first && t.starts_with(' ')) t.erase(0, 1);
+      return t;
+    };
+  }
+};
+
+}  // namespace
+
+std::string unicode_normalize(std::string_view text, std::string_view form) {
+  int opts = UTF8PROC_STABLE;
+  if (form == "NFC") opts |= UTF8PROC_COMPOSE;
+  if (form == "NFD") opts |= UTF8PROC_DECOMPOSE;
+  if (form == "NFKC") opts |= UTF8PROC_COMPOSE | UTF8PROC_COMPAT;
+  if (form == "NFKD") opts |= UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT;
+  utf8proc_uint8_t* out = nullptr;
+  utf8proc_ssize_t n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
+                                    static_cast<utf8proc_ssize_t>(text.size()), &out,
+                                    static_cast<utf8proc_option_t>(opts));
+  if (n < 0) return std::string(text);
+  std::string r(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
+  std::free(out);
+  return r;
+}
+
+std::string unicode_lowercase(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  utf8proc_ssize_t n = static_cast<utf8proc_ssize_t>(text.size());
+  for (utf8proc_ssize_t i = 0; i < n;) {
+    utf8proc_int32_t c;
+    utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
+    if (len <= 0) {
+      out.push_back(static_cast<char>(p[i]));
+      ++i;
+      continue;
+    }
+    utf8proc_uint8_t buf[4];
+    utf8proc_ssize_t w = utf8proc_encode_char(utf8proc_tolower(c), buf);
+    out.append(reinterpret_cast<char*>(buf), static_cast<std::size_t>(w));
+    i += len;
+  }
+  return out;
+}
+
+Result<HfPipeline> build_hf_pipeline(const json& normalizer, const json& pre_tokenizer,
+                                     const json& decoder, const std::string& source) {
+  Builder b{source, {}, {}};
+  TOK_TRY(b.normalizer(normalizer));
+  TOK_TRY(b.pretokenizer(pre_tokenizer, true));
+  b.decoder(decoder);
+  if (!b.steps.empty()) {
+    b.out.segment = [steps = std::move(b.steps)](std::string_view s, std::size_t offset) {
+      std::string t(s);
+      for (const auto& f : steps) t = f(std::move(t), offset);
+      return t;
+    };
+  }
+  return std::move(b.out);
+}
+
+}  // namespace tok::formats
