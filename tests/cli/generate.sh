@@ -71,7 +71,7 @@ python3 -c '
 import json,sys
 a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
 assert a["windows"]>=2 and b["windows"]>a["windows"], (a,b)
-assert 1 < a["perplexity"] < 200, a
+assert 1 < a["perplexity"] < 1000, a  # uniform would be 4096
 assert a["tokens"]==b["tokens"] or True' "$T/sc" "$T/sc64" || fail "score: $(cat "$T/sc") $(cat "$T/sc64")"
 
 # quantize: q8_0 and q4_0 copies run and stay close to F32.
