@@ -41,5 +41,8 @@ void add_models(CLI::App& app, Registry& r);
 void add_truncate(CLI::App& app, Registry& r);
 void add_chunk(CLI::App& app, Registry& r);
 void add_show(CLI::App& app, Registry& r);
+void add_generate(CLI::App& app, Registry& r);
+void add_score(CLI::App& app, Registry& r);
+void add_quantize(CLI::App& app, Registry& r);
 
 }  // namespace tok::cli

@@ -93,6 +93,9 @@ int run(int argc, char** argv) {
   add_truncate(app, registry);
   add_chunk(app, registry);
   add_show(app, registry);
+  add_generate(app, registry);
+  add_score(app, registry);
+  add_quantize(app, registry);
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }

@@ -1,0 +1,150 @@
+// tok generate [-m MODEL] [PROMPT]: text generation with a GGUF model,
+// streamed to stdout one token at a time (whole UTF-8 characters only).
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <random>
+
+#include "cli/command.hpp"
+#include "cli/input.hpp"
+#include "cli/runtime_options.hpp"
+#include "core/output.hpp"
+#include "model/generator.hpp"
+
+namespace tok::cli {
+namespace {
+
+struct GenerateArgs {
+  RuntimeOptions model;
+  std::string prompt;
+  bool prompt_given = false;
+  model::GenerateOptions gen;
+  std::optional<std::uint64_t> seed;
+  bool echo = false, stats = false, json = false;
+};
+
+nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
+  auto r = [](double v) { return std::round(v * 100) / 100; };
+  return {{"prompt_tokens", s.prompt_tokens},
+          {"generated_tokens", s.generated_tokens},
+          {"ttft_ms", r(s.ttft_ms)},
+          {"prefill_ms", r(s.prefill_ms)},
+          {"prefill_tokens_per_s", r(s.prefill_tokens_per_s())},
+          {"decode_ms", r(s.decode_ms)},
+          {"decode_tokens_per_s", r(s.decode_tokens_per_s())},
+          {"model_bytes", s.model_bytes},
+          {"kv_bytes", s.kv_bytes},
+          {"threads", threads},
+          {"stop", std::string(model::stop_reason_name(s.stop))}};
+}
+
+nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
+  nlohmann::json top = nlohmann::json::array();
+  for (auto [id, lp] : t.top) top.push_back({{"id", id}, {"token", escape_bytes(tk.token_bytes(id))}, {"logprob", lp}});
+  return {{"id", t.id}, {"token", escape_bytes(tk.token_bytes(t.id))}, {"logprob", t.logprob}, {"top", top}};
+}
+
+int run_generate(GenerateArgs& a) {
+  auto m = a.model.load();
+  if (!m.ok()) return report(m.error());
+  const bpe::Tokenizer& tk = m->tokenizer();
+  std::string prompt = a.prompt;
+  if (!a.prompt_given) {
+    auto in = open_input("-");
+    if (!in.ok()) return report(in.error());
+    prompt = std::string(in->bytes());
+  }
+  std::vector<bpe::TokenId> ids;
+  if (tk.add_bos && tk.bos) ids.push_back(*tk.bos);
+  auto enc = tk.encode(prompt, bpe::SpecialMode::kText);
+  if (!enc.ok()) return report(enc.error());
+  ids.insert(ids.end(), enc->begin(), enc->end());
+  a.gen.ctx = a.model.ctx;
+  a.gen.sampling.seed = a.seed ? *a.seed : std::random_device{}();
+  unsigned threads = a.model.thread_count();
+  model::ThreadPool pool(threads);
+  Output out;
+  nlohmann::json tokens = nlohmann::json::array();
+  std::vector<bpe::TokenId> generated;
+  model::GenerateCallbacks cb;
+  cb.token = [&](const model::TokenInfo& t) {
+    generated.push_back(t.id);
+    if (a.gen.logprobs > 0) {
+      if (a.json) tokens.push_back(token_json(tk, t));
+      else std::fprintf(stderr, "%s\n", token_json(tk, t).dump().c_str());
+    }
+  };
+  std::string text;
+  if (a.json) {
+    cb.text = [&](std::string_view s) { text += s; };
+  } else {
+    // One flush per token: `tok generate | head -1` sees each line at once
+    // and a closed pipe ends generation quietly (BrokenPipe -> exit 0).
+    cb.text = [&](std::string_view s) {
+      out.write(s);
+      out.flush();
+    };
+    if (a.echo) {
+      out.write(prompt);
+      out.flush();
+    }
+  }
+  auto st = model::generate(*m, pool, ids, a.gen, cb);
+  if (!st.ok()) return report(make_error("{}: {}", m->path(), st.error().message));
+  if (a.json) {
+    nlohmann::json j = {{"text", (a.echo ? prompt : std::string()) + text},
+                        {"prompt_ids", ids},
+                        {"ids", generated},
+                        {"stats", stats_json(*st, threads)}};
+    if (a.gen.logprobs > 0) j["logprobs"] = tokens;
+    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.put('\n');
+  } else if (!text.empty() || st->generated_tokens > 0) {
+    out.put('\n');
+  }
+  out.flush();
+  if (st->stop == model::StopReason::kContextFull) {
+    warn(fmt::format("context full: stopped after {} tokens (context {}; see --ctx)",
+                     st->prompt_tokens + st->generated_tokens,
+                     a.model.ctx > 0 ? a.model.ctx : m->config().ctx));
+  }
+  if (a.stats && !a.json) std::fprintf(stderr, "%s\n", stats_json(*st, threads).dump().c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_generate(CLI::App& app, Registry& r) {
+  auto a = std::make_shared<GenerateArgs>();
+  CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
+  a->model.add(sub);
+  sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
+      ->each([a](const std::string&) { a->prompt_given = true; });
+  auto& g = a->gen;
+  auto& s = g.sampling;
+  sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
+      ->check(CLI::Range(0, 1 << 24));
+  sub->add_option("--temperature", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
+      ->check(CLI::Range(0.0f, 100.0f));
+  sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--top-p", s.top_p, "Nucleus sampling: smallest set with this probability (1: off)")
+      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+  sub->add_option("--min-p", s.min_p, "Drop tokens less likely than this times the most likely (0: off)")
+      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+  sub->add_option("--repeat-penalty", s.repeat_penalty, "Penalty for tokens among the last 64 (1: off)")
+      ->capture_default_str()->check(CLI::Range(0.0f, 100.0f));
+  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)");
+  sub->add_flag("--greedy", s.greedy, "Always take the most likely token");
+  sub->add_option("--stop", g.stops, "Stop before this string (repeatable)")->take_all();
+  sub->add_flag("--echo", a->echo, "Print the prompt before the generated text");
+  sub->add_flag("--stats", a->stats,
+                "Print one JSON line of timing statistics to stderr at the end");
+  sub->add_option("--logprobs", g.logprobs,
+                  "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
+      ->check(CLI::Range(0, 100));
+  sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
+  r.add(sub, [a] { return run_generate(*a); });
+}
+
+}  // namespace tok::cli

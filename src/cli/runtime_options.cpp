@@ -1,0 +1,35 @@
+#include "cli/runtime_options.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "core/data_dir.hpp"
+
+namespace tok::cli {
+
+void RuntimeOptions::add(CLI::App* app) {
+  app->add_option("-m,--model", model,
+                  std::string("Model file (GGUF: llama or qwen2); default: ") + kDefaultModel +
+                      " from tok's vocab directory");
+  app->add_option("--threads", threads, "Threads for the matrix products (default: all cores, at most 8)")
+      ->check(CLI::Range(1u, 256u));
+  app->add_option("--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
+      ->check(CLI::Range(1, 1 << 20));
+}
+
+unsigned RuntimeOptions::thread_count() const {
+  if (threads > 0) return threads;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
+Result<model::Model> RuntimeOptions::load() const {
+  std::string path = model.empty() ? vocab_dir() + "/" + kDefaultModel : model;
+  TOK_ASSIGN(model::Model m, model::Model::load(path));
+  if (ctx > m.config().ctx) {
+    return make_error("{}: --ctx {} is larger than the model's context of {} tokens", path, ctx,
+                      m.config().ctx);
+  }
+  return m;
+}
+
+}  // namespace tok::cli

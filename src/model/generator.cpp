@@ -1,0 +1,126 @@
+#include "model/generator.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "model/text_stream.hpp"
+
+namespace tok::model {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+std::string_view stop_reason_name(StopReason r) {
+  switch (r) {
+    case StopReason::kMaxTokens: return "max_tokens";
+    case StopReason::kStopString: return "stop_string";
+    case StopReason::kEndOfText: return "end_of_text";
+    case StopReason::kContextFull: return "context_full";
+  }
+  return "?";
+}
+
+double GenerateStats::prefill_tokens_per_s() const {
+  return prefill_ms > 0 ? static_cast<double>(prompt_tokens) * 1000.0 / prefill_ms : 0;
+}
+double GenerateStats::decode_tokens_per_s() const {
+  return decode_ms > 0 && generated_tokens > 1 ? static_cast<double>(generated_tokens - 1) * 1000.0 / decode_ms : 0;
+}
+
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
+                               const GenerateOptions& o, const GenerateCallbacks& cb) {
+  const ModelConfig& c = model.config();
+  int ctx = o.ctx > 0 ? o.ctx : static_cast<int>(c.ctx);
+  if (prompt.empty()) return make_error("the prompt is empty (and the model adds no BOS token)");
+  if (prompt.size() > static_cast<std::size_t>(ctx)) {
+    return make_error("the prompt has {} tokens, more than the context of {} (see --ctx)", prompt.size(), ctx);
+  }
+  Forward fwd(model, pool);
+  ContiguousKvCache cache(fwd.kv_shape(ctx));
+  Sampler sampler(o.sampling);
+  TextStream stream(o.stops);
+  const bpe::Tokenizer& tk = model.tokenizer();
+  GenerateStats st;
+  st.prompt_tokens = prompt.size();
+  st.model_bytes = model.file_bytes();
+  st.kv_bytes = cache.bytes();
+  std::vector<bpe::TokenId> history(prompt.begin(), prompt.end());
+  auto t0 = Clock::now();
+  TOK_ASSIGN(std::span<const float> logits, fwd.eval(prompt, cache));
+  st.prefill_ms = ms_since(t0);
+  Clock::time_point t_decode;
+  while (st.generated_tokens < static_cast<std::size_t>(o.max_tokens)) {
+    std::span<const float> vocab_logits = logits.first(std::min(logits.size(), tk.vocab_size()));
+    bpe::TokenId id = sampler.sample(vocab_logits, history);
+    ++st.generated_tokens;
+    if (st.generated_tokens == 1) {
+      st.ttft_ms = ms_since(t0);
+      t_decode = Clock::now();
+    }
+    history.push_back(id);
+    if (cb.token) {
+      TokenInfo info{id, 0.0f, {}};
+      if (o.logprobs > 0) {
+        info.logprob = logprob_of(vocab_logits, id);
+        info.top = top_logprobs(vocab_logits, o.logprobs);
+      }
+      cb.token(info);
+    }
+    if (o.stop_at_eos && tk.eos && id == *tk.eos) {
+      st.stop = StopReason::kEndOfText;
+      break;
+    }
+    std::string piece = stream.push(tk.is_special(id) ? std::string_view() : tk.token_bytes(id));
+    if (cb.text && !piece.empty()) cb.text(piece);
+    if (stream.stopped()) {
+      st.stop = StopReason::kStopString;
+      break;
+    }
+    if (st.generated_tokens == static_cast<std::size_t>(o.max_tokens)) break;
+    if (cache.size() >= ctx) {
+      st.stop = StopReason::kContextFull;
+      break;
+    }
+    bpe::TokenId one[1] = {id};
+    TOK_ASSIGN(logits, fwd.eval(one, cache));
+  }
+  if (st.generated_tokens > 0) st.decode_ms = ms_since(t_decode);
+  std::string rest = stream.finish();
+  if (cb.text && !rest.empty()) cb.text(rest);
+  return st;
+}
+
+Result<ScoreStats> score(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> ids, int ctx,
+                         std::optional<bpe::TokenId> bos) {
+  Forward fwd(model, pool);
+  ContiguousKvCache cache(fwd.kv_shape(ctx));
+  ScoreStats st;
+  auto t0 = Clock::now();
+  std::size_t text_per_window = static_cast<std::size_t>(bos ? ctx - 1 : ctx);
+  if (text_per_window == 0) return make_error("the context of {} token is too short to score", ctx);
+  std::vector<bpe::TokenId> window;
+  std::size_t nv = static_cast<std::size_t>(model.config().n_vocab);
+  for (std::size_t i = 0; i < ids.size(); i += text_per_window) {
+    std::size_t n = std::min(text_per_window, ids.size() - i);
+    window.clear();
+    if (bos) window.push_back(*bos);
+    window.insert(window.end(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids.begin() + static_cast<std::ptrdiff_t>(i + n));
+    if (window.size() < 2) break;
+    cache.clear();
+    TOK_ASSIGN(std::span<const float> logits, fwd.eval(window, cache, true));
+    for (std::size_t t = 0; t + 1 < window.size(); ++t) {
+      st.nll_sum -= logprob_of(logits.subspan(t * nv, nv), window[t + 1]);
+      ++st.tokens;
+    }
+    ++st.windows;
+  }
+  st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return st;
+}
+
+}  // namespace tok::model

@@ -1,0 +1,53 @@
+// Dot-product kernels, one per weight type, chosen once at run time: AVX2+FMA
+// (+F16C) when the CPU has them (__builtin_cpu_supports; the functions carry
+// target attributes, so the binary still runs on any x86-64), else portable
+// scalar code. Matrix-vector and matrix-matrix products are loops over these.
+//
+// Q8_0 and Q4_0 weights are multiplied with activations quantized to Q8_0
+// blocks (integer dot products, as llama.cpp does); every other type is
+// multiplied with the float activations (K-quants dequantize a super-block
+// at a time, then dot).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/quant.hpp"
+#include "model/tensor.hpp"
+
+namespace tok::model {
+
+enum class Isa { kScalar, kAvx2 };
+
+struct DotKernels {
+  Isa isa;
+  float (*f32)(const float* w, const float* x, std::int64_t n);
+  float (*f16)(const std::uint16_t* w, const float* x, std::int64_t n);
+  float (*bf16)(const std::uint16_t* w, const float* x, std::int64_t n);
+  float (*q8_0)(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q4_0)(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q4_k)(const BlockQ4_K* w, const float* x, std::int64_t n);
+  float (*q6_k)(const BlockQ6_K* w, const float* x, std::int64_t n);
+  void (*quantize_q8_0)(const float* x, BlockQ8_0* y, std::int64_t n);
+};
+
+// The best kernels this CPU supports (or kScalar when TOK_NO_SIMD is set).
+const DotKernels& best_kernels();
+const DotKernels& scalar_kernels();
+// nullptr when the CPU lacks AVX2/FMA/F16C.
+const DotKernels* avx2_kernels();
+
+// An activation vector in the form the weight type wants: the floats, and
+// their Q8_0 blocks when the weight is Q8_0 / Q4_0.
+struct Activation {
+  const float* x = nullptr;         // (n)
+  const BlockQ8_0* xq = nullptr;    // (n / 32) or null
+};
+
+// Does multiplying by weights of this type want Q8_0 activations?
+inline bool wants_q8(DType t) { return t == DType::kQ8_0 || t == DType::kQ4_0; }
+
+// Dot product of row r of w with the activation.
+float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a);
+
+}  // namespace tok::model

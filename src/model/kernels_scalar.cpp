@@ -1,0 +1,99 @@
+// Portable reference kernels: the definition of what every SIMD kernel computes.
+#include <cmath>
+#include <cstdlib>
+
+#include "model/kernels.hpp"
+
+namespace tok::model {
+namespace {
+
+float dot_f32(const float* w, const float* x, std::int64_t n) {
+  float s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += w[i] * x[i];
+  return s;
+}
+
+float dot_f16(const std::uint16_t* w, const float* x, std::int64_t n) {
+  float s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += fp16_to_f32(w[i]) * x[i];
+  return s;
+}
+
+float dot_bf16(const std::uint16_t* w, const float* x, std::int64_t n) {
+  float s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += bf16_to_f32(w[i]) * x[i];
+  return s;
+}
+
+float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
+  float s = 0;
+  for (std::int64_t b = 0; b < n / kQK; ++b) {
+    int acc = 0;
+    for (int j = 0; j < kQK; ++j) acc += w[b].qs[j] * x[b].qs[j];
+    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(acc);
+  }
+  return s;
+}
+
+float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
+  float s = 0;
+  for (std::int64_t b = 0; b < n / kQK; ++b) {
+    int acc = 0;
+    for (int j = 0; j < kQK / 2; ++j) {
+      acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j];
+      acc += ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + kQK / 2];
+    }
+    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(acc);
+  }
+  return s;
+}
+
+template <class Block, DType kType>
+float dot_k(const Block* w, const float* x, std::int64_t n) {
+  float buf[kQKK];
+  float s = 0;
+  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+    dequantize_row(kType, &w[b], buf, kQKK);
+    s += dot_f32(buf, x + b * kQKK, kQKK);
+  }
+  return s;
+}
+
+constexpr DotKernels kScalar{Isa::kScalar,
+                             dot_f32,
+                             dot_f16,
+                             dot_bf16,
+                             dot_q8_0,
+                             dot_q4_0,
+                             dot_k<BlockQ4_K, DType::kQ4_K>,
+                             dot_k<BlockQ6_K, DType::kQ6_K>,
+                             quantize_row_q8_0};
+
+}  // namespace
+
+const DotKernels& scalar_kernels() { return kScalar; }
+
+const DotKernels& best_kernels() {
+  static const DotKernels* best = [] {
+    const DotKernels* avx2 = avx2_kernels();
+    return avx2 && !std::getenv("TOK_NO_SIMD") ? avx2 : &kScalar;
+  }();
+  return *best;
+}
+
+float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a) {
+  const void* row = w.row(r);
+  std::int64_t n = w.cols;
+  switch (w.type) {
+    case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);
+    case DType::kF16: return k.f16(static_cast<const std::uint16_t*>(row), a.x, n);
+    case DType::kBF16: return k.bf16(static_cast<const std::uint16_t*>(row), a.x, n);
+    case DType::kQ8_0: return k.q8_0(static_cast<const BlockQ8_0*>(row), a.xq, n);
+    case DType::kQ4_0: return k.q4_0(static_cast<const BlockQ4_0*>(row), a.xq, n);
+    case DType::kQ4_K: return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
+    case DType::kQ6_K: return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
+  }
+  return 0;
+}
+
+}  // namespace tok::model

@@ -1,0 +1,82 @@
+// KvCache: where the forward pass keeps each layer's keys and values, behind
+// a small interface so that a paged cache (src/kv) can replace the
+// contiguous one without touching the transformer code. As in llama.cpp,
+// cell metadata (which position each cell holds) is kept apart from the
+// tensor storage: KvCells is the metadata, ContiguousKvCache the storage.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tok::model {
+
+struct KvShape {
+  int layers = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  int capacity = 0;  // positions
+  int row() const { return kv_heads * head_dim; }  // floats per position per layer
+};
+
+class KvCache {
+ public:
+  virtual ~KvCache() = default;
+  virtual const KvShape& shape() const = 0;
+  // Stores the key and value rows (kv_heads * head_dim floats each) of
+  // position pos in layer. Positions arrive in order, layer 0 first; a
+  // position beyond capacity is an error ("context full").
+  virtual Status append(int layer, int pos, const float* k, const float* v) = 0;
+  // The stored rows of a position appended before (attention reads).
+  virtual const float* key(int layer, int pos) const = 0;
+  virtual const float* value(int layer, int pos) const = 0;
+  // Number of positions held: the next position to append.
+  virtual int size() const = 0;
+  // Forgets every position (scoring starts each window from an empty cache).
+  virtual void clear() = 0;
+  // Bytes of storage allocated.
+  virtual std::size_t bytes() const = 0;
+};
+
+// Cell metadata: the position each cell holds (-1: free). The contiguous
+// cache maps position p to cell p; a paged cache maps it through its pages.
+class KvCells {
+ public:
+  explicit KvCells(int capacity) : pos_(static_cast<std::size_t>(capacity), -1) {}
+  int capacity() const { return static_cast<int>(pos_.size()); }
+  int used() const { return used_; }
+  // Claims the next free cell for pos; -1 when the cache is full.
+  int claim(int pos);
+  int find(int pos) const { return pos >= 0 && pos < used_ && pos_[pos] == pos ? pos : -1; }
+  void clear();
+
+ private:
+  std::vector<std::int32_t> pos_;  // (capacity) position held by each cell
+  int used_ = 0;
+};
+
+// Keys and values in two arrays of shape (layers, capacity, kv_heads * head_dim).
+class ContiguousKvCache final : public KvCache {
+ public:
+  explicit ContiguousKvCache(const KvShape& shape);
+  const KvShape& shape() const override { return shape_; }
+  Status append(int layer, int pos, const float* k, const float* v) override;
+  const float* key(int layer, int pos) const override { return k_.data() + offset(layer, pos); }
+  const float* value(int layer, int pos) const override { return v_.data() + offset(layer, pos); }
+  int size() const override { return cells_.used(); }
+  void clear() override { cells_.clear(); }
+  std::size_t bytes() const override { return (k_.size() + v_.size()) * sizeof(float); }
+
+ private:
+  std::size_t offset(int layer, int cell) const {
+    return (static_cast<std::size_t>(layer) * shape_.capacity + cell) * shape_.row();
+  }
+  KvShape shape_;
+  KvCells cells_;
+  std::vector<float> k_;  // (layers, capacity, kv_heads * head_dim)
+  std::vector<float> v_;  // (layers, capacity, kv_heads * head_dim)
+};
+
+}  // namespace tok::model

@@ -1,0 +1,151 @@
+#include "model/model.hpp"
+
+#include "formats/gguf.hpp"
+#include "formats/registry.hpp"
+#include "model/quant.hpp"
+
+namespace tok::model {
+namespace {
+
+// Reads an integer hyperparameter "ARCH.key".
+Result<std::int64_t> hparam(const formats::GgufFile& f, const std::string& arch, const char* key) {
+  TOK_ASSIGN(std::uint32_t v, f.get_u32(arch + "." + key));
+  if (v == 0) return make_error("{}: {}.{} is 0", f.path(), arch, key);
+  return static_cast<std::int64_t>(v);
+}
+
+Result<ModelConfig> read_config(const formats::GgufFile& f) {
+  ModelConfig c;
+  TOK_ASSIGN(std::string_view arch, f.get_string("general.architecture"));
+  c.arch = std::string(arch);
+  if (c.arch != "llama" && c.arch != "qwen2") {
+    return make_error("{}: architecture '{}' is not supported (tok runs llama and qwen2)", f.path(),
+                      c.arch);
+  }
+  if (auto n = f.get_string("general.name"); n.ok()) c.name = std::string(*n);
+  TOK_ASSIGN(c.dim, hparam(f, c.arch, "embedding_length"));
+  TOK_ASSIGN(c.n_layers, hparam(f, c.arch, "block_count"));
+  TOK_ASSIGN(c.n_heads, hparam(f, c.arch, "attention.head_count"));
+  c.n_kv_heads = c.n_heads;
+  if (f.find(c.arch + ".attention.head_count_kv")) {
+    TOK_ASSIGN(c.n_kv_heads, hparam(f, c.arch, "attention.head_count_kv"));
+  }
+  TOK_ASSIGN(c.ffn, hparam(f, c.arch, "feed_forward_length"));
+  TOK_ASSIGN(c.ctx, hparam(f, c.arch, "context_length"));
+  if (f.find(c.arch + ".rope.freq_base")) {
+    TOK_ASSIGN(double base, f.get_float(c.arch + ".rope.freq_base"));
+    c.rope_base = static_cast<float>(base);
+  }
+  TOK_ASSIGN(double eps, f.get_float(c.arch + ".attention.layer_norm_rms_epsilon"));
+  c.eps = static_cast<float>(eps);
+  c.head_dim = c.dim / c.n_heads;
+  if (c.head_dim * c.n_heads != c.dim || c.head_dim % 2 != 0 || c.n_heads % c.n_kv_heads != 0) {
+    return make_error("{}: inconsistent attention shape: dim {}, {} heads, {} kv heads", f.path(),
+                      c.dim, c.n_heads, c.n_kv_heads);
+  }
+  if (f.find(c.arch + ".rope.dimension_count")) {
+    TOK_ASSIGN(std::int64_t rd, hparam(f, c.arch, "rope.dimension_count"));
+    if (rd != c.head_dim) {
+      return make_error("{}: partial RoPE ({} of {} dimensions) is not supported", f.path(), rd,
+                        c.head_dim);
+    }
+  }
+  c.rope_neox = c.arch == "qwen2";
+  return c;
+}
+
+}  // namespace
+
+Model::Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+// Looks up a tensor and checks its shape (rows, cols); 1-D tensors have rows 1.
+// Norm and bias vectors in half precision are widened into `owned`.
+static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& name,
+                                 std::int64_t rows, std::int64_t cols, bool optional,
+                                 std::vector<std::vector<float>>* owned) {
+  const formats::TensorInfo* t = f.find_tensor(name);
+  if (!t) {
+    if (optional) return TensorView{};
+    return make_error("{}: tensor {} is missing", f.path(), name);
+  }
+  std::int64_t got_cols = static_cast<std::int64_t>(t->dims[0]);
+  std::int64_t got_rows = t->dims.size() > 1 ? static_cast<std::int64_t>(t->dims[1]) : 1;
+  for (std::size_t i = 2; i < t->dims.size(); ++i) got_rows *= static_cast<std::int64_t>(t->dims[i]);
+  if (got_rows != rows || got_cols != cols) {
+    return make_error("{}: tensor {} has shape [{}, {}], expected [{}, {}]", f.path(), name, got_cols,
+                      got_rows, cols, rows);
+  }
+  BlockLayout layout;
+  if (!block_layout(static_cast<std::uint32_t>(t->type), layout)) {
+    const auto* info = formats::ggml_type_info(t->type);
+    return make_error("{}: tensor {} has type {}, which tok cannot compute with (f32, f16, bf16, "
+                      "q8_0, q4_0, q4_k, q6_k)", f.path(), name, info ? info->name : "unknown");
+  }
+  TensorView v{static_cast<DType>(t->type), rows, cols, t->data};
+  if (rows == 1 && owned && v.type != DType::kF32) {
+    owned->emplace_back(static_cast<std::size_t>(cols));
+    dequantize_row(v.type, v.data, owned->back().data(), cols);
+    v = TensorView{DType::kF32, 1, cols, owned->back().data()};
+  }
+  return v;
+}
+
+Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
+  Model m;
+  m.path_ = path;
+  TOK_ASSIGN(formats::GgufFile file, formats::GgufFile::open(path));
+  m.file_ = std::make_unique<formats::GgufFile>(std::move(file));
+  const formats::GgufFile& f = *m.file_;
+  TOK_ASSIGN(m.config_, read_config(f));
+  ModelConfig& c = m.config_;
+  const formats::TensorInfo* embd = f.find_tensor("token_embd.weight");
+  if (!embd || embd->dims.size() != 2) return make_error("{}: tensor token_embd.weight is missing", path);
+  c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
+  auto* own = &m.owned_;
+  Weights& w = m.weights_;
+  std::int64_t d = c.dim, hd = c.head_dim, q = c.n_heads * hd, kv = c.n_kv_heads * hd;
+  TOK_ASSIGN(w.token_embd, tensor(f, "token_embd.weight", c.n_vocab, d, false, own));
+  TOK_ASSIGN(w.output_norm, tensor(f, "output_norm.weight", 1, d, false, own));
+  TOK_ASSIGN(w.output, tensor(f, "output.weight", c.n_vocab, d, true, own));
+  if (w.output.empty()) w.output = w.token_embd;
+  bool bias = c.arch == "qwen2";
+  for (std::int64_t i = 0; i < c.n_layers; ++i) {
+    std::string p = "blk." + std::to_string(i) + ".";
+    LayerWeights l;
+    TOK_ASSIGN(l.attn_norm, tensor(f, p + "attn_norm.weight", 1, d, false, own));
+    TOK_ASSIGN(l.wq, tensor(f, p + "attn_q.weight", q, d, false, own));
+    TOK_ASSIGN(l.wk, tensor(f, p + "attn_k.weight", kv, d, false, own));
+    TOK_ASSIGN(l.wv, tensor(f, p + "attn_v.weight", kv, d, false, own));
+    TOK_ASSIGN(l.wo, tensor(f, p + "attn_output.weight", d, q, false, own));
+    TOK_ASSIGN(l.bq, tensor(f, p + "attn_q.bias", 1, q, !bias, own));
+    TOK_ASSIGN(l.bk, tensor(f, p + "attn_k.bias", 1, kv, !bias, own));
+    TOK_ASSIGN(l.bv, tensor(f, p + "attn_v.bias", 1, kv, !bias, own));
+    TOK_ASSIGN(l.ffn_norm, tensor(f, p + "ffn_norm.weight", 1, d, false, own));
+    TOK_ASSIGN(l.w_gate, tensor(f, p + "ffn_gate.weight", c.ffn, d, false, own));
+    TOK_ASSIGN(l.w_up, tensor(f, p + "ffn_up.weight", c.ffn, d, false, own));
+    TOK_ASSIGN(l.w_down, tensor(f, p + "ffn_down.weight", d, c.ffn, false, own));
+    w.layers.push_back(l);
+  }
+  if (!with_tokenizer) return m;
+  TOK_ASSIGN(m.tokenizer_, formats::load_tokenizer(path));
+  if (m.tokenizer_.vocab_size() > static_cast<std::size_t>(c.n_vocab)) {
+    return make_error("{}: the tokenizer has {} tokens but the model only {} embeddings", path,
+                      m.tokenizer_.vocab_size(), c.n_vocab);
+  }
+  return m;
+}
+
+std::uint64_t Model::file_bytes() const { return file_->file_size(); }
+
+std::uint64_t Model::weight_bytes() const {
+  std::uint64_t n = weights_.output.bytes();
+  for (const auto& l : weights_.layers) {
+    for (const TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) n += t->bytes();
+  }
+  return n;
+}
+
+}  // namespace tok::model

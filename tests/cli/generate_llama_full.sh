@@ -1,0 +1,30 @@
+# tok generate vs llama.cpp (node-llama-cpp 3.21.1 prebuilt, installed by
+# scripts/peers): the same greedy ids from the same prompt ids on the same
+# GGUF, at F32 and Q8_0, for the default model and a random qwen2 model.
+source "$(dirname "$0")/lib.sh"
+command -v node >/dev/null || fail "node is not installed (apt-get install nodejs); cannot compare with llama.cpp"
+NPM=$("$TOK_ROOT/scripts/peers") || fail "scripts/peers could not install the npm peers"
+[ -d "$NPM/node_modules/node-llama-cpp" ] || fail "node-llama-cpp is missing from $NPM"
+M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
+"$TOK" quantize "$M" "$T/q8.gguf" --type q8_0 2>/dev/null || fail "quantize"
+/usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/qwen.gguf" --arch qwen2 --dim 128 --layers 2 \
+  --heads 4 --kv-heads 2 --ffn 256 --vocab 300 2>/dev/null || fail "make-random-model"
+check() {  # check MODEL PROMPT N
+  "$TOK" generate -m "$1" --json --greedy -n "$3" --threads 1 "$2" >"$T/tok.json" || fail "tok generate $1"
+  ids=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["prompt_ids"]))' "$T/tok.json")
+  TOK_NPM_DIR="$NPM" node "$TOK_ROOT/scripts/lib/llama_peer.mjs" "$1" "$ids" "$3" 1 256 >"$T/llama.json" 2>"$T/llama.err" \
+    || fail "llama.cpp could not run $1: $(tail -3 "$T/llama.err")"
+  python3 - "$T/tok.json" "$T/llama.json" "$1" <<'PY' || exit 1
+import json, sys
+t = json.load(open(sys.argv[1]))["ids"]
+l = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])["ids"]
+if t != l:
+    print(f"FAIL: {sys.argv[3]}: tok {t} != llama.cpp {l}", file=sys.stderr)
+    sys.exit(1)
+print(f"ok {sys.argv[3].split('/')[-1]}: {len(t)} greedy ids identical")
+PY
+}
+check "$M" "In the beginning" 32
+check "$M" "And Jesus said to them," 32
+check "$T/q8.gguf" "In the beginning" 32
+check "$T/qwen.gguf" "hello world" 16
