@@ -36,5 +36,8 @@ void add_encode(CLI::App& app, Registry& r);
 void add_decode(CLI::App& app, Registry& r);
 void add_count(CLI::App& app, Registry& r);
 void add_compare(CLI::App& app, Registry& r);
+void add_vocab(CLI::App& app, Registry& r);
+// `tok vocab info`, a subcommand of `vocab` (vocab_info_cmd.cpp).
+void add_vocab_info(CLI::App& vocab, Registry& r);
 
 }  // namespace tok::cli

@@ -48,6 +48,7 @@ int run(int argc, char** argv) {
   add_decode(app, registry);
   add_count(app, registry);
   add_compare(app, registry);
+  add_vocab(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
