@@ -105,13 +105,13 @@ int run_list(bool json) {
     out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.put('\n');
   } else {
-    out.write(fmt::format("{:<12} {:>14}  {:<26} {:<26} {}\n", "name", "size", "licence", "source",
+    out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", "name", "size", "licence", "source",
                           "description"));
     for (const auto& r : rows) {
       std::string size = r.tokens   ? fmt::format("{} tokens", *r.tokens)
                          : r.bytes  ? fmt::format("{:.1f} MB", static_cast<double>(*r.bytes) / 1e6)
                                     : "-";
-      out.write(fmt::format("{:<12} {:>14}  {:<26} {:<26} {}\n", r.name, size, r.licence, r.source,
+      out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", r.name, size, r.licence, r.source,
                             r.description));
     }
   }

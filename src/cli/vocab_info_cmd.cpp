@@ -28,8 +28,9 @@ struct InfoArgs {
 };
 
 // A token's bytes as one printable line: valid UTF-8 characters as they are,
-// control characters and bytes that are not whole UTF-8 as \n, \t, \xNN.
-std::string escape_token(std::string_view bytes) {
+// control characters and bytes that are not whole UTF-8 as \n, \t, \xNN,
+// and a backslash as \\ unless `raw_backslash` (regex patterns).
+std::string escape_token(std::string_view bytes, bool raw_backslash = false) {
   std::string out;
   const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
   int32_t i = 0, n = static_cast<int32_t>(bytes.size());
@@ -43,7 +44,7 @@ std::string escape_token(std::string_view bytes) {
       out += "\\n";
     } else if (c == '\t') {
       out += "\\t";
-    } else if (c == '\\') {
+    } else if (c == '\\' && !raw_backslash) {
       out += "\\\\";
     } else if (c < 0x20 || c == 0x7f) {
       out += fmt::format("\\x{:02x}", c);
@@ -84,9 +85,13 @@ void print_json(const bpe::Tokenizer& tk, const compare::Composition& c,
   j["ordinary_tokens"] = c.tokens;
   J specials = J::array();
   for (const auto& s : tk.specials()) specials.push_back({{"text", escape_token(s.text)}, {"id", s.id}});
+  std::sort(specials.begin(), specials.end(),
+            [](const J& a, const J& b) { return a["id"].get<bpe::TokenId>() < b["id"].get<bpe::TokenId>(); });
   j["specials"] = specials;
   J pre = J::array();
-  for (const auto& p : tk.pretokenizers()) pre.push_back({{"name", p.name()}, {"pattern", p.pattern()}});
+  for (const auto& p : tk.pretokenizers()) {
+    pre.push_back({{"name", p.name()}, {"pattern", p.pattern()}});
+  }
   j["pre_tokenizers"] = pre;
   j["pipeline"] = tk.pipeline;
   j["mean_bytes"] = c.mean_bytes;
@@ -113,12 +118,15 @@ void print_text(const bpe::Tokenizer& tk, const compare::Composition& c,
   out.write(fmt::format("{:<14}{} ({} ordinary tokens, {} special)\n", "ids", tk.vocab_size(),
                         c.tokens, tk.specials().size()));
   for (const auto& p : tk.pretokenizers()) {
-    out.write(fmt::format("{:<14}{}: {}\n", "split", p.name(), escape_token(p.pattern())));
+    out.write(fmt::format("{:<14}{}: {}\n", "split", p.name(), escape_token(p.pattern(), true)));
   }
   if (!tk.pipeline.empty()) out.write(fmt::format("{:<14}{}\n", "pipeline", tk.pipeline));
+  auto specials = tk.specials();
+  std::sort(specials.begin(), specials.end(),
+            [](const bpe::SpecialToken& a, const bpe::SpecialToken& b) { return a.id < b.id; });
   std::string sp;
-  for (std::size_t i = 0; i < tk.specials().size() && i < kSpecialsShown; ++i) {
-    const auto& s = tk.specials()[i];
+  for (std::size_t i = 0; i < specials.size() && i < kSpecialsShown; ++i) {
+    const auto& s = specials[i];
     sp += fmt::format("{}{} {}", i ? ", " : "", escape_token(s.text), s.id);
   }
   if (tk.specials().size() > kSpecialsShown) {
