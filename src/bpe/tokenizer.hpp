@@ -80,6 +80,9 @@ class Tokenizer {
   // Metadata the formats fill in (BOS/EOS that --add-special adds).
   std::optional<TokenId> bos, eos;
   bool add_bos = false, add_eos = false;
+  // What the text goes through before BPE, for `tok vocab info` (HF:
+  // "NFC, Split(regex), ByteLevel"); empty when only the split pattern applies.
+  std::string pipeline;
 
   // Encodes text, appending to out. kError fails naming the first special
   // token string found.

