@@ -96,10 +96,10 @@ int run(int argc, char** argv) {
   add_generate(app, registry);
   add_score(app, registry);
   add_quantize(app, registry);
+  add_vocab(app, registry);
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
   }
-  add_vocab(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
