@@ -157,7 +157,8 @@ void add_compare(CLI::App& app, Registry& r) {
                   "Vocabulary to compare (repeatable; anything -e accepts). Default: r50k_base, "
                   "cl100k_base, o200k_base")
       ->expected(1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("CORPUS", a->corpora,
                   "A directory (one sample per file, named by its stem) or a parallel TSV "
                   "(header row of language codes). Default: the shipped vocab/samples, its "

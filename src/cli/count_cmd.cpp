@@ -261,10 +261,12 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_option("-m,--model", a->models,
                   "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
       ->expected(1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)")
       ->expected(1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
   sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");

@@ -66,9 +66,9 @@ int usage_error(const std::string& message) {
 
 // CLI11 reports a mistyped command as "A subcommand is required"; name it
 // and suggest the closest commands instead.
-std::optional<std::string> unknown_command(const std::string& cmd, const Registry& registry) {
+std::optional<std::string> unknown_command(const std::string& cmd, CLI::App& app) {
   std::vector<std::string> names;
-  for (const auto& [sub, fn] : registry.commands) {
+  for (const CLI::App* sub : app.get_subcommands({})) {
     if (sub->check_name(cmd)) return std::nullopt;
     names.push_back(sub->get_name());
   }
@@ -98,7 +98,7 @@ int run(int argc, char** argv) {
   add_quantize(app, registry);
   add_vocab(app, registry);
   if (argc > 1 && argv[1][0] != '-') {
-    if (auto e = unknown_command(argv[1], registry)) return usage_error(*e);
+    if (auto e = unknown_command(argv[1], app)) return usage_error(*e);
   }
   try {
     app.parse(argc, argv);

@@ -6,7 +6,10 @@ source "$(dirname "$0")/lib.sh"
 expect_error 1 "^tok: error: $T/missing: no such file$" "$TOK" encode "$T/missing"
 expect_error 1 "^tok: error: $T/missing: no such file$" "$TOK" count "$T/missing"
 expect_error 1 "^tok: error: $T: is a directory, expected a file$" "$TOK" encode "$T"
-expect_error 1 "^tok: error: $T: is a directory, expected a file$" "$TOK" count "$T"
+# count walks directories (see count_walk.sh); an empty one counts zero tokens
+mkdir -p "$T/emptydir"
+expect_status 0 "$TOK" count -q "$T/emptydir"
+expect_eq "count of an empty directory" "0" "$(cat "$T/out")"
 echo x >"$T/plain"
 expect_error 1 "^tok: error: $T/plain/sub: cannot open: Not a directory$" "$TOK" encode "$T/plain/sub"
 

@@ -18,7 +18,7 @@ expect_error 1 "^tok: error: unknown encoding 'zzzzzzzz'; known: o200k_base" "$T
 expect_error 1 "^tok: error: unknown encoding 'ñ_bäse'" "$TOK" encode -e 'ñ_bäse'
 expect_error 1 '^tok: error: unknown encoding .a\\x1b\[31mb.' "$TOK" encode -e $'a\e[31mb'  # escaped, one line
 expect_error 1 "^tok: error: $T/no.tiktoken: no such vocabulary file$" "$TOK" encode -e "$T/no.tiktoken"
-expect_error 1 "^tok: error: $T: is a directory; expected an encoding name or a vocabulary file$" \
+expect_error 1 "^tok: error: $T: is a directory without tokenizer.json or vocab.json \\+ merges.txt; expected an encoding name or a vocabulary file$" \
   "$TOK" encode -e "$T"
 echo hi >"$T/vocab.txt"
 expect_error 1 "unrecognized vocabulary format" "$TOK" encode -e "$T/vocab.txt"
