@@ -17,7 +17,7 @@ namespace tok::bpe {
 class PieceCache {
  public:
   static constexpr std::size_t kMaxPieceBytes = 256;
-  static constexpr std::size_t kMaxEntries = 1 << 16;
+  static constexpr std::size_t kMaxEntries = 1 << 18;
   static constexpr std::size_t kMinEntries = 1 << 8;
 
   // Tokens of piece, or nullptr; *n receives their count.

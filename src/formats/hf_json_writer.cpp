@@ -26,6 +26,26 @@ struct ByteLevelTable {
 };
 const ByteLevelTable kByteLevel;
 
+// The pattern as Hugging Face's regex engine (Oniguruma, Ruby syntax) reads
+// it. Onig has possessive *+ ++ ?+ but reads "{1,3}+" as "{1,3}" repeated
+// one or more times, which would glue digit runs together. A possessive
+// interval at the end of an alternative never backtracks anyway, so dropping
+// the "+" keeps the same splits.
+std::string onig_pattern(std::string_view pattern) {
+  std::string out(pattern);
+  for (std::size_t p = 0; (p = out.find("}+", p)) != std::string::npos;) {
+    std::size_t open = out.rfind('{', p);
+    bool interval = open != std::string::npos &&
+                    out.find_first_not_of("0123456789,", open + 1) == p;
+    if (interval) {
+      out.erase(p + 1, 1);
+    } else {
+      p += 2;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string byte_level_string(std::string_view bytes) {
@@ -66,7 +86,7 @@ std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_vi
       {"type", "Sequence"},
       {"pretokenizers",
        json::array({{{"type", "Split"},
-                     {"pattern", {{"Regex", std::string(pattern_regex)}}},
+                     {"pattern", {{"Regex", onig_pattern(pattern_regex)}}},
                      {"behavior", "Isolated"},
                      {"invert", false}},
                     {{"type", "ByteLevel"},
