@@ -6,6 +6,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+#include <cpuid.h>
+
 namespace tok::model {
 namespace {
 
@@ -133,9 +135,16 @@ const DotKernels kAvx2{Isa::kAvx2,
 
 }  // namespace
 
+// F16C through CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports
+// does not know "f16c".
+bool cpu_has_f16c() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) != 0;
+}
+
 const DotKernels* avx2_kernels() {
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                         __builtin_cpu_supports("f16c");
+                         cpu_has_f16c();
   return ok ? &kAvx2 : nullptr;
 }
 
