@@ -161,6 +161,18 @@ const float* PagedKvCache::read(SeqId seq, bool value, int layer, int slot, floa
   return buf;
 }
 
+const float* PagedKvCache::read_row(std::span<const BlockId> table, bool value, int layer,
+                                   int slot, float* buf) const {
+  std::size_t bt = static_cast<std::size_t>(config_.block_tokens);
+  TOK_ASSERT(layer >= 0 && layer < config_.layers && slot >= 0 &&
+             static_cast<std::size_t>(slot) < table.size() * bt);
+  const std::uint8_t* p = pool_.data(table[static_cast<std::size_t>(slot) / bt]) +
+                          offset(value, layer, static_cast<int>(static_cast<std::size_t>(slot) % bt));
+  if (config_.type == KvType::kF32) return reinterpret_cast<const float*>(p);
+  dequantize_row(config_.type, p, config_.row(), buf);
+  return buf;
+}
+
 const float* PagedKvCache::key(SeqId seq, int layer, int slot, float* buf) const {
   return read(seq, false, layer, slot, buf);
 }

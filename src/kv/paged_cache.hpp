@@ -88,6 +88,11 @@ class PagedKvCache {
   // row dequantized into buf (row() floats), which is returned.
   const float* key(SeqId seq, int layer, int slot, float* buf) const;
   const float* value(SeqId seq, int layer, int slot, float* buf) const;
+  // The same read through a block table obtained from block_table(seq), with
+  // no sequence lookup: attention reads every row of every layer per token.
+  // The table stays valid until the sequence appends, evicts or is freed.
+  const float* read_row(std::span<const BlockId> table, bool value, int layer, int slot,
+                        float* buf) const;
 
   // H2O: attention mass the slot received (summed over layers and heads).
   void add_attention(SeqId seq, int slot, float mass);

@@ -57,38 +57,57 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   }
 }
 
-void Forward::attention(std::int64_t l, std::int64_t n, int pos0, const KvCache& cache) {
+void Forward::attention(std::int64_t l, std::int64_t n) {
   const ModelConfig& c = model_.config();
-  std::int64_t hd = c.head_dim, group = c.n_heads / c.n_kv_heads;
+  std::int64_t hd = c.head_dim, group = c.n_heads / c.n_kv_heads, kvd = c.n_kv_heads * hd;
   float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  // One task per (token, head); each chunk has its own score buffer.
+  int layer = static_cast<int>(l), max_pos = 0;
+  for (std::int64_t b = 0; b < n; ++b) max_pos = std::max(max_pos, rows_[b].pos);
+  if (observer_) {
+    probs_stride_ = static_cast<std::size_t>(max_pos) + 1;
+    probs_.resize(static_cast<std::size_t>(n * c.n_heads) * probs_stride_);
+  }
+  // One task per (row, head); each chunk has its own score and row buffers
+  // (a quantized cache dequantizes into them).
   auto body = [&](std::int64_t t0, std::int64_t t1) {
-    std::vector<float> scores(static_cast<std::size_t>(pos0 + n));
+    std::vector<float> scores(static_cast<std::size_t>(max_pos) + 1);
+    std::vector<float> kbuf(static_cast<std::size_t>(kvd)), vbuf(static_cast<std::size_t>(kvd));
     float* att = scores.data();
     for (std::int64_t t = t0; t < t1; ++t) {
       std::int64_t b = t / c.n_heads, h = t % c.n_heads, kvh = h / group;
-      int pos = pos0 + static_cast<int>(b);
+      const KvCache& cache = *rows_[b].cache;
+      int pos = rows_[b].pos;
       const float* q = q_.data() + (b * c.n_heads + h) * hd;
-      for (int p = 0; p <= pos; ++p) att[p] = k_.f32(q, cache.key(static_cast<int>(l), p) + kvh * hd, hd) * scale;
+      for (int p = 0; p <= pos; ++p) {
+        att[p] = k_.f32(q, cache.key_into(layer, p, kbuf.data()) + kvh * hd, hd) * scale;
+      }
       softmax(att, pos + 1);
+      if (observer_) std::copy(att, att + pos + 1, probs_.data() + static_cast<std::size_t>(t) * probs_stride_);
       float* out = xb_.data() + (b * c.n_heads + h) * hd;
       std::fill(out, out + hd, 0.0f);
       for (int p = 0; p <= pos; ++p) {
-        const float* v = cache.value(static_cast<int>(l), p) + kvh * hd;
+        const float* v = cache.value_into(layer, p, vbuf.data()) + kvh * hd;
         float a = att[p];
         for (std::int64_t i = 0; i < hd; ++i) out[i] += a * v[i];
       }
     }
   };
   std::int64_t tasks = n * c.n_heads;
-  if (pool_.size() == 1 || tasks * (pos0 + n) * hd < (1 << 14)) {
+  if (pool_.size() == 1 || tasks * (max_pos + 1) * hd < (1 << 14)) {
     body(0, tasks);
   } else {
     pool_.parallel_for(tasks, 1, body);
   }
+  if (observer_) {
+    for (std::int64_t b = 0; b < n; ++b) {
+      observer_->on_attention(layer, rows_[b], static_cast<int>(c.n_heads),
+                              probs_.data() + static_cast<std::size_t>(b * c.n_heads) * probs_stride_,
+                              probs_stride_);
+    }
+  }
 }
 
-Status Forward::layer(std::int64_t l, std::int64_t n, int pos0, KvCache& cache) {
+Status Forward::layer(std::int64_t l, std::int64_t n) {
   const ModelConfig& c = model_.config();
   const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(l)];
   std::int64_t dim = c.dim, hd = c.head_dim, qd = c.n_heads * hd, kvd = c.n_kv_heads * hd;
@@ -107,12 +126,12 @@ Status Forward::layer(std::int64_t l, std::int64_t n, int pos0, KvCache& cache) 
       add(k, static_cast<const float*>(w.bk.data), kvd);
       add(v, static_cast<const float*>(w.bv.data), kvd);
     }
-    int pos = pos0 + static_cast<int>(b);
+    int pos = rows_[b].pos;
     for (std::int64_t h = 0; h < c.n_heads; ++h) rope(q + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
     for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rope(k + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
-    TOK_TRY(cache.append(static_cast<int>(l), pos, k, v));
+    TOK_TRY(rows_[b].cache->append(static_cast<int>(l), pos, k, v));
   }
-  attention(l, n, pos0, cache);  // writes (n, heads*hd) into xb_
+  attention(l, n);  // writes (n, heads*hd) into xb_
   matmul(w.wo, xb_.data(), n, tmp_.data());
   add(x_.data(), tmp_.data(), n * dim);
   for (std::int64_t b = 0; b < n; ++b) {
@@ -126,11 +145,31 @@ Status Forward::layer(std::int64_t l, std::int64_t n, int pos0, KvCache& cache) 
   return {};
 }
 
-Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> tokens, KvCache& cache,
-                                             bool all_logits) {
+Status Forward::embed(std::int64_t b, bpe::TokenId id) {
   const ModelConfig& c = model_.config();
   const Weights& w = model_.weights();
   std::size_t nv = static_cast<std::size_t>(c.n_vocab);
+  if (id >= nv) return make_error("token id {} is outside the model's vocabulary of {}", id, nv);
+  dequantize_row(w.token_embd.type, w.token_embd.row(id), x_.data() + b * c.dim, c.dim);
+  return {};
+}
+
+Status Forward::run(std::int64_t n, std::int64_t first, float* out) {
+  const ModelConfig& c = model_.config();
+  const Weights& w = model_.weights();
+  for (std::int64_t l = 0; l < c.n_layers; ++l) TOK_TRY(layer(l, n));
+  if (!out) return {};
+  for (std::int64_t b = first; b < n; ++b) {
+    rmsnorm(xb_.data() + (b - first) * c.dim, x_.data() + b * c.dim,
+            static_cast<const float*>(w.output_norm.data), c.dim, c.eps);
+  }
+  matmul(w.output, xb_.data(), n - first, out);
+  return {};
+}
+
+Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> tokens, KvCache& cache,
+                                             bool all_logits) {
+  std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(all_logits ? tokens.size() * nv : nv);
   for (std::size_t start = 0; start < tokens.size(); start += kMaxBatch) {
     std::int64_t n = std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>(tokens.size() - start));
@@ -139,23 +178,47 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
       return make_error("context full: {} tokens do not fit in a context of {}", pos0 + n,
                         cache.shape().capacity);
     }
+    rows_.resize(static_cast<std::size_t>(n));
     for (std::int64_t b = 0; b < n; ++b) {
-      bpe::TokenId id = tokens[start + static_cast<std::size_t>(b)];
-      if (id >= nv) return make_error("token id {} is outside the model's vocabulary of {}", id, nv);
-      dequantize_row(w.token_embd.type, w.token_embd.row(id), x_.data() + b * c.dim, c.dim);
+      rows_[b] = BatchRow{&cache, pos0 + static_cast<int>(b)};
+      TOK_TRY(embed(b, tokens[start + static_cast<std::size_t>(b)]));
     }
-    for (std::int64_t l = 0; l < c.n_layers; ++l) TOK_TRY(layer(l, n, pos0, cache));
     bool last_chunk = start + static_cast<std::size_t>(n) == tokens.size();
-    if (!all_logits && !last_chunk) continue;
-    std::int64_t first = all_logits ? 0 : n - 1;
-    for (std::int64_t b = first; b < n; ++b) {
-      rmsnorm(xb_.data() + (b - first) * c.dim, x_.data() + b * c.dim,
-              static_cast<const float*>(w.output_norm.data), c.dim, c.eps);
-    }
-    float* out = logits_.data() + (all_logits ? start * nv : 0);
-    matmul(w.output, xb_.data(), n - first, out);
+    float* out = nullptr;
+    if (all_logits) out = logits_.data() + start * nv;
+    else if (last_chunk) out = logits_.data();
+    TOK_TRY(run(n, all_logits ? 0 : n - 1, out));
   }
   return std::span<const float>(logits_);
+}
+
+Result<std::span<const float>> Forward::eval_step(std::span<const bpe::TokenId> tokens,
+                                                  std::span<KvCache* const> caches) {
+  TOK_ASSERT(tokens.size() == caches.size() && tokens.size() <= static_cast<std::size_t>(kMaxBatch));
+  std::int64_t n = static_cast<std::int64_t>(tokens.size());
+  std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
+  logits_.resize(tokens.size() * nv);
+  rows_.resize(tokens.size());
+  for (std::int64_t b = 0; b < n; ++b) {
+    KvCache* cache = caches[static_cast<std::size_t>(b)];
+    if (cache->size() + 1 > cache->shape().capacity) {
+      return make_error("context full: {} tokens do not fit in a context of {}", cache->size() + 1,
+                        cache->shape().capacity);
+    }
+    rows_[b] = BatchRow{cache, cache->size()};
+    TOK_TRY(embed(b, tokens[static_cast<std::size_t>(b)]));
+  }
+  if (n > 0) TOK_TRY(run(n, 0, logits_.data()));
+  return std::span<const float>(logits_);
+}
+
+kv::KeyShift Forward::key_shift() const {
+  return [this](int /*layer*/, float* row, int from, int to) {
+    const ModelConfig& c = model_.config();
+    for (std::int64_t h = 0; h < c.n_kv_heads; ++h) {
+      rope(row + h * c.head_dim, c.head_dim, to - from, inv_freq_.data(), c.rope_neox);
+    }
+  };
 }
 
 }  // namespace tok::model

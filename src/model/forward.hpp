@@ -1,8 +1,10 @@
-// Forward: runs the transformer over a batch of tokens at consecutive
-// positions, appending their keys and values to a KvCache and producing
-// logits. Holds only scratch buffers (the Model is shared, read-only), so one
-// Forward per generation; prefill passes many tokens at once (each weight row
-// is read once per batch), decode passes one.
+// Forward: runs the transformer over a batch of rows, appending their keys
+// and values to KV caches and producing logits. Holds only scratch buffers
+// (the Model is shared, read-only), so one Forward per generation. A batch is
+// either many tokens of one sequence at consecutive positions (prefill, or
+// decode with one token) or one token of each of many sequences, each with
+// its own cache (eval_step: continuous batching, samples, beams). Either way
+// each weight row is read once per batch.
 #pragma once
 
 #include <cstdint>
@@ -11,12 +13,31 @@
 
 #include "bpe/merge_table.hpp"
 #include "core/result.hpp"
+#include "kv/paged_cache.hpp"
 #include "model/kernels.hpp"
 #include "model/kv_cache.hpp"
 #include "model/model.hpp"
 #include "model/thread_pool.hpp"
 
 namespace tok::model {
+
+// One row of a batch: the cache it appends to and reads from, and the
+// position of its token in that cache.
+struct BatchRow {
+  KvCache* cache = nullptr;
+  int pos = 0;
+};
+
+// Sees the attention probabilities of every row of a batch, layer by layer
+// (after softmax; for H2O's accumulated attention and `--attn-report`).
+// Called on the thread that called eval, once per layer and row, after the
+// layer's attention: probs + h * stride holds head h's row.pos + 1 weights.
+class AttentionObserver {
+ public:
+  virtual ~AttentionObserver() = default;
+  virtual void on_attention(int layer, const BatchRow& row, int heads, const float* probs,
+                            std::size_t stride) = 0;
+};
 
 class Forward {
  public:
@@ -30,15 +51,29 @@ class Forward {
   Result<std::span<const float>> eval(std::span<const bpe::TokenId> tokens, KvCache& cache,
                                       bool all_logits = false);
 
+  // One token per sequence: tokens[i] is appended to caches[i] at position
+  // caches[i]->size(). Returns the logits (tokens.size(), n_vocab), valid
+  // until the next call. At most kMaxBatch sequences; a cache appears once.
+  Result<std::span<const float>> eval_step(std::span<const bpe::TokenId> tokens,
+                                           std::span<KvCache* const> caches);
+
   // A KV cache shaped for this model, holding `ctx` positions.
   KvShape kv_shape(int ctx) const;
+  // Re-rotates a stored key row from cache position `from` to `to` (RoPE by
+  // to - from, head by head): what a paged cache needs after eviction.
+  kv::KeyShift key_shift() const;
+  // nullptr: none (the default).
+  void set_attention_observer(AttentionObserver* observer) { observer_ = observer; }
 
  private:
-  struct Acts;
   // Y(b, r) = W row r . X(b) for b < n: (n, w.rows); X: (n, w.cols)
   void matmul(const TensorView& w, const float* x, std::int64_t n, float* y);
-  Status layer(std::int64_t l, std::int64_t n, int pos0, KvCache& cache);
-  void attention(std::int64_t l, std::int64_t n, int pos0, const KvCache& cache);
+  // Runs rows_ (embeddings already in x_) through every layer, then the
+  // output head for rows [first, n) into out.
+  Status run(std::int64_t n, std::int64_t first, float* out);
+  Status layer(std::int64_t l, std::int64_t n);
+  void attention(std::int64_t l, std::int64_t n);
+  Status embed(std::int64_t b, bpe::TokenId id);
 
   const Model& model_;
   ThreadPool& pool_;
@@ -54,6 +89,10 @@ class Forward {
   std::vector<float> tmp_;       // (batch, dim) projection output
   std::vector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
   std::vector<float> logits_;    // (batch or 1, n_vocab)
+  std::vector<BatchRow> rows_;   // (batch) cache and position of each row
+  std::vector<float> probs_;     // (batch, heads, stride) attention weights for observer_
+  std::size_t probs_stride_ = 0;
+  AttentionObserver* observer_ = nullptr;
 };
 
 }  // namespace tok::model

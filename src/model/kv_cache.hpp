@@ -32,6 +32,13 @@ class KvCache {
   // The stored rows of a position appended before (attention reads).
   virtual const float* key(int layer, int pos) const = 0;
   virtual const float* value(int layer, int pos) const = 0;
+  // The same rows for callers on several threads: a cache that stores rows
+  // quantized dequantizes into buf (row() floats) and returns it; one that
+  // stores floats returns its own pointer and ignores buf.
+  virtual const float* key_into(int layer, int pos, float* /*buf*/) const { return key(layer, pos); }
+  virtual const float* value_into(int layer, int pos, float* /*buf*/) const {
+    return value(layer, pos);
+  }
   // Number of positions held: the next position to append.
   virtual int size() const = 0;
   // Forgets every position (scoring starts each window from an empty cache).

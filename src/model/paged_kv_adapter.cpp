@@ -1,0 +1,96 @@
+#include "model/paged_kv_adapter.hpp"
+
+#include <utility>
+
+namespace tok::model {
+
+PagedKvAdapter::PagedKvAdapter(kv::PagedKvCache& cache, const KvShape& shape)
+    : PagedKvAdapter(cache, cache.new_sequence(), shape, 0) {}
+
+PagedKvAdapter::PagedKvAdapter(kv::PagedKvCache& cache, kv::SeqId seq, const KvShape& shape,
+                               int text_pos)
+    : cache_(&cache),
+      seq_(seq),
+      shape_(shape),
+      text_pos_(text_pos),
+      kbuf_(static_cast<std::size_t>(shape.row())),
+      vbuf_(static_cast<std::size_t>(shape.row())) {
+  refresh();
+}
+
+PagedKvAdapter::~PagedKvAdapter() {
+  if (cache_) cache_->free(seq_);
+}
+
+PagedKvAdapter::PagedKvAdapter(PagedKvAdapter&& o) noexcept
+    : cache_(std::exchange(o.cache_, nullptr)),
+      seq_(o.seq_),
+      shape_(o.shape_),
+      text_pos_(o.text_pos_),
+      table_(o.table_),
+      kbuf_(std::move(o.kbuf_)),
+      vbuf_(std::move(o.vbuf_)) {}
+
+PagedKvAdapter& PagedKvAdapter::operator=(PagedKvAdapter&& o) noexcept {
+  if (this != &o) {
+    if (cache_) cache_->free(seq_);
+    cache_ = std::exchange(o.cache_, nullptr);
+    seq_ = o.seq_;
+    shape_ = o.shape_;
+    text_pos_ = o.text_pos_;
+    table_ = o.table_;
+    kbuf_ = std::move(o.kbuf_);
+    vbuf_ = std::move(o.vbuf_);
+  }
+  return *this;
+}
+
+Status PagedKvAdapter::append(int layer, int pos, const float* k, const float* v) {
+  if (layer == 0) {
+    if (pos != cache_->length(seq_)) {
+      return make_error("KV cache: position {} appended out of order (next is {})", pos,
+                        cache_->length(seq_));
+    }
+    if (pos >= shape_.capacity) {
+      return make_error("context full: position {} is beyond the context of {} tokens", pos,
+                        shape_.capacity);
+    }
+    TOK_TRY(cache_->append_token(seq_, text_pos_));
+    ++text_pos_;
+    refresh();
+  } else if (pos >= cache_->length(seq_)) {
+    return make_error("KV cache: position {} of layer {} was not appended in layer 0", pos, layer);
+  }
+  return cache_->write(seq_, layer, pos, k, v);
+}
+
+const float* PagedKvAdapter::key(int layer, int pos) const {
+  return cache_->read_row(table_, false, layer, pos, kbuf_.data());
+}
+
+const float* PagedKvAdapter::value(int layer, int pos) const {
+  return cache_->read_row(table_, true, layer, pos, vbuf_.data());
+}
+
+void PagedKvAdapter::clear() {
+  cache_->free(seq_);
+  seq_ = cache_->new_sequence();
+  text_pos_ = 0;
+  refresh();
+}
+
+std::size_t PagedKvAdapter::bytes() const {
+  return table_.size() * cache_->pool().block_bytes();
+}
+
+PagedKvAdapter PagedKvAdapter::fork() const {
+  return PagedKvAdapter(*cache_, cache_->fork(seq_), shape_, text_pos_);
+}
+
+Result<int> PagedKvAdapter::evict(const kv::KeyShift& shift) {
+  Result<int> n = cache_->evict(seq_, shift);
+  refresh();
+  return n;
+}
+
+}  // namespace tok::model

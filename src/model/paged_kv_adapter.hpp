@@ -1,0 +1,71 @@
+// PagedKvAdapter: one sequence of a shared kv::PagedKvCache seen as the
+// model's KvCache, so the forward pass runs unchanged on paged, shared,
+// quantized or evicting storage. Positions the model appends and reads are
+// cache slots (kv/paged_cache.hpp: after eviction the kept tokens are
+// compacted and their keys re-rotated), so the model's context limit is the
+// policy's capacity, not the text length.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "kv/paged_cache.hpp"
+#include "model/kv_cache.hpp"
+
+namespace tok::model {
+
+class PagedKvAdapter final : public KvCache {
+ public:
+  // A new, empty sequence in cache. shape.capacity: positions the model may
+  // hold at once (the context length).
+  PagedKvAdapter(kv::PagedKvCache& cache, const KvShape& shape);
+  // An existing sequence of cache (a fork: samples, beams); text_pos is the
+  // text position of the next token it appends.
+  PagedKvAdapter(kv::PagedKvCache& cache, kv::SeqId seq, const KvShape& shape, int text_pos);
+  // The adapter owns its sequence: destruction frees its blocks.
+  ~PagedKvAdapter() override;
+  PagedKvAdapter(PagedKvAdapter&& other) noexcept;
+  PagedKvAdapter& operator=(PagedKvAdapter&& other) noexcept;
+  PagedKvAdapter(const PagedKvAdapter&) = delete;
+  PagedKvAdapter& operator=(const PagedKvAdapter&) = delete;
+
+  const KvShape& shape() const override { return shape_; }
+  Status append(int layer, int pos, const float* k, const float* v) override;
+  const float* key(int layer, int pos) const override;
+  const float* value(int layer, int pos) const override;
+  const float* key_into(int layer, int pos, float* buf) const override {
+    return cache_->read_row(table_, false, layer, pos, buf);
+  }
+  const float* value_into(int layer, int pos, float* buf) const override {
+    return cache_->read_row(table_, true, layer, pos, buf);
+  }
+  int size() const override { return cache_->length(seq_); }
+  // Frees the sequence's blocks and starts a new, empty sequence.
+  void clear() override;
+  // Bytes of the blocks this sequence references (shared blocks counted in full).
+  std::size_t bytes() const override;
+
+  kv::PagedKvCache& paged() const { return *cache_; }
+  kv::SeqId seq() const { return seq_; }
+  // Text position of the next token (equals size() until something is evicted).
+  int text_pos() const { return text_pos_; }
+  // A second adapter on a fork of this sequence (prefix shared by reference).
+  PagedKvAdapter fork() const;
+  // Applies the cache's eviction policy (shift re-rotates moved keys);
+  // returns the number of positions evicted.
+  Result<int> evict(const kv::KeyShift& shift);
+  // Adds attention mass received by a slot (H2O's heavy-hitter score).
+  void add_attention(int pos, float mass) { cache_->add_attention(seq_, pos, mass); }
+
+ private:
+  void refresh() { table_ = cache_->block_table(seq_); }
+
+  kv::PagedKvCache* cache_;
+  kv::SeqId seq_;
+  KvShape shape_;
+  int text_pos_ = 0;
+  std::span<const kv::BlockId> table_;  // cache_->block_table(seq_), refreshed after each change
+  mutable std::vector<float> kbuf_, vbuf_;  // (row) for key()/value() on quantized types
+};
+
+}  // namespace tok::model
