@@ -1,0 +1,53 @@
+#include "cli/kv_options.hpp"
+
+#include "kv/byte_size.hpp"
+
+namespace tok::cli {
+namespace {
+
+// A CLI11 check from one of src/kv's parsers: its error message is the usage error.
+template <typename Parse>
+CLI::Validator parser_check(Parse parse, const char* name) {
+  return CLI::Validator(
+      [parse](std::string& s) -> std::string {
+        auto r = parse(s);
+        return r.ok() ? std::string() : r.error().message;
+      },
+      "", name);
+}
+
+}  // namespace
+
+void KvOptions::add(CLI::App* app) {
+  app->add_option("--kv-block", block, "KV-cache block size in tokens (paged cache)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app->add_option("--kv-type", type, "KV-cache storage: f32, f16, q8_0 or q4_0")
+      ->capture_default_str()
+      ->check(parser_check(kv::parse_kv_type, "KV_TYPE"));
+  app->add_option("--kv-policy", policy,
+                  "Eviction: full, window:W, sinks:S,window:W or h2o:H,window:W")
+      ->capture_default_str()
+      ->check(parser_check(kv::parse_eviction_policy, "POLICY"));
+  app->add_option("--kv-budget", budget, "Cap on KV-cache memory, e.g. 64MiB (default: none)")
+      ->check(parser_check(kv::parse_byte_size, "SIZE"));
+}
+
+Result<kv::KvConfig> KvOptions::config(const model::Model& m, int ctx) const {
+  kv::KvConfig c;
+  c.layers = static_cast<int>(m.config().n_layers);
+  c.kv_heads = static_cast<int>(m.config().n_kv_heads);
+  c.head_dim = static_cast<int>(m.config().head_dim);
+  c.block_tokens = block;
+  TOK_ASSIGN(c.type, kv::parse_kv_type(type));
+  TOK_ASSIGN(c.policy, kv::parse_eviction_policy(policy));
+  if (!budget.empty()) {
+    TOK_ASSIGN(c.budget_bytes, kv::parse_byte_size(budget));
+  }
+  c.context = ctx;
+  // Surfaces a row/type mismatch or a budget below one block now, as one error.
+  TOK_TRY(kv::PagedKvCache::create(c));
+  return c;
+}
+
+}  // namespace tok::cli
