@@ -41,6 +41,7 @@ Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<c
     return make_error("the prompt has {} tokens, more than the context of {} (see --ctx)", prompt.size(), ctx);
   }
   Forward fwd(model, pool);
+  fwd.set_attention_observer(o.observer);
   ContiguousKvCache cache(fwd.kv_shape(ctx));
   Sampler sampler(o.sampling);
   TextStream stream(o.stops);

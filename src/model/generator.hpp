@@ -26,6 +26,9 @@ struct GenerateOptions {
   int logprobs = 0;  // report the top-K log-probabilities of each step
   bool stop_at_eos = true;
   SamplerParams sampling;
+  // Sees every layer's attention probabilities (prompt and generated rows);
+  // nullptr: none. Not owned.
+  AttentionObserver* observer = nullptr;
 };
 
 enum class StopReason { kMaxTokens, kStopString, kEndOfText, kContextFull };
