@@ -137,3 +137,74 @@ def write_gguf(model, w, name, ggml_type):
         w.add_tensor(p + "ffn_up.weight", t(b.w_up.weight), ggml_type)
         w.add_tensor(p + "ffn_down.weight", t(b.w_down.weight), ggml_type)
     w.add_tensor("output_norm.weight", t(model.norm.weight), GGML_F32)
+
+
+def read_gguf_f32(path):
+    """{name: numpy array in numpy (out, in) shape} for the F32 tensors of a
+    GGUF v3 file (enough to warm-start from a previous default model)."""
+    import struct
+    data = open(path, "rb").read()
+    assert data[:4] == b"GGUF", path
+    version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
+    pos = 24
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+    def string():
+        nonlocal pos
+        n, = struct.unpack_from("<Q", data, pos)
+        pos += 8 + n
+        return data[pos - n:pos].decode("utf-8", "replace")
+
+    def skip_value(t):
+        nonlocal pos
+        if t == 8:
+            string()
+        elif t == 9:
+            et, n = struct.unpack_from("<IQ", data, pos)
+            pos += 12
+            for _ in range(n):
+                skip_value(et)
+        else:
+            pos += sizes[t]
+
+    alignment = 32
+    for _ in range(n_kv):
+        key = string()
+        t, = struct.unpack_from("<I", data, pos)
+        pos += 4
+        if key == "general.alignment":
+            alignment, = struct.unpack_from("<I", data, pos)
+        skip_value(t)
+    infos = []
+    for _ in range(n_tensors):
+        name = string()
+        nd, = struct.unpack_from("<I", data, pos)
+        dims = struct.unpack_from(f"<{nd}Q", data, pos + 4)
+        t, off = struct.unpack_from("<IQ", data, pos + 4 + 8 * nd)
+        pos += 4 + 8 * nd + 12
+        infos.append((name, dims, t, off))
+    base = pos + (-pos % alignment)
+    out = {}
+    for name, dims, t, off in infos:
+        assert t == 0, f"{name}: only F32 tensors can be read back"
+        n = int(np.prod(dims))
+        out[name] = np.frombuffer(data, np.float32, n, base + off).reshape(tuple(reversed(dims))).copy()
+    return out
+
+
+def load_gguf_weights(model, path):
+    """Loads weights written by write_gguf (F32) into a TinyLlama of the same shape."""
+    w = read_gguf_f32(path)
+    pairs = [("token_embd.weight", model.embed.weight), ("output_norm.weight", model.norm.weight)]
+    for i, b in enumerate(model.blocks):
+        p = f"blk.{i}."
+        pairs += [(p + "attn_norm.weight", b.attn_norm.weight), (p + "attn_q.weight", b.wq.weight),
+                  (p + "attn_k.weight", b.wk.weight), (p + "attn_v.weight", b.wv.weight),
+                  (p + "attn_output.weight", b.wo.weight), (p + "ffn_norm.weight", b.ffn_norm.weight),
+                  (p + "ffn_gate.weight", b.w_gate.weight), (p + "ffn_up.weight", b.w_up.weight),
+                  (p + "ffn_down.weight", b.w_down.weight)]
+    with torch.no_grad():
+        for name, param in pairs:
+            a = torch.from_numpy(w[name])
+            assert a.shape == param.shape, f"{path}: {name} is {tuple(a.shape)}, model wants {tuple(param.shape)}"
+            param.copy_(a)
