@@ -13,8 +13,6 @@
 namespace tok::compare {
 namespace {
 
-bool is_space_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 constexpr std::size_t kScripts = USCRIPT_CODE_LIMIT;
 using ScriptHistogram = std::vector<std::size_t>;  // (kScripts) code points per script
 
@@ -76,7 +74,7 @@ std::vector<std::uint32_t> token_lengths(const bpe::Tokenizer& tk) {
 // Per-thread scratch and totals.
 struct Worker {
   std::optional<Segmenter> seg;
-  std::vector<ByteSpan> words, words_t, tokens;
+  std::vector<ByteSpan> words, words_t;
   std::vector<bpe::TokenSpan> spans;
   // (vocabularies): one per vocabulary, as the scratch holds its piece cache
   std::vector<bpe::EncodeScratch> scratch;
@@ -93,16 +91,16 @@ std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_by
   std::vector<std::size_t> cuts{0};
   std::size_t pos = 0;
   while (text.size() - pos > chunk_bytes) {
-    std::size_t at = pos + chunk_bytes;
     std::size_t cut = std::string_view::npos;
-    while (at < text.size()) {
+    for (std::size_t at = pos + chunk_bytes; at + 1 < text.size(); ++at) {
       at = text.find('\n', at);
       if (at == std::string_view::npos || at + 1 >= text.size()) break;
-      if (!is_space_byte(text[at + 1])) {
+      auto before = static_cast<unsigned char>(text[at - 1]);
+      auto after = static_cast<unsigned char>(text[at + 1]);
+      if (before > 0x20 && before < 0x7F && (after | 0x20) >= 'a' && (after | 0x20) <= 'z') {
         cut = at + 1;
         break;
       }
-      ++at;
     }
     if (cut == std::string_view::npos) break;
     cuts.push_back(cut);
@@ -112,11 +110,24 @@ std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_by
   return cuts;
 }
 
+namespace {
+
+// Can the vocabulary's text be cut at line_chunks' points? Only with one
+// named pre-tokenizer scanner (a general regex offers no safe boundary) and
+// no transform.
+bool cuttable(const bpe::Tokenizer& tk) {
+  if (tk.has_transform() || tk.pretokenizers().size() != 1) return false;
+  constexpr std::string_view kProbe = "ab\ncd";
+  return tk.chunk_boundaries(kProbe, 1, bpe::SpecialMode::kText).size() > 2;
+}
+
+}  // namespace
+
 Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options) {
-  bool can_cut = std::none_of(vocabs.begin(), vocabs.end(),
-                              [](const bpe::Tokenizer* t) { return t->has_transform(); });
+  bool can_cut = std::all_of(vocabs.begin(), vocabs.end(),
+                             [](const bpe::Tokenizer* t) { return cuttable(*t); });
   std::vector<Unit> units;
   for (std::size_t i = 0; i < corpus.samples.size(); ++i) {
     std::string_view text = corpus.samples[i].text.bytes();
@@ -198,11 +209,6 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
           return;
         }
-        w.tokens.clear();
-        const std::vector<std::uint32_t>& len = lengths[v];
-        for (const bpe::TokenSpan& s : w.spans) {
-          w.tokens.push_back({s.offset, s.offset + (s.id < len.size() ? len[s.id] : 0)});
-        }
         const std::vector<ByteSpan>* words = &w.words;
         if (tk.has_transform()) {  // spans are offsets into the transformed text
           std::string transformed = tk.apply_transform(unit.text);
@@ -211,7 +217,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           words = &w.words_t;
         }
         out.tokens += w.spans.size();
-        out.continued_words += count_continued_words(*words, w.tokens);
+        out.continued_words += count_continued_words(*words, w.spans, lengths[v]);
       }
     }
   };
