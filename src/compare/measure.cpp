@@ -13,31 +13,68 @@
 namespace tok::compare {
 namespace {
 
-bool is_space_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 constexpr std::size_t kScripts = USCRIPT_CODE_LIMIT;
 using ScriptHistogram = std::vector<std::size_t>;  // (kScripts) code points per script
 
+// Script of every BMP code point, from ICU (a table lookup per code point
+// instead of a uscript_getScript call). Immutable once built.
+class BmpScripts {
+ public:
+  static const BmpScripts& get() {
+    static const BmpScripts table;
+    return table;
+  }
+  int of(UChar32 c) const {
+    if (c < 0x10000) return table_[static_cast<std::size_t>(c)];
+    UErrorCode st = U_ZERO_ERROR;
+    UScriptCode sc = uscript_getScript(c, &st);
+    return U_SUCCESS(st) ? sc : USCRIPT_COMMON;
+  }
+
+ private:
+  static_assert(kScripts <= 256, "script codes must fit the byte table");
+  BmpScripts() : table_(0x10000) {
+    for (UChar32 c = 0; c < 0x10000; ++c) {
+      UErrorCode st = U_ZERO_ERROR;
+      UScriptCode sc = uscript_getScript(c, &st);
+      table_[static_cast<std::size_t>(c)] =
+          static_cast<std::uint8_t>(U_SUCCESS(st) && sc < static_cast<int>(kScripts) ? sc : 0);
+    }
+  }
+  std::vector<std::uint8_t> table_;  // (0x10000) UScriptCode
+};
+
 void add_scripts(std::string_view text, ScriptHistogram& h) {
+  const BmpScripts& scripts = BmpScripts::get();
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t i = 0, n = static_cast<int32_t>(text.size());
   while (i < n) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0x80) {  // fast path: ASCII is Latin letters or Common
-      if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ++h[USCRIPT_LATIN];
+    if (s[i] < 0x80) {  // fast path: ASCII is Latin letters or Common
+      if ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') ++h[USCRIPT_LATIN];
+      ++i;
       continue;
     }
-    UErrorCode st = U_ZERO_ERROR;
-    UScriptCode sc = uscript_getScript(c < 0 ? 0xFFFD : c, &st);
-    if (U_SUCCESS(st) && sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts)) ++h[sc];
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    int sc = scripts.of(c < 0 ? 0xFFFD : c);
+    if (sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts)) ++h[static_cast<std::size_t>(sc)];
   }
+}
+
+// Byte length of every id of a vocabulary (Tokenizer::token_bytes looks
+// through the special tokens first, too slow once per token).
+std::vector<std::uint32_t> token_lengths(const bpe::Tokenizer& tk) {
+  std::vector<std::uint32_t> len(tk.vocab_size());
+  for (std::size_t id = 0; id < len.size(); ++id) {
+    len[id] = static_cast<std::uint32_t>(tk.token_bytes(static_cast<bpe::TokenId>(id)).size());
+  }
+  return len;
 }
 
 // Per-thread scratch and totals.
 struct Worker {
   std::optional<Segmenter> seg;
-  std::vector<ByteSpan> words, words_t, tokens;
+  std::vector<ByteSpan> words, words_t;
   std::vector<bpe::TokenSpan> spans;
   // (vocabularies): one per vocabulary, as the scratch holds its piece cache
   std::vector<bpe::EncodeScratch> scratch;
@@ -54,16 +91,16 @@ std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_by
   std::vector<std::size_t> cuts{0};
   std::size_t pos = 0;
   while (text.size() - pos > chunk_bytes) {
-    std::size_t at = pos + chunk_bytes;
     std::size_t cut = std::string_view::npos;
-    while (at < text.size()) {
+    for (std::size_t at = pos + chunk_bytes; at + 1 < text.size(); ++at) {
       at = text.find('\n', at);
       if (at == std::string_view::npos || at + 1 >= text.size()) break;
-      if (!is_space_byte(text[at + 1])) {
+      auto before = static_cast<unsigned char>(text[at - 1]);
+      auto after = static_cast<unsigned char>(text[at + 1]);
+      if (before > 0x20 && before < 0x7F && (after | 0x20) >= 'a' && (after | 0x20) <= 'z') {
         cut = at + 1;
         break;
       }
-      ++at;
     }
     if (cut == std::string_view::npos) break;
     cuts.push_back(cut);
@@ -73,11 +110,24 @@ std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_by
   return cuts;
 }
 
+namespace {
+
+// Can the vocabulary's text be cut at line_chunks' points? Only with one
+// named pre-tokenizer scanner (a general regex offers no safe boundary) and
+// no transform.
+bool cuttable(const bpe::Tokenizer& tk) {
+  if (tk.has_transform() || tk.pretokenizers().size() != 1) return false;
+  constexpr std::string_view kProbe = "ab\ncd";
+  return tk.chunk_boundaries(kProbe, 1, bpe::SpecialMode::kText).size() > 2;
+}
+
+}  // namespace
+
 Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options) {
-  bool can_cut = std::none_of(vocabs.begin(), vocabs.end(),
-                              [](const bpe::Tokenizer* t) { return t->has_transform(); });
+  bool can_cut = std::all_of(vocabs.begin(), vocabs.end(),
+                             [](const bpe::Tokenizer* t) { return cuttable(*t); });
   std::vector<Unit> units;
   for (std::size_t i = 0; i < corpus.samples.size(); ++i) {
     std::string_view text = corpus.samples[i].text.bytes();
@@ -103,6 +153,11 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
   std::vector<std::vector<TextCounts>> text(nthreads, std::vector<TextCounts>(ns));
   std::vector<std::vector<TokenCounts>> toks(nthreads, std::vector<TokenCounts>(ns * nv));
   std::vector<std::vector<ScriptHistogram>> scripts(nthreads);
+  // (vocabularies) x (ids): token byte lengths, for continued words.
+  std::vector<std::vector<std::uint32_t>> lengths;
+  if (options.words) {
+    for (const bpe::Tokenizer* tk : vocabs) lengths.push_back(token_lengths(*tk));
+  }
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::optional<Error> error;
@@ -125,9 +180,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       TextCounts& tc = text[t][unit.sample];
       tc.bytes += unit.text.size();
       if (options.words) {
-        tc.graphemes += w.seg->count_graphemes(unit.text);
         w.words.clear();
-        w.seg->word_spans(unit.text, w.words);
+        tc.graphemes += w.seg->segment(unit.text, w.words);
         tc.words += w.words.size();
         add_scripts(unit.text, scripts[t][unit.sample]);
       }
@@ -155,10 +209,6 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
           return;
         }
-        w.tokens.clear();
-        for (const bpe::TokenSpan& s : w.spans) {
-          w.tokens.push_back({s.offset, s.offset + tk.token_bytes(s.id).size()});
-        }
         const std::vector<ByteSpan>* words = &w.words;
         if (tk.has_transform()) {  // spans are offsets into the transformed text
           std::string transformed = tk.apply_transform(unit.text);
@@ -167,7 +217,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           words = &w.words_t;
         }
         out.tokens += w.spans.size();
-        out.continued_words += count_continued_words(*words, w.tokens);
+        out.continued_words += count_continued_words(*words, w.spans, lengths[v]);
       }
     }
   };

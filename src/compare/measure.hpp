@@ -4,11 +4,14 @@
 // and adds into its own totals, merged at the end, so results never depend on
 // the thread count.
 //
-// Large samples are cut into chunks of about 4 MiB, only after a newline that
-// is followed by a byte that is not whitespace: a grapheme or word never
-// spans such a point, nor does a piece of the GPT-style split patterns.
-// Vocabularies with a text transform (SentencePiece) could tokenize a cut
-// text differently, so with one of them samples are not cut.
+// Large samples are cut into chunks of about 4 MiB, only just after a "\n"
+// that follows a printable ASCII character and precedes an ASCII letter: the
+// point where the named pre-tokenizer scanners guarantee a piece boundary
+// (text::PreTokenizer::safe_boundary), and where no grapheme or word spans.
+// (A newline followed by any non-space byte was not enough: "\n\f" is one
+// whitespace piece.) Vocabularies with a text transform (SentencePiece), a
+// general regex or several pre-tokenizers could tokenize a cut text
+// differently, so with one of them samples are not cut.
 //
 // Text counts (graphemes, words, scripts) are the same for every vocabulary
 // and computed once per chunk; each vocabulary then encodes the chunk once

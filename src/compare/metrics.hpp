@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bpe/tokenizer.hpp"
 #include "compare/segment.hpp"
 
 namespace tok::compare {
@@ -54,6 +55,13 @@ struct TokenCounts {
 // (sorted, disjoint spans). Linear in words + tokens.
 std::size_t count_continued_words(std::span<const ByteSpan> words,
                                   std::span<const ByteSpan> tokens);
+
+// The same with tokens as encode_spans gives them: token k covers
+// [tokens[k].offset, tokens[k].offset + lengths[tokens[k].id]) (an id past
+// lengths covers nothing). Saves materializing the token spans.
+std::size_t count_continued_words(std::span<const ByteSpan> words,
+                                  std::span<const bpe::TokenSpan> tokens,
+                                  std::span<const std::uint32_t> lengths);
 
 // Ratios; nullopt when the denominator is zero (an empty sample).
 std::optional<double> ratio(std::size_t num, std::size_t den);

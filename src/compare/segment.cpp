@@ -3,6 +3,8 @@
 #include <unicode/ubrk.h>
 #include <unicode/utext.h>
 
+#include "compare/simple_segment.hpp"
+
 namespace tok::compare {
 
 struct Segmenter::State {
@@ -40,7 +42,7 @@ Segmenter::Segmenter(Segmenter&&) noexcept = default;
 Segmenter& Segmenter::operator=(Segmenter&&) noexcept = default;
 Segmenter::~Segmenter() = default;
 
-std::size_t Segmenter::count_graphemes(std::string_view text) {
+std::size_t Segmenter::count_graphemes_icu(std::string_view text) {
   if (text.empty() || !s_->attach(s_->chars, text)) return 0;
   std::size_t n = 0;
   ubrk_first(s_->chars);
@@ -48,7 +50,7 @@ std::size_t Segmenter::count_graphemes(std::string_view text) {
   return n;
 }
 
-void Segmenter::word_spans(std::string_view text, std::vector<ByteSpan>& out) {
+void Segmenter::word_spans_icu(std::string_view text, std::vector<ByteSpan>& out) {
   if (text.empty() || !s_->attach(s_->words, text)) return;
   int32_t begin = ubrk_first(s_->words);
   for (int32_t end = ubrk_next(s_->words); end != UBRK_DONE; end = ubrk_next(s_->words)) {
@@ -60,14 +62,63 @@ void Segmenter::word_spans(std::string_view text, std::vector<ByteSpan>& out) {
   }
 }
 
-std::size_t Segmenter::count_words(std::string_view text) {
-  if (text.empty() || !s_->attach(s_->words, text)) return 0;
-  std::size_t n = 0;
-  ubrk_first(s_->words);
-  while (ubrk_next(s_->words) != UBRK_DONE) {
-    if (ubrk_getRuleStatus(s_->words) != UBRK_WORD_NONE) ++n;
+std::size_t Segmenter::segment_icu(std::string_view text, std::size_t begin, std::size_t end,
+                                   std::vector<ByteSpan>* words) {
+  std::string_view part = text.substr(begin, end - begin);
+  std::size_t graphemes = count_graphemes_icu(part);
+  if (words) {
+    std::size_t first = words->size();
+    word_spans_icu(part, *words);
+    for (std::size_t k = first; k < words->size(); ++k) {
+      (*words)[k].begin += begin;
+      (*words)[k].end += begin;
+    }
   }
-  return n;
+  return graphemes;
+}
+
+std::size_t Segmenter::segment(std::string_view text, std::vector<ByteSpan>& words) {
+  const detail::SimpleClasses& classes = detail::SimpleClasses::get();
+  std::size_t graphemes = 0;
+  std::size_t pos = 0;
+  std::size_t icu_begin = std::string_view::npos;  // start of pending non-simple fragments
+  while (pos < text.size()) {
+    std::size_t before = words.size();
+    detail::FragmentScan f = detail::scan_fragment(text, pos, classes, words);
+    if (!f.simple) {
+      if (icu_begin == std::string_view::npos) icu_begin = pos;
+      pos = f.end;
+      continue;
+    }
+    if (icu_begin != std::string_view::npos) {
+      // Words must stay in text order: ICU's first, then this fragment again.
+      words.resize(before);
+      graphemes += segment_icu(text, icu_begin, pos, &words);
+      icu_begin = std::string_view::npos;
+      continue;
+    }
+    graphemes += f.graphemes;
+    pos = f.end;
+  }
+  if (icu_begin != std::string_view::npos) {
+    graphemes += segment_icu(text, icu_begin, text.size(), &words);
+  }
+  return graphemes;
+}
+
+std::size_t Segmenter::count_graphemes(std::string_view text) {
+  std::vector<ByteSpan> words;
+  return segment(text, words);
+}
+
+void Segmenter::word_spans(std::string_view text, std::vector<ByteSpan>& out) {
+  segment(text, out);
+}
+
+std::size_t Segmenter::count_words(std::string_view text) {
+  std::vector<ByteSpan> words;
+  segment(text, words);
+  return words.size();
 }
 
 }  // namespace tok::compare

@@ -5,6 +5,11 @@
 // Text is read in place as UTF-8 through a UText, so every boundary is a
 // byte offset into the caller's string. Ill-formed UTF-8 reads as U+FFFD.
 //
+// Most text never reaches ICU: fragments of "simple" code points (ASCII,
+// Latin, Greek, Cyrillic, Arabic letters and the like, without combining
+// marks) are counted by hand with exactly ICU's results (simple_segment.hpp);
+// the *_icu functions are the plain ICU reference the tests compare with.
+//
 // A Segmenter owns ICU iterators with mutable state: one per thread.
 #pragma once
 
@@ -29,6 +34,9 @@ class Segmenter {
   Segmenter& operator=(Segmenter&&) noexcept;
   ~Segmenter();
 
+  // Grapheme clusters of `text`, and its word spans appended to `words`
+  // (as word_spans), in one pass.
+  std::size_t segment(std::string_view text, std::vector<ByteSpan>& words);
   // Number of grapheme clusters (ICU character BreakIterator).
   std::size_t count_graphemes(std::string_view text);
   // Byte spans of the words of `text`: segments of the word BreakIterator
@@ -37,8 +45,15 @@ class Segmenter {
   void word_spans(std::string_view text, std::vector<ByteSpan>& out);
   std::size_t count_words(std::string_view text);
 
+  // The same from ICU alone, for every byte of text.
+  std::size_t count_graphemes_icu(std::string_view text);
+  void word_spans_icu(std::string_view text, std::vector<ByteSpan>& out);
+
  private:
   struct State;
+  // ICU over text[begin, end), a span between safe points.
+  std::size_t segment_icu(std::string_view text, std::size_t begin, std::size_t end,
+                          std::vector<ByteSpan>* words);
   explicit Segmenter(std::unique_ptr<State> s);
   std::unique_ptr<State> s_;
 };

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 
@@ -48,15 +49,16 @@ TEST_CASE("parallel TSV: columns become samples, rows are checked") {
   CHECK(!parse_parallel_tsv("en\ten\n", "z.tsv").ok());
 }
 
-TEST_CASE("line chunks cut only after a newline followed by non-space") {
-  std::string text = "aaaa\n bbbb\ncccc\n\ndddd\neeee";
+TEST_CASE("line chunks cut only between a printable character + newline and a letter") {
+  std::string text = "aaaa\n bbbb\ncccc\n\ndddd\neeee\n\ffff. \ngggg";
   auto cuts = line_chunks(text, 4);
   CHECK(cuts.front() == 0);
   CHECK(cuts.back() == text.size());
+  CHECK(cuts == std::vector<std::size_t>{0, 11, 22, text.size()});
   for (std::size_t i = 1; i + 1 < cuts.size(); ++i) {
     CHECK(text[cuts[i] - 1] == '\n');
-    CHECK(text[cuts[i]] != ' ');
-    CHECK(text[cuts[i]] != '\n');
+    CHECK(text[cuts[i] - 2] > ' ');
+    CHECK(std::isalpha(static_cast<unsigned char>(text[cuts[i]])));
   }
   CHECK(line_chunks("short", 100).size() == 2);
 }
