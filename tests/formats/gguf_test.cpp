@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "formats/gguf.hpp"
 
@@ -162,7 +163,7 @@ TEST_CASE("gguf: metadata arrays are capped in total, tensor names checked in li
   Bytes t;
   t.header(200001, 0);
   for (int i = 0; i <= 200000; ++i) {
-    t.str(i == 200000 ? "t0" : "t" + std::to_string(i));
+    t.str(fmt::format("t{}", i == 200000 ? 0 : i));
     t.put<std::uint32_t>(1).put<std::uint64_t>(8).put<std::uint32_t>(0).put<std::uint64_t>(0);
   }
   CHECK(error_of(t.s).find("duplicate tensor name 't0'") != std::string::npos);
