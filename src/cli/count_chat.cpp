@@ -5,7 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/count_model.hpp"
 #include "cli/input.hpp"
-#include "formats/json_error.hpp"
+#include "cost/batch.hpp"
 
 namespace tok::cli {
 
@@ -51,22 +51,12 @@ Status count_batch_file(const std::string& path, CountReport& r) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::string where = fmt::format("{}:{}", source, line_no);
-    TOK_ASSIGN(nlohmann::json req, formats::parse_json(line, where));
-    if (!req.is_object() || !req.contains("body") || !req["body"].is_object()) {
-      return make_error("{}: expected a batch request {{\"custom_id\", \"body\": {{...}}}}", where);
-    }
-    const auto& body = req["body"];
-    if (!body.contains("messages")) return make_error("{}: body has no 'messages'", where);
-    TOK_ASSIGN(nlohmann::json messages, cost::parse_chat(body["messages"].dump(), where + ": body"));
-    std::string label = where;
-    if (req.contains("custom_id") && req["custom_id"].is_string()) {
-      label += " " + req["custom_id"].get<std::string>();
-    }
-    TOK_TRY(count_messages(messages, label, line.size(), r));
-    if (body.contains("max_tokens") && body["max_tokens"].is_number_unsigned()) {
-      max_tokens += body["max_tokens"].get<std::uint64_t>();
-    } else if (body.contains("max_completion_tokens") && body["max_completion_tokens"].is_number_unsigned()) {
-      max_tokens += body["max_completion_tokens"].get<std::uint64_t>();
+    TOK_ASSIGN(cost::BatchRequest req, cost::parse_batch_request(line, where));
+    std::string label = req.custom_id.empty() ? where : where + " " + req.custom_id;
+    TOK_TRY(count_messages(req.messages, label, line.size(), r));
+    if (req.max_tokens) {
+      // Saturating: hostile values near 2^64 must not wrap to a small sum.
+      max_tokens = *req.max_tokens > UINT64_MAX - max_tokens ? UINT64_MAX : max_tokens + *req.max_tokens;
     } else {
       all_max = false;
     }

@@ -25,10 +25,8 @@ unsigned RuntimeOptions::thread_count() const {
 Result<model::Model> RuntimeOptions::load() const {
   std::string path = model.empty() ? vocab_dir() + "/" + kDefaultModel : model;
   TOK_ASSIGN(model::Model m, model::Model::load(path));
-  if (ctx > m.config().ctx) {
-    return make_error("{}: --ctx {} is larger than the model's context of {} tokens", path, ctx,
-                      m.config().ctx);
-  }
+  // Refused here, before the KV cache for the context is allocated.
+  TOK_TRY(model::check_run_memory(m, ctx > 0 ? ctx : m.config().ctx));
   return m;
 }
 

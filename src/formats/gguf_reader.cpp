@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <unordered_set>
 
 namespace tok::formats {
 
@@ -15,6 +16,7 @@ namespace {
 constexpr char kMagic[4] = {'G', 'G', 'U', 'F'};
 // Smallest possible encodings, for bounding counts before allocating.
 constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;         // key length, type, 1-byte value
+constexpr std::uint64_t kMaxArrayElements = 1ull << 23;
 constexpr std::uint64_t kMinTensorBytes = 8 + 4 + 8 + 4 + 8;  // name len, n_dims, 1 dim, type, offset
 }  // namespace
 
@@ -156,6 +158,13 @@ class GgufFile::Parser {
       return fail(count_at, "array '{}' claims {} {} elements but only {} bytes remain", key, n,
                   value_type_name(out.elem), left());
     }
+    // Each element costs a Value (~80 bytes) in memory for 1 to 9 bytes of
+    // file: a cap on the total bounds what a hostile file can make tok allocate.
+    elements_ += n;
+    if (elements_ > kMaxArrayElements) {
+      return fail(count_at, "metadata arrays hold more than {} elements in all (real vocabularies "
+                  "have about 1 million)", kMaxArrayElements);
+    }
     out.array.resize(n);
     for (auto& item : out.array) TOK_TRY(value(out.elem, key, depth + 1, item));
     return {};
@@ -175,14 +184,15 @@ class GgufFile::Parser {
 
   Status tensor_infos() {
     f_.tensors_.reserve(n_tensors_);
+    std::unordered_set<std::string_view> names;  // views into the mapping
     for (std::uint64_t t = 0; t < n_tensors_; ++t) {
       TensorInfo info;
       std::size_t at = pos_;
       TOK_ASSIGN(std::string_view name, string(fmt::format("name of tensor {}", t)));
       info.name = std::string(name);
-      for (const auto& other : f_.tensors_) {
-        if (other.name == name) return fail(at, "duplicate tensor name '{}'", name);
-      }
+      // A set, not a scan of the tensors so far: a file of a million tensors
+      // would take hours quadratically.
+      if (!names.insert(name).second) return fail(at, "duplicate tensor name '{}'", name);
       std::size_t dims_at = pos_;
       TOK_ASSIGN(std::uint32_t n_dims, read<std::uint32_t>(info.name));
       if (n_dims == 0 || n_dims > kMaxDims) {
@@ -251,6 +261,7 @@ class GgufFile::Parser {
   std::string_view bytes_;
   std::size_t pos_ = 0;
   std::uint64_t n_tensors_ = 0, n_kv_ = 0;
+  std::uint64_t elements_ = 0;  // array elements read so far (all arrays)
   std::vector<std::size_t> offset_at_;  // (n_tensors) byte position of each offset field
 };
 

@@ -1,5 +1,6 @@
 #include "model/model.hpp"
 
+#include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
 #include "model/quant.hpp"
@@ -32,6 +33,11 @@ Result<ModelConfig> read_config(const formats::GgufFile& f) {
   }
   TOK_ASSIGN(c.ffn, hparam(f, c.arch, "feed_forward_length"));
   TOK_ASSIGN(c.ctx, hparam(f, c.arch, "context_length"));
+  // Positions are int everywhere downstream (KV cache, forward pass).
+  if (c.ctx > kMaxContext) {
+    return make_error("{}: {}.context_length {} is absurd (tok allows at most {} positions)",
+                      f.path(), c.arch, c.ctx, kMaxContext);
+  }
   if (f.find(c.arch + ".rope.freq_base")) {
     TOK_ASSIGN(double base, f.get_float(c.arch + ".rope.freq_base"));
     c.rope_base = static_cast<float>(base);
@@ -70,6 +76,11 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
   if (!t) {
     if (optional) return TensorView{};
     return make_error("{}: tensor {} is missing", f.path(), name);
+  }
+  // The reader bounds the element count unless a dimension is 0; a weight
+  // with no elements is wrong anyway, and refusing it keeps rows from overflowing.
+  for (std::uint64_t dim : t->dims) {
+    if (dim == 0) return make_error("{}: tensor {} has a dimension of 0", f.path(), name);
   }
   std::int64_t got_cols = static_cast<std::int64_t>(t->dims[0]);
   std::int64_t got_rows = t->dims.size() > 1 ? static_cast<std::int64_t>(t->dims[1]) : 1;
@@ -146,6 +157,33 @@ std::uint64_t Model::weight_bytes() const {
     for (const TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) n += t->bytes();
   }
   return n;
+}
+
+std::uint64_t run_memory_bytes(const ModelConfig& c, std::int64_t ctx) {
+  // Every factor is bounded (the tensors that fix them are inside the file,
+  // ctx <= kMaxContext), so long double only guards against overflow.
+  long double kv = 2.0L * 4 * c.n_layers * ctx * c.n_kv_heads * c.head_dim;
+  long double width = 3.0L * c.dim + 2.0L * c.n_heads * c.head_dim + 2.0L * c.ffn;
+  long double scratch = 4.0L * 64 * width + 4.0L * 2 * c.n_vocab;
+  long double total = kv + scratch;
+  return total >= 1.8e19L ? UINT64_MAX : static_cast<std::uint64_t>(total);
+}
+
+Status check_run_memory(const Model& m, std::int64_t ctx) {
+  const ModelConfig& c = m.config();
+  if (ctx > c.ctx) {
+    return make_error("{}: --ctx {} is larger than the model's context of {} tokens", m.path(), ctx,
+                      c.ctx);
+  }
+  std::uint64_t need = run_memory_bytes(c, ctx);
+  auto avail = available_memory();
+  if (avail && need > *avail) {
+    auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ull << 30); };
+    return make_error("{}: a context of {} tokens needs {:.2f} GiB (KV cache of {} layers), more "
+                      "than the {:.2f} GiB of memory available; pass a smaller --ctx",
+                      m.path(), ctx, gib(need), c.n_layers, gib(*avail));
+  }
+  return {};
 }
 
 }  // namespace tok::model

@@ -21,6 +21,10 @@ class GgufFile;
 
 namespace tok::model {
 
+// Most positions a context may have: positions are int in the KV cache and
+// the forward pass.
+inline constexpr std::int64_t kMaxContext = 2147483647;
+
 struct ModelConfig {
   std::string arch;      // "llama" or "qwen2"
   std::string name;      // general.name (may be empty)
@@ -80,5 +84,13 @@ class Model {
   bpe::Tokenizer tokenizer_;
   std::vector<std::vector<float>> owned_;  // norms/biases stored as F16/BF16, widened to F32
 };
+
+// Bytes a run with a context of ctx positions allocates beyond the mapped
+// weights: the KV cache (f32 keys and values, every layer) and the forward
+// pass's scratch and logits.
+std::uint64_t run_memory_bytes(const ModelConfig& c, std::int64_t ctx);
+// Refuses (before anything is allocated) a context that the model does not
+// support or whose run_memory_bytes exceed the memory available.
+Status check_run_memory(const Model& m, std::int64_t ctx);
 
 }  // namespace tok::model

@@ -23,6 +23,16 @@ expect_eq "decode | head -c 1: stderr" "" "$(cat "$T/err1")"
 st=("${PIPESTATUS[@]}")
 expect_eq "count | head -c 1: tok status" 0 "${st[0]}"
 
+# tok generate flushes each token: head -1 closes the pipe after the first
+# line (the echoed prompt ends with one) and generation ends quietly at the
+# next token, long before its 2000 tokens or the context are used up.
+"$TOK" generate --echo --seed 1 -n 2000 "In the beginning God created the heaven and the earth.
+" 2>"$T/err1" | head -n 1 >"$T/line"
+st=("${PIPESTATUS[@]}")
+expect_eq "generate | head -1: tok status" 0 "${st[0]}"
+expect_eq "generate | head -1: stderr" "" "$(cat "$T/err1")"
+[ -s "$T/line" ] || fail "generate | head -1: no line"
+
 # A full disk on stdout, and a closed stdout.
 expect_error 1 "^tok: error: cannot write output: No space left on device$" sh -c '"$0" encode "$1" >/dev/full' "$TOK" "$T/big"
 expect_error 1 "^tok: error: cannot write output: Bad file descriptor$" sh -c '"$0" encode "$1" >&-' "$TOK" "$T/big"

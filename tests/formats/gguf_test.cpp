@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "formats/gguf.hpp"
 
@@ -144,6 +145,28 @@ TEST_CASE("gguf: absurd lengths are rejected before allocating") {
   dup.header(0, 2).str("k").put<std::uint32_t>(0).put<std::uint8_t>(1);
   dup.str("k").put<std::uint32_t>(0).put<std::uint8_t>(2);
   CHECK(error_of(dup.s).find("duplicate metadata key 'k'") != std::string::npos);
+}
+
+TEST_CASE("gguf: metadata arrays are capped in total, tensor names checked in linear time") {
+  // 9 M one-byte elements (in two arrays) would be ~700 MB of Values.
+  Bytes a;
+  a.header(0, 2);
+  for (const char* key : {"a", "b"}) {
+    a.str(key).put<std::uint32_t>(9).put<std::uint32_t>(0).put<std::uint64_t>(4500000);
+    a.s.append(4500000, '\1');
+  }
+  std::string e = error_of(a.s);
+  CHECK(e.find("metadata arrays hold more than 8388608 elements in all") != std::string::npos);
+
+  // 200000 tensors whose names are all distinct, then a duplicate: found at
+  // once (the old pairwise scan took 2e10 comparisons).
+  Bytes t;
+  t.header(200001, 0);
+  for (int i = 0; i <= 200000; ++i) {
+    t.str(fmt::format("t{}", i == 200000 ? 0 : i));
+    t.put<std::uint32_t>(1).put<std::uint64_t>(8).put<std::uint32_t>(0).put<std::uint64_t>(0);
+  }
+  CHECK(error_of(t.s).find("duplicate tensor name 't0'") != std::string::npos);
 }
 
 TEST_CASE("gguf: bad tensor infos") {
