@@ -291,8 +291,10 @@ TEST_CASE("score: policies over a text longer than the context") {
   MESSAGE("perplexity full ", full, " window ", window, " sinks ", sinks, " h2o ", h2o);
   for (double p : {full, window, sinks, h2o}) CHECK((p > 1 && p < 1000));
   // Storage types: the perplexity change against f32 stays small.
-  for (auto [type, tol] : {std::pair{kv::KvType::kF16, 0.001}, std::pair{kv::KvType::kQ8_0, 0.01},
-                           std::pair{kv::KvType::kQ4_0, 0.1}}) {
+  for (auto type_tol : {std::pair{kv::KvType::kF16, 0.001}, std::pair{kv::KvType::kQ8_0, 0.01},
+                        std::pair{kv::KvType::kQ4_0, 0.1}}) {
+    kv::KvType type = type_tol.first;  // not a structured binding: clang 14 cannot capture those
+    double tol = type_tol.second;
     CAPTURE(kv::kv_type_name(type));
     double p = ppl("sinks:4,window:28", type);
     MESSAGE(kv::kv_type_name(type), " perplexity ", p, " vs f32 ", sinks);
