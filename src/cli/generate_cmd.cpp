@@ -7,6 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/input.hpp"
+#include "cli/kv_options.hpp"
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
 #include "model/generator.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 struct GenerateArgs {
   RuntimeOptions model;
+  KvOptions kv;
   std::string prompt;
   bool prompt_given = false;
   model::GenerateOptions gen;
@@ -25,17 +27,19 @@ struct GenerateArgs {
 
 nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
   auto r = [](double v) { return std::round(v * 100) / 100; };
-  return {{"prompt_tokens", s.prompt_tokens},
-          {"generated_tokens", s.generated_tokens},
-          {"ttft_ms", r(s.ttft_ms)},
-          {"prefill_ms", r(s.prefill_ms)},
-          {"prefill_tokens_per_s", r(s.prefill_tokens_per_s())},
-          {"decode_ms", r(s.decode_ms)},
-          {"decode_tokens_per_s", r(s.decode_tokens_per_s())},
-          {"model_bytes", s.model_bytes},
-          {"kv_bytes", s.kv_bytes},
-          {"threads", threads},
-          {"stop", std::string(model::stop_reason_name(s.stop))}};
+  nlohmann::json j = {{"prompt_tokens", s.prompt_tokens},
+                      {"generated_tokens", s.generated_tokens},
+                      {"ttft_ms", r(s.ttft_ms)},
+                      {"prefill_ms", r(s.prefill_ms)},
+                      {"prefill_tokens_per_s", r(s.prefill_tokens_per_s())},
+                      {"decode_ms", r(s.decode_ms)},
+                      {"decode_tokens_per_s", r(s.decode_tokens_per_s())},
+                      {"model_bytes", s.model_bytes},
+                      {"kv_bytes", s.kv_bytes},
+                      {"threads", threads},
+                      {"stop", std::string(model::stop_reason_name(s.stop))}};
+  j.update(nlohmann::json::parse(s.kv.to_json()));  // kv_* keys: README "The KV cache"
+  return j;
 }
 
 nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
@@ -60,6 +64,9 @@ int run_generate(GenerateArgs& a) {
   if (!enc.ok()) return report(enc.error());
   ids.insert(ids.end(), enc->begin(), enc->end());
   a.gen.ctx = a.model.ctx;
+  auto kv = a.kv.config(*m, a.model.ctx > 0 ? a.model.ctx : static_cast<int>(m->config().ctx));
+  if (!kv.ok()) return report(make_error("{}: {}", m->path(), kv.error().message));
+  a.gen.kv = *kv;
   a.gen.sampling.seed = a.seed ? *a.seed : std::random_device{}();
   unsigned threads = a.model.thread_count();
   model::ThreadPool pool(threads);
@@ -118,6 +125,7 @@ void add_generate(CLI::App& app, Registry& r) {
   auto a = std::make_shared<GenerateArgs>();
   CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
+  a->kv.add(sub);
   sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
       ->each([a](const std::string&) { a->prompt_given = true; });
   auto& g = a->gen;

@@ -1,6 +1,7 @@
 #include "cli/kv_options.hpp"
 
 #include "kv/byte_size.hpp"
+#include "model/kv_sequence.hpp"
 
 namespace tok::cli {
 namespace {
@@ -45,8 +46,10 @@ Result<kv::KvConfig> KvOptions::config(const model::Model& m, int ctx) const {
     TOK_ASSIGN(c.budget_bytes, kv::parse_byte_size(budget));
   }
   c.context = ctx;
-  // Surfaces a row/type mismatch or a budget below one block now, as one error.
+  // Surfaces a row/type mismatch, a budget below one block or a policy that
+  // leaves no room in the context now, as one error.
   TOK_TRY(kv::PagedKvCache::create(c));
+  TOK_TRY(model::KvSequence::fits(c.policy, ctx));
   return c;
 }
 

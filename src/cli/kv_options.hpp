@@ -22,7 +22,8 @@ struct KvOptions {
   void add(CLI::App* app);
   // The cache configuration for model m at context ctx (the policy, type and
   // budget were validated by add()'s checks). An error when the model's KV
-  // row does not suit the type (q8_0/q4_0 need kv_heads * head_dim % 32 == 0).
+  // row does not suit the type (q8_0/q4_0 need kv_heads * head_dim % 32 == 0),
+  // the budget is below one block, or a bounded policy keeps ctx tokens or more.
   Result<kv::KvConfig> config(const model::Model& m, int ctx) const;
 };
 

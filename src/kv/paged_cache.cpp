@@ -223,6 +223,7 @@ Result<int> PagedKvCache::evict(SeqId seq, const KeyShift& shift) {
   if (!s.blocks.empty() && pool_.refcount(s.blocks.back()) == 1) {
     pool_.set_fill(s.blocks.back(), static_cast<int>((static_cast<std::size_t>(k) - 1) % bt) + 1);
   }
+  evicted_ += static_cast<std::uint64_t>(n - k);
   return n - k;
 }
 
@@ -250,6 +251,9 @@ KvStats PagedKvCache::stats() const {
   st.bytes_contiguous = static_cast<std::uint64_t>(seqs_peak_) *
                         static_cast<std::uint64_t>(config_.context) * st.bytes_per_token;
   st.budget_bytes = static_cast<std::uint64_t>(pool_.max_blocks()) * pool_.block_bytes();
+  st.type = config_.type;
+  st.policy = config_.policy;
+  st.evicted_tokens = evicted_;
   return st;
 }
 

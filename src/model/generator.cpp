@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "model/attention_mass.hpp"
+#include "model/kv_sequence.hpp"
 #include "model/text_stream.hpp"
 
 namespace tok::model {
@@ -34,25 +36,36 @@ double GenerateStats::decode_tokens_per_s() const {
 
 Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
                                const GenerateOptions& o, const GenerateCallbacks& cb) {
+  int ctx = o.ctx > 0 ? o.ctx : static_cast<int>(model.config().ctx);
+  TOK_ASSIGN(kv::PagedKvCache cache, kv::PagedKvCache::create(kv_config_for(model, ctx, o.kv)));
+  return generate(model, pool, prompt, o, cb, cache);
+}
+
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
+                               const GenerateOptions& o, const GenerateCallbacks& cb,
+                               kv::PagedKvCache& cache) {
   const ModelConfig& c = model.config();
   int ctx = o.ctx > 0 ? o.ctx : static_cast<int>(c.ctx);
+  const kv::EvictionPolicy& policy = cache.config().policy;
+  bool bounded = policy.capacity() > 0;  // evicts instead of filling the context
   if (prompt.empty()) return make_error("the prompt is empty (and the model adds no BOS token)");
-  if (prompt.size() > static_cast<std::size_t>(ctx)) {
+  if (!bounded && prompt.size() > static_cast<std::size_t>(ctx)) {
     return make_error("the prompt has {} tokens, more than the context of {} (see --ctx)", prompt.size(), ctx);
   }
+  TOK_TRY(KvSequence::fits(policy, ctx));
   Forward fwd(model, pool);
-  fwd.set_attention_observer(o.observer);
-  ContiguousKvCache cache(fwd.kv_shape(ctx));
+  AttentionMass mass(o.observer);  // H2O's scores, then the caller's observer
+  fwd.set_attention_observer(policy.kind == kv::EvictionPolicy::Kind::kH2O ? &mass : o.observer);
+  KvSequence seq(fwd, cache, ctx);
   Sampler sampler(o.sampling);
   TextStream stream(o.stops);
   const bpe::Tokenizer& tk = model.tokenizer();
   GenerateStats st;
   st.prompt_tokens = prompt.size();
   st.model_bytes = model.file_bytes();
-  st.kv_bytes = cache.bytes();
   std::vector<bpe::TokenId> history(prompt.begin(), prompt.end());
   auto t0 = Clock::now();
-  TOK_ASSIGN(std::span<const float> logits, fwd.eval(prompt, cache));
+  TOK_ASSIGN(std::span<const float> logits, seq.eval(prompt));
   st.prefill_ms = ms_since(t0);
   Clock::time_point t_decode;
   while (st.generated_tokens < static_cast<std::size_t>(o.max_tokens)) {
@@ -83,44 +96,18 @@ Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<c
       break;
     }
     if (st.generated_tokens == static_cast<std::size_t>(o.max_tokens)) break;
-    if (cache.size() >= ctx) {
+    if (!bounded && seq.cache().size() >= ctx) {
       st.stop = StopReason::kContextFull;
       break;
     }
     bpe::TokenId one[1] = {id};
-    TOK_ASSIGN(logits, fwd.eval(one, cache));
+    TOK_ASSIGN(logits, seq.eval(one));
   }
   if (st.generated_tokens > 0) st.decode_ms = ms_since(t_decode);
   std::string rest = stream.finish();
   if (cb.text && !rest.empty()) cb.text(rest);
-  return st;
-}
-
-Result<ScoreStats> score(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> ids, int ctx,
-                         std::optional<bpe::TokenId> bos) {
-  Forward fwd(model, pool);
-  ContiguousKvCache cache(fwd.kv_shape(ctx));
-  ScoreStats st;
-  auto t0 = Clock::now();
-  std::size_t text_per_window = static_cast<std::size_t>(bos ? ctx - 1 : ctx);
-  if (text_per_window == 0) return make_error("the context of {} token is too short to score", ctx);
-  std::vector<bpe::TokenId> window;
-  std::size_t nv = static_cast<std::size_t>(model.config().n_vocab);
-  for (std::size_t i = 0; i < ids.size(); i += text_per_window) {
-    std::size_t n = std::min(text_per_window, ids.size() - i);
-    window.clear();
-    if (bos) window.push_back(*bos);
-    window.insert(window.end(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids.begin() + static_cast<std::ptrdiff_t>(i + n));
-    if (window.size() < 2) break;
-    cache.clear();
-    TOK_ASSIGN(std::span<const float> logits, fwd.eval(window, cache, true));
-    for (std::size_t t = 0; t + 1 < window.size(); ++t) {
-      st.nll_sum -= logprob_of(logits.subspan(t * nv, nv), window[t + 1]);
-      ++st.tokens;
-    }
-    ++st.windows;
-  }
-  st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  st.kv = cache.stats();  // before seq frees its blocks
+  st.kv_bytes = st.kv.bytes_reserved;
   return st;
 }
 

@@ -1,19 +1,20 @@
 // Generator: the generation loop. Prefills the prompt, then samples one
 // token at a time, streaming text through TextStream (whole UTF-8
 // characters, stop strings withheld) and timing prefill and decode.
-// score() computes the mean negative log-likelihood of a token sequence in
-// windows of the context length.
+// Runs on a paged KV cache (src/kv) through KvSequence: its storage type,
+// block size, policy and budget come from GenerateOptions::kv; a bounded
+// policy lets generation go on past the context. Scoring is in score.hpp.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
+#include "kv/paged_cache.hpp"
 #include "model/forward.hpp"
 #include "model/sampler.hpp"
 
@@ -29,6 +30,10 @@ struct GenerateOptions {
   // Sees every layer's attention probabilities (prompt and generated rows);
   // nullptr: none. Not owned.
   AttentionObserver* observer = nullptr;
+  // KV storage type, block size, eviction policy, budget (--kv-*). The
+  // shape (layers, heads, head_dim, context) is set from the model and ctx.
+  // A bounded policy lets generation run past the context.
+  kv::KvConfig kv;
 };
 
 enum class StopReason { kMaxTokens, kStopString, kEndOfText, kContextFull };
@@ -47,7 +52,8 @@ struct GenerateStats {
   double prefill_ms = 0;
   double decode_ms = 0;    // forward passes after the first token
   std::uint64_t model_bytes = 0;
-  std::uint64_t kv_bytes = 0;
+  std::uint64_t kv_bytes = 0;  // KV bytes reserved at the end (= kv.bytes_reserved)
+  kv::KvStats kv;              // the cache's statistics at the end, before it is freed
   StopReason stop = StopReason::kMaxTokens;
   double prefill_tokens_per_s() const;
   double decode_tokens_per_s() const;
@@ -58,22 +64,14 @@ struct GenerateCallbacks {
   std::function<void(const TokenInfo&)> token;       // every generated token
 };
 
-// Runs generation for prompt ids (BOS already added by the caller).
+// Runs generation for prompt ids (BOS already added by the caller) on a new
+// cache made from options.kv.
 Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
                                const GenerateOptions& options, const GenerateCallbacks& callbacks);
-
-struct ScoreStats {
-  std::size_t tokens = 0;   // tokens whose probability was scored
-  std::size_t windows = 0;
-  double nll_sum = 0;       // natural log
-  double seconds = 0;
-  double mean_nll() const { return tokens ? nll_sum / static_cast<double>(tokens) : 0; }
-};
-
-// Scores ids in consecutive windows of ctx tokens, each from an empty cache.
-// With bos, every window starts with it and scores all its text tokens;
-// without, the first token of each window is context only.
-Result<ScoreStats> score(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> ids,
-                         int ctx, std::optional<bpe::TokenId> bos);
+// The same on a sequence of cache (shaped for model; options.kv is not
+// used); every block it took is released on return.
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
+                               const GenerateOptions& options, const GenerateCallbacks& callbacks,
+                               kv::PagedKvCache& cache);
 
 }  // namespace tok::model

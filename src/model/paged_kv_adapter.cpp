@@ -1,5 +1,6 @@
 #include "model/paged_kv_adapter.hpp"
 
+#include <bit>
 #include <utility>
 
 namespace tok::model {
@@ -15,7 +16,19 @@ PagedKvAdapter::PagedKvAdapter(kv::PagedKvCache& cache, kv::SeqId seq, const KvS
       text_pos_(text_pos),
       kbuf_(static_cast<std::size_t>(shape.row())),
       vbuf_(static_cast<std::size_t>(shape.row())) {
+  const kv::KvConfig& c = cache.config();
+  block_tokens_ = static_cast<std::size_t>(c.block_tokens);
+  row_bytes_ = cache.row_bytes();
+  value_offset_ = static_cast<std::size_t>(c.layers) * block_tokens_ * row_bytes_;
+  if ((block_tokens_ & (block_tokens_ - 1)) == 0) block_shift_ = std::countr_zero(block_tokens_);
+  f32_ = c.type == kv::KvType::kF32;
   refresh();
+}
+
+void PagedKvAdapter::refresh() {
+  table_ = cache_->block_table(seq_);
+  blocks_.clear();
+  for (kv::BlockId b : table_) blocks_.push_back(cache_->pool().data(b));
 }
 
 PagedKvAdapter::~PagedKvAdapter() {
@@ -28,6 +41,12 @@ PagedKvAdapter::PagedKvAdapter(PagedKvAdapter&& o) noexcept
       shape_(o.shape_),
       text_pos_(o.text_pos_),
       table_(o.table_),
+      blocks_(std::move(o.blocks_)),
+      block_tokens_(o.block_tokens_),
+      row_bytes_(o.row_bytes_),
+      value_offset_(o.value_offset_),
+      block_shift_(o.block_shift_),
+      f32_(o.f32_),
       kbuf_(std::move(o.kbuf_)),
       vbuf_(std::move(o.vbuf_)) {}
 
@@ -39,6 +58,12 @@ PagedKvAdapter& PagedKvAdapter::operator=(PagedKvAdapter&& o) noexcept {
     shape_ = o.shape_;
     text_pos_ = o.text_pos_;
     table_ = o.table_;
+    blocks_ = std::move(o.blocks_);
+    block_tokens_ = o.block_tokens_;
+    row_bytes_ = o.row_bytes_;
+    value_offset_ = o.value_offset_;
+    block_shift_ = o.block_shift_;
+    f32_ = o.f32_;
     kbuf_ = std::move(o.kbuf_);
     vbuf_ = std::move(o.vbuf_);
   }
@@ -65,11 +90,11 @@ Status PagedKvAdapter::append(int layer, int pos, const float* k, const float* v
 }
 
 const float* PagedKvAdapter::key(int layer, int pos) const {
-  return cache_->read_row(table_, false, layer, pos, kbuf_.data());
+  return row(false, layer, pos, kbuf_.data());
 }
 
 const float* PagedKvAdapter::value(int layer, int pos) const {
-  return cache_->read_row(table_, true, layer, pos, vbuf_.data());
+  return row(true, layer, pos, vbuf_.data());
 }
 
 void PagedKvAdapter::clear() {

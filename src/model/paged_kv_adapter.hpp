@@ -34,10 +34,10 @@ class PagedKvAdapter final : public KvCache {
   const float* key(int layer, int pos) const override;
   const float* value(int layer, int pos) const override;
   const float* key_into(int layer, int pos, float* buf) const override {
-    return cache_->read_row(table_, false, layer, pos, buf);
+    return row(false, layer, pos, buf);
   }
   const float* value_into(int layer, int pos, float* buf) const override {
-    return cache_->read_row(table_, true, layer, pos, buf);
+    return row(true, layer, pos, buf);
   }
   int size() const override { return cache_->length(seq_); }
   // Frees the sequence's blocks and starts a new, empty sequence.
@@ -58,13 +58,38 @@ class PagedKvAdapter final : public KvCache {
   void add_attention(int pos, float mass) { cache_->add_attention(seq_, pos, mass); }
 
  private:
-  void refresh() { table_ = cache_->block_table(seq_); }
+  void refresh();
+  // The attention loop reads every row of every layer per token: this is
+  // PagedKvCache::read_row inlined over cached block addresses, with a
+  // shift for power-of-two block sizes (tok generate's decode speed on the
+  // small default model depends on it; see README "Speed: paged vs contiguous").
+  const float* row(bool value, int layer, int pos, float* buf) const {
+    std::size_t p = static_cast<std::size_t>(pos), b, s;
+    if (block_shift_ >= 0) {
+      b = p >> block_shift_;
+      s = p & (block_tokens_ - 1);
+    } else {
+      b = p / block_tokens_;
+      s = p % block_tokens_;
+    }
+    TOK_ASSERT(b < blocks_.size());
+    const std::uint8_t* r = blocks_[b] + (value ? value_offset_ : 0) +
+                            (static_cast<std::size_t>(layer) * block_tokens_ + s) * row_bytes_;
+    if (f32_) return reinterpret_cast<const float*>(r);
+    kv::dequantize_row(cache_->config().type, r, shape_.row(), buf);
+    return buf;
+  }
 
   kv::PagedKvCache* cache_;
   kv::SeqId seq_;
   KvShape shape_;
   int text_pos_ = 0;
   std::span<const kv::BlockId> table_;  // cache_->block_table(seq_), refreshed after each change
+  std::vector<const std::uint8_t*> blocks_;  // (table_.size()) data of each block, refreshed with it
+  std::size_t block_tokens_ = 0, row_bytes_ = 0;
+  std::size_t value_offset_ = 0;  // bytes from a block's K half to its V half
+  int block_shift_ = -1;          // log2(block_tokens_) when a power of two
+  bool f32_ = false;
   mutable std::vector<float> kbuf_, vbuf_;  // (row) for key()/value() on quantized types
 };
 

@@ -195,7 +195,8 @@ TEST_CASE("paged cache: stats and to_json") {
         "512,"
         "\"kv_bytes_reserved\":4096,\"kv_bytes_used\":2560,\"kv_waste_pct\":37.50,\"kv_bytes_"
         "contiguous\":102400,"
-        "\"kv_shared_blocks\":2,\"kv_bytes_saved\":4096,\"kv_budget_bytes\":0}");
+        "\"kv_shared_blocks\":2,\"kv_bytes_saved\":4096,\"kv_budget_bytes\":0,\"kv_type\":\"f32\","
+        "\"kv_policy\":\"full\",\"kv_evicted_tokens\":0}");
 }
 
 TEST_CASE("paged cache: quantized storage reads back within the format's bound") {
@@ -254,6 +255,9 @@ TEST_CASE(
   CHECK(cache.block_table(s).size() == 2);
   CHECK(cache.pool().in_use() == 2);
   CHECK(cache.evict(s, shift).value() == 0);  // within capacity: nothing to do
+  CHECK(cache.stats().evicted_tokens == 4);
+  CHECK(cache.stats().to_json().find("\"kv_policy\":\"sinks:2,window:3\",\"kv_evicted_tokens\":4}") !=
+        std::string::npos);
   // New tokens continue at cache position length(s) with their text position.
   append_tag(cache, s, 9, 9);
   CHECK(cache.original_position(s, 5) == 9);
