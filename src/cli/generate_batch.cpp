@@ -139,6 +139,8 @@ nlohmann::json report_json(const model::BatchStats& s, std::size_t block_bytes, 
                       {"steps", s.steps},
                       {"peak_in_flight", s.peak_in_flight},
                       {"preemptions", s.preemptions},
+                      {"prefix_shared_tokens", s.prefix_shared_tokens},
+                      {"prefix_shared_blocks_peak", s.prefix_shared_blocks_peak},
                       {"threads", threads}};
   j.update(nlohmann::json::parse(s.kv.to_json()));
   j["kv_bytes_peak"] = s.kv.blocks_peak * block_bytes;
@@ -182,7 +184,7 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
     }
     out.flush();
   };
-  model::BatchOptions o{ctx, a.max_batch};
+  model::BatchOptions o{ctx, a.max_batch, !a.no_share};
   auto st = model::run_batch(m, pool, cache, requests, o, done);
   if (!st.ok()) return report(make_error("{}: {}", m.path(), st.error().message));
   out.flush();

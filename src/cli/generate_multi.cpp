@@ -51,7 +51,9 @@ void check_flags(const MultiGenerateArgs& a, const GenerateContext& c) {
   if (c.echo && !a.batch.empty()) throw UsageError{"--echo does not apply to --batch"};
   if (!a.batch.empty() && c.prompt_given) throw UsageError{"--batch takes its prompts from the file, not PROMPT"};
   if (a.beams > 0 && !c.gen.stops.empty()) throw UsageError{"--stop does not apply to --beams"};
-  if (a.no_share && a.samples == 0) throw UsageError{"--no-share applies to --samples"};
+  if (a.no_share && a.samples == 0 && a.batch.empty()) {
+    throw UsageError{"--no-share applies to --samples and --batch"};
+  }
   if (c.kv.policy != "full") {
     throw UsageError{"--kv-policy works only without --samples, --beams and --batch"};
   }
@@ -103,7 +105,7 @@ void MultiGenerateArgs::add(CLI::App* app) {
   app->add_option("--batch", batch,
                   "Run the prompts of a JSONL file together (continuous batching under --kv-budget)");
   app->add_flag("--no-share", no_share,
-                "With --samples: evaluate the prompt once per sample instead of sharing its blocks");
+                "Evaluate the prompt once per sample (--samples) or request (--batch) instead of sharing KV blocks");
   app->add_option("--max-batch", max_batch, "With --batch: most sequences stepped together")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

@@ -52,6 +52,23 @@ class Scheduler {
     return n;
   }
 
+  // The running sequence holding the most whole blocks of tokens' leading
+  // ids (never all of tokens: the last one is evaluated for its logits),
+  // and how many slots of it to share.
+  std::pair<const Running*, int> prefix_donor(std::span<const bpe::TokenId> tokens) const {
+    std::size_t bt = static_cast<std::size_t>(cache_.config().block_tokens), best = 0;
+    const Running* donor = nullptr;
+    for (const Running& r : running_) {
+      std::span<const bpe::TokenId> have = decodings_[r.index]->recompute();
+      have = have.first(std::min(have.size(), static_cast<std::size_t>(r.cache.size())));
+      std::size_t n = std::min(have.size(), tokens.size() - 1), k = 0;
+      while (k < n && have[k] == tokens[k]) ++k;
+      k = k / bt * bt;
+      if (k > best) best = k, donor = &r;
+    }
+    return {donor, static_cast<int>(best)};
+  }
+
   // Starts waiting requests while the pool holds their prompt (or, after a
   // preemption, prompt and generated ids), their next token, and the next
   // step of the sequences already running.
@@ -67,7 +84,9 @@ class Scheduler {
       }
       bool fresh = d.ids().empty();
       std::span<const bpe::TokenId> tokens = fresh ? std::span(requests_[idx].prompt) : d.recompute();
-      std::size_t need = div_up(tokens.size() + 1, bt) + next_step_blocks();
+      auto [donor, shared] = o_.share_prefix ? prefix_donor(tokens) : std::pair<const Running*, int>{};
+      std::size_t need = div_up(tokens.size() + 1, bt) - static_cast<std::size_t>(shared) / bt +
+                         next_step_blocks();
       if (need > cache_.pool().available()) {
         if (!running_.empty()) break;
         // Alone and still too big: only a recompute can get here (prompts
@@ -78,8 +97,16 @@ class Scheduler {
         continue;
       }
       waiting_.pop_front();
-      PagedKvAdapter a(cache_, fwd_.kv_shape(o_.ctx));
-      TOK_ASSIGN(std::span<const float> logits, fwd_.eval(tokens, a));
+      PagedKvAdapter a = donor ? PagedKvAdapter(cache_, cache_.fork_prefix(donor->cache.seq(), shared),
+                                                fwd_.kv_shape(o_.ctx), shared)
+                               : PagedKvAdapter(cache_, fwd_.kv_shape(o_.ctx));
+      if (donor) {
+        st_.prefix_shared_tokens += static_cast<std::size_t>(shared);
+        st_.prefix_shared_blocks_peak =
+            std::max(st_.prefix_shared_blocks_peak, cache_.stats().shared_blocks);
+      }
+      TOK_ASSIGN(std::span<const float> logits,
+                 fwd_.eval(tokens.subspan(static_cast<std::size_t>(shared)), a));
       if (fresh) {
         st_.prompt_tokens += tokens.size();
         if (!d.accept(logits, a.size())) {
@@ -87,7 +114,7 @@ class Scheduler {
           continue;  // a's destructor frees its blocks
         }
       } else {
-        st_.recomputed_tokens += tokens.size();
+        st_.recomputed_tokens += tokens.size() - static_cast<std::size_t>(shared);
       }
       running_.push_back(Running{idx, std::move(a)});
       st_.peak_in_flight = std::max(st_.peak_in_flight, running_.size());

@@ -10,6 +10,10 @@
 // (prompt and generated ids re-evaluated, vLLM's recompute preemption), so
 // no request fails for lack of memory that an earlier one holds.
 //
+// With share_prefix, a request whose prompt begins with whole blocks of
+// tokens a running sequence has already evaluated forks those blocks
+// (PagedKvCache::fork_prefix) and prefills only the rest.
+//
 // Every sequence's arithmetic is independent of the others in its batch
 // (each matmul output element is one dot product, attention reads only its
 // own cache), so a request gives exactly the tokens `tok generate` gives
@@ -45,16 +49,22 @@ struct BatchResult {
 struct BatchOptions {
   int ctx = 0;                         // positions per sequence (the context length)
   int max_batch = Forward::kMaxBatch;  // sequences stepped together
+  // Start a request on the whole KV blocks of a running sequence that
+  // evaluated the same leading tokens (a common prompt prefix) instead of
+  // evaluating them again.
+  bool share_prefix = true;
 };
 
 struct BatchStats {
   std::size_t sequences = 0;
-  std::size_t prompt_tokens = 0;     // evaluated once each (recomputation not counted)
+  std::size_t prompt_tokens = 0;     // of all requests (shared or recomputed ones counted once)
   std::size_t generated_tokens = 0;
   std::size_t recomputed_tokens = 0;  // re-evaluated after preemption
   std::size_t steps = 0;              // eval_step calls
   std::size_t peak_in_flight = 0;     // most sequences holding KV blocks at once
   std::size_t preemptions = 0;
+  std::size_t prefix_shared_tokens = 0;  // prompt tokens taken from another sequence's blocks
+  std::uint64_t prefix_shared_blocks_peak = 0;  // most blocks shared at once
   double seconds = 0;
   kv::KvStats kv;  // at the end of the run (every sequence freed), with the pool's peak
   double tokens_per_s() const {

@@ -234,3 +234,39 @@ TEST_CASE("beam search: one beam is greedy; scores are the summed log-probabilit
   CHECK(cache->pool().in_use() == 0);
   CHECK(cache->pool().free_listed() == cache->pool().created());
 }
+
+TEST_CASE("requests with a common prompt prefix share its blocks and give the same tokens") {
+  auto m = Model::load(default_model(), false);
+  REQUIRE(m.ok());
+  ThreadPool pool(2);
+  int ctx = 128;
+  std::string common = "And it came to pass, when the men of the city saw the ark of the LORD";
+  std::vector<BatchRequest> rs;
+  for (const char* tail : {", that they said", " upon the cart", ", they rejoiced", "."}) {
+    BatchRequest r;
+    r.prompt = prompt_ids(*m, common + tail);
+    r.max_tokens = 12;
+    r.sampling.seed = 7 + rs.size();
+    rs.push_back(r);
+  }
+  std::vector<std::vector<TokenId>> want;
+  for (const BatchRequest& r : rs) want.push_back(run_alone(*m, pool, r, ctx).ids);
+  for (bool share : {true, false}) {
+    CAPTURE(share);
+    auto cache = tok::kv::PagedKvCache::create(config_for(*m, 4));
+    REQUIRE(cache.ok());
+    std::map<std::size_t, BatchResult> got;
+    auto st = run_batch(*m, pool, *cache, rs, BatchOptions{ctx, 64, share},
+                        [&](std::size_t i, BatchResult&& r) { got.emplace(i, std::move(r)); });
+    REQUIRE(st.ok());
+    for (std::size_t i = 0; i < rs.size(); ++i) CHECK(got[i].ids == want[i]);
+    if (share) {
+      CHECK(st->prefix_shared_tokens >= 3 * 12);  // 3 requests x at least 3 whole blocks of 4
+      CHECK(st->prefix_shared_blocks_peak >= 3);
+    } else {
+      CHECK(st->prefix_shared_tokens == 0);
+    }
+    CHECK(cache->pool().in_use() == 0);
+    CHECK(cache->pool().free_listed() == cache->pool().created());
+  }
+}
