@@ -84,8 +84,8 @@ expect_status 2 "$TOK" generate --samples 2 --kv-policy window:8 "x"
 # but memory.
 "$TOK" generate --samples 3 -n 15 --seed 20 "And it came to pass" >"$T/s" || fail "--samples"
 expect_eq "sample headers" "--- sample 0 ---|--- sample 1 ---|--- sample 2 ---" "$(grep '^--- sample' "$T/s" | paste -sd '|')"
-"$TOK" generate --samples 3 -n 15 --seed 20 --json "And it came to pass" >"$T/sj" || fail "--samples --json"
-"$TOK" generate --samples 3 -n 15 --seed 20 --json --no-share "And it came to pass" >"$T/sn" || fail "--no-share"
+"$TOK" generate --samples 3 -n 15 --seed 20 --json --kv-block 4 "And it came to pass" >"$T/sj" || fail "--samples --json"
+"$TOK" generate --samples 3 -n 15 --seed 20 --json --kv-block 4 --no-share "And it came to pass" >"$T/sn" || fail "--no-share"
 for i in 0 1 2; do
   want=$(single "And it came to pass" -n 15 --seed $((20 + i)))
   got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["samples"][int(sys.argv[2])]; print(json.dumps([s["ids"], s["text"]]))' "$T/sj" $i)

@@ -84,7 +84,7 @@ std::vector<BatchRequest> requests(const Model& m) {
 }  // namespace
 
 TEST_CASE("batched requests give exactly what each gives alone, with and without preemption") {
-  auto m = Model::load(default_model(), false);
+  auto m = Model::load(default_model());
   REQUIRE(m.ok());
   ThreadPool pool(2);
   int ctx = 96;
@@ -133,7 +133,7 @@ TEST_CASE("batched requests give exactly what each gives alone, with and without
 }
 
 TEST_CASE("a request whose prompt exceeds the budget or the context is refused up front") {
-  auto m = Model::load(default_model(), false);
+  auto m = Model::load(default_model());
   REQUIRE(m.ok());
   ThreadPool pool(1);
   auto probe = tok::kv::PagedKvCache::create(config_for(*m, 4));
@@ -151,7 +151,7 @@ TEST_CASE("a request whose prompt exceeds the budget or the context is refused u
 }
 
 TEST_CASE("samples sharing the prompt equal samples without sharing and single runs") {
-  auto m = Model::load(default_model(), false);
+  auto m = Model::load(default_model());
   REQUIRE(m.ok());
   ThreadPool pool(2);
   std::vector<TokenId> prompt = prompt_ids(*m, "And it came to pass, when the men of the city");
@@ -196,7 +196,7 @@ TEST_CASE("samples sharing the prompt equal samples without sharing and single r
 }
 
 TEST_CASE("beam search: one beam is greedy; scores are the summed log-probabilities") {
-  auto m = Model::load(default_model(), false);
+  auto m = Model::load(default_model());
   REQUIRE(m.ok());
   ThreadPool pool(2);
   std::vector<TokenId> prompt = prompt_ids(*m, "The LORD is my shepherd");
@@ -236,7 +236,7 @@ TEST_CASE("beam search: one beam is greedy; scores are the summed log-probabilit
 }
 
 TEST_CASE("requests with a common prompt prefix share its blocks and give the same tokens") {
-  auto m = Model::load(default_model(), false);
+  auto m = Model::load(default_model());
   REQUIRE(m.ok());
   ThreadPool pool(2);
   int ctx = 128;
