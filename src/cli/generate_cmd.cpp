@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cli/command.hpp"
+#include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
 #include "cli/kv_options.hpp"
 #include "cli/runtime_options.hpp"
@@ -23,6 +24,7 @@ struct GenerateArgs {
   model::GenerateOptions gen;
   std::optional<std::uint64_t> seed;
   bool echo = false, stats = false, json = false;
+  MultiGenerateArgs multi;  // --samples, --beams, --batch (generate_multi.cpp)
 };
 
 nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
@@ -49,6 +51,10 @@ nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
 }
 
 int run_generate(GenerateArgs& a) {
+  if (a.multi.active()) {
+    return run_generate_multi(a.multi, GenerateContext{a.model, a.kv, a.gen, a.seed, a.prompt,
+                                                       a.prompt_given, a.json, a.stats, a.echo});
+  }
   auto m = a.model.load();
   if (!m.ok()) return report(m.error());
   const bpe::Tokenizer& tk = m->tokenizer();
@@ -152,6 +158,7 @@ void add_generate(CLI::App& app, Registry& r) {
                   "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
       ->check(CLI::Range(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
+  a->multi.add(sub);
   r.add(sub, [a] { return run_generate(*a); });
 }
 

@@ -76,6 +76,22 @@ SeqId PagedKvCache::fork(SeqId seq) {
   return id;
 }
 
+SeqId PagedKvCache::fork_prefix(SeqId seq, int n) {
+  const Sequence& s = get(seq);
+  TOK_ASSERT(n >= 0 && n <= length(seq));
+  std::size_t nn = static_cast<std::size_t>(n);
+  Sequence copy;
+  copy.blocks.assign(s.blocks.begin(),
+                     s.blocks.begin() + static_cast<std::ptrdiff_t>(div_up(nn, static_cast<std::size_t>(config_.block_tokens))));
+  copy.orig_pos.assign(s.orig_pos.begin(), s.orig_pos.begin() + n);
+  copy.attention.assign(s.attention.begin(), s.attention.begin() + n);
+  for (BlockId b : copy.blocks) pool_.retain(b);
+  SeqId id = next_id_++;
+  seqs_.emplace(id, std::move(copy));
+  seqs_peak_ = std::max(seqs_peak_, seqs_.size());
+  return id;
+}
+
 void PagedKvCache::free(SeqId seq) {
   Sequence& s = get(seq);
   for (BlockId b : s.blocks) pool_.release(b);

@@ -64,6 +64,11 @@ class PagedKvCache {
   SeqId new_sequence();
   // A new sequence sharing every block of seq (reference counts + 1).
   SeqId fork(SeqId seq);
+  // A new sequence sharing the first n slots of seq (the blocks holding
+  // them, by reference count): a prompt prefix two requests have in common.
+  // A partly covered last block is shared too and copied on the first
+  // write (callers that want exact fill statistics pass whole blocks).
+  SeqId fork_prefix(SeqId seq, int n);
   // Drops the sequence's references; blocks at zero return to the free list.
   void free(SeqId seq);
   bool exists(SeqId seq) const { return seqs_.count(seq) != 0; }

@@ -379,3 +379,29 @@ TEST_CASE("paged cache: randomized fork/append/evict/free against a reference mo
     }
   }
 }
+
+TEST_CASE("paged cache: fork_prefix shares the blocks of the first n slots only") {
+  auto cache = PagedKvCache::create(small_config()).value();
+  SeqId a = cache.new_sequence();
+  for (int t = 0; t < 11; ++t) append_tag(cache, a, t, t);  // 3 blocks: 4 + 4 + 3
+  SeqId b = cache.fork_prefix(a, 8);                        // the 2 whole blocks
+  CHECK(cache.length(b) == 8);
+  CHECK(cache.block_table(b).size() == 2);
+  CHECK(cache.stats().shared_blocks == 2);
+  append_tag(cache, b, 70, 8);  // a new block of its own: nothing copied
+  CHECK(cache.pool().in_use() == 4);
+  for (int t = 0; t < 8; ++t) CHECK(slot_holds(cache, b, t, t));
+  CHECK(slot_holds(cache, b, 8, 70));
+  CHECK(slot_holds(cache, a, 8, 8));
+  SeqId c = cache.fork_prefix(a, 6);  // half of block 1: shared, copied on write
+  append_tag(cache, c, 80, 6);
+  CHECK(slot_holds(cache, c, 6, 80));
+  CHECK(slot_holds(cache, a, 6, 6));
+  CHECK(slot_holds(cache, b, 6, 6));
+  check_pool(cache, {a, b, c});
+  cache.free(a);
+  cache.free(b);
+  cache.free(c);
+  check_pool(cache, {});
+  CHECK(cache.pool().in_use() == 0);
+}
