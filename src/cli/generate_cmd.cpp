@@ -5,6 +5,7 @@
 #include <chrono>
 #include <random>
 
+#include "cli/attn_options.hpp"
 #include "cli/command.hpp"
 #include "cli/input.hpp"
 #include "cli/runtime_options.hpp"
@@ -21,6 +22,7 @@ struct GenerateArgs {
   model::GenerateOptions gen;
   std::optional<std::uint64_t> seed;
   bool echo = false, stats = false, json = false;
+  AttnOptions attn;
 };
 
 nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
@@ -61,6 +63,11 @@ int run_generate(GenerateArgs& a) {
   ids.insert(ids.end(), enc->begin(), enc->end());
   a.gen.ctx = a.model.ctx;
   a.gen.sampling.seed = a.seed ? *a.seed : std::random_device{}();
+  if (a.attn.enabled()) {
+    auto begun = a.attn.begin(*m, ids, a.gen.max_tokens, a.gen.ctx > 0 ? a.gen.ctx : static_cast<int>(m->config().ctx));
+    if (!begun.ok()) return report(begun.error());
+    a.gen.observer = a.attn.observer();
+  }
   unsigned threads = a.model.thread_count();
   model::ThreadPool pool(threads);
   Output out;
@@ -91,6 +98,10 @@ int run_generate(GenerateArgs& a) {
   }
   auto st = model::generate(*m, pool, ids, a.gen, cb);
   if (!st.ok()) return report(make_error("{}: {}", m->path(), st.error().message));
+  if (a.attn.enabled()) {
+    auto done = a.attn.finish(*m, ids);
+    if (!done.ok()) return report(done.error());
+  }
   if (a.json) {
     nlohmann::json j = {{"text", (a.echo ? prompt : std::string()) + text},
                         {"prompt_ids", ids},
@@ -144,6 +155,7 @@ void add_generate(CLI::App& app, Registry& r) {
                   "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
       ->check(CLI::Range(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
+  a->attn.add(sub);
   r.add(sub, [a] { return run_generate(*a); });
 }
 
