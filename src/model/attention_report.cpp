@@ -68,7 +68,10 @@ AttentionReport::AttentionReport(int layers, int heads, AttentionReportOptions o
     }
   }
   std::size_t tokens = std::max<std::size_t>(options_.expected_rows, 1);
-  int bins = static_cast<int>(std::min<std::size_t>(tokens, static_cast<std::size_t>(std::max(options_.heatmap_cells, 1))));
+  // A whole number of tokens per cell, so every cell spans the same positions.
+  std::size_t cells = static_cast<std::size_t>(std::max(options_.heatmap_cells, 1));
+  std::size_t per_cell = (tokens + cells - 1) / cells;
+  int bins = static_cast<int>((tokens + per_cell - 1) / per_cell);
   for (HeadId h : keep) {
     if (h.layer < 0 || h.layer >= layers || h.head < 0 || h.head >= heads) continue;
     heatmap_of_[index(h)] = static_cast<int>(heatmaps_.size());
@@ -84,7 +87,8 @@ AttentionReport::AttentionReport(int layers, int heads, AttentionReportOptions o
 
 void AttentionReport::add_to_heatmap(Heatmap& m, std::size_t row, int pos, const float* a) const {
   if (row >= m.tokens) return;
-  auto bin = [&](std::size_t i) { return std::min<std::size_t>(i * static_cast<std::size_t>(m.bins) / m.tokens, static_cast<std::size_t>(m.bins - 1)); };
+  std::size_t per_cell = (m.tokens + static_cast<std::size_t>(m.bins) - 1) / static_cast<std::size_t>(m.bins);
+  auto bin = [&](std::size_t i) { return std::min<std::size_t>(i / per_cell, static_cast<std::size_t>(m.bins - 1)); };
   std::size_t r = bin(row);
   float* cells = m.cells.data() + r * static_cast<std::size_t>(m.bins);
   for (int p = 0; p <= pos; ++p) cells[bin(static_cast<std::size_t>(p))] += a[p];

@@ -14,6 +14,7 @@ constexpr int kGridLabel = 64, kCellW = 92, kCellH = 42;  // overview grid
 constexpr int kHeatTarget = 560;                            // heatmap side, pixels (about)
 constexpr int kTokenLabel = 96;                             // room for token labels on an axis
 constexpr int kLegendW = 320;
+constexpr int kMinWidth = 760;  // the explanatory lines fit
 const char* const kFont = "font-family=\"DejaVu Sans, Verdana, sans-serif\"";
 
 struct Rgb {
@@ -107,12 +108,18 @@ void text(std::string& s, double x, double y, int size, std::string_view anchor,
 int render_grid(std::string& s, const AttentionReport& rep, int top) {
   const AttentionReportOptions& o = rep.options();
   int x0 = kMargin + kGridLabel, y = top;
-  text(s, kMargin, y, 14, "start",
-       fmt::format("Heads by label (window W = {}): sink if mass on position 0 &gt; {}, else local if mass on the "
-                   "last W positions &gt; {}, else long-range",
-                   o.window, o.sink_threshold, o.local_threshold),
-       " font-weight=\"bold\"");
-  y += 20;
+  text(s, kMargin, y, 14, "start", "Heads (rows: layers, columns: heads), coloured by label", " font-weight=\"bold\"");
+  y += 18;
+  text(s, kMargin, y, 12, "start",
+       fmt::format("sink: mass on position 0 &gt; {}; else local: mass on the last W = {} positions &gt; {}; "
+                   "else long-range",
+                   o.sink_threshold, o.window, o.local_threshold),
+       " fill=\"#444\"");
+  y += 16;
+  text(s, kMargin, y, 12, "start",
+       "cell: label and its mass; H = entropy / ln(positions), 0..1; d = mean distance attended (tokens)",
+       " fill=\"#444\"");
+  y += 22;
   int lx = kMargin;
   for (HeadLabel l : {HeadLabel::kSink, HeadLabel::kLocal, HeadLabel::kLongRange}) {
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/>\n", lx, y - 11,
@@ -120,8 +127,6 @@ int render_grid(std::string& s, const AttentionReport& rep, int top) {
     text(s, lx + 20, y, 12, "start", l == HeadLabel::kLongRange ? "long-range" : head_label_name(l));
     lx += 110;
   }
-  text(s, lx, y, 12, "start", "cell: label and its mass; H = entropy / ln(n), d = mean distance (tokens)",
-       " fill=\"#444\"");
   y += 28;
   for (int h = 0; h < rep.heads(); ++h) {
     text(s, x0 + h * kCellW + kCellW / 2.0, y, 12, "middle", fmt::format("head {}", h));
@@ -152,6 +157,7 @@ int render_grid(std::string& s, const AttentionReport& rep, int top) {
 // Position ticks along both axes when there are no token labels.
 void render_ticks(std::string& s, const Heatmap& m, int x0, int y0, double cell) {
   double span = static_cast<double>(m.tokens);
+  double per_cell = std::ceil(span / m.bins);
   double step = std::pow(10.0, std::floor(std::log10(std::max(span / 6, 1.0))));
   for (double f : {1.0, 2.0, 5.0}) {
     if (span / (step * f) <= 8) {
@@ -160,7 +166,7 @@ void render_ticks(std::string& s, const Heatmap& m, int x0, int y0, double cell)
     }
   }
   for (double p = 0; p < span; p += step) {
-    double off = p * m.bins / span * cell;
+    double off = std::floor(p / per_cell) * cell;
     text(s, x0 + off, y0 - 6, 10, "middle", fmt::format("{}", static_cast<long long>(p)));
     text(s, x0 - 6, y0 + off + 4, 10, "end", fmt::format("{}", static_cast<long long>(p)));
   }
@@ -168,7 +174,7 @@ void render_ticks(std::string& s, const Heatmap& m, int x0, int y0, double cell)
 
 // One head's heatmap panel; returns its height.
 int render_heatmap(std::string& s, const AttentionReport& rep, const Heatmap& m, const AttentionSvgInput& in,
-                   int top) {
+                   std::string_view why, int top) {
   HeadMetrics hm = rep.metrics(m.head);
   double cell = std::clamp(std::floor(static_cast<double>(kHeatTarget) / m.bins), 2.0, 18.0);
   bool labels = static_cast<std::size_t>(m.bins) == m.tokens && cell >= 8 && !in.tokens.empty();
@@ -186,25 +192,33 @@ int render_heatmap(std::string& s, const AttentionReport& rep, const Heatmap& m,
                    hm.distance,
                    labels ? "" : fmt::format(" ({} tokens per cell)", (m.tokens + m.bins - 1) / m.bins)),
        " font-weight=\"bold\"");
-  text(s, kMargin, top + 30, 11, "start", "rows: query token (top to bottom); columns: key position attended to",
+  text(s, kMargin, top + 30, 11, "start",
+       fmt::format("{}rows: query token (top to bottom); columns: key position attended to", why),
        " fill=\"#444\"");
   double side = cell * m.bins;
   // Grey: positions a row cannot see (the future).
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#e4e4e4\"/>\n", x0, y0, side,
                    cell * used);
+  // Runs of equal colour level become one subpath of that level's path:
+  // a few bytes per run instead of a rect per cell.
+  std::vector<std::string> paths(kLevels + 1);
+  int ci = static_cast<int>(cell);
   for (int r = 0; r < used; ++r) {
     std::uint32_t n = m.row_count[static_cast<std::size_t>(r)];
     if (n == 0) continue;
     const float* row = m.cells.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(m.bins);
-    // Runs of equal colour level become one rect: far fewer elements.
     for (int c = 0; c <= r;) {
       int level = heat_level(row[c] / n), end = c + 1;
       while (end <= r && heat_level(row[end] / n) == level) ++end;
-      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
-                       x0 + c * cell, y0 + r * cell, (end - c) * cell, cell,
-                       hex(heat_colour(static_cast<double>(level) / kLevels)));
+      paths[static_cast<std::size_t>(level)] +=
+          fmt::format("M{} {}h{}v{}h-{}z", x0 + c * ci, y0 + r * ci, (end - c) * ci, ci, (end - c) * ci);
       c = end;
     }
+  }
+  for (int level = 0; level <= kLevels; ++level) {
+    if (paths[static_cast<std::size_t>(level)].empty()) continue;
+    s += fmt::format("<path fill=\"{}\" d=\"{}\"/>\n", hex(heat_colour(static_cast<double>(level) / kLevels)),
+                     paths[static_cast<std::size_t>(level)]);
   }
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"none\" stroke=\"#888\"/>\n",
                    x0, y0, side, cell * used);
@@ -252,7 +266,7 @@ std::string render_attention_svg(const AttentionReport& rep, const AttentionSvgI
   text(body, kMargin, y, 16, "start", xml(in.title), " font-weight=\"bold\"");
   y += 30;
   y += render_grid(body, rep, y) + 30;
-  int width = kMargin * 2 + kGridLabel + rep.heads() * kCellW;
+  int width = std::max(kMinWidth, kMargin * 2 + kGridLabel + rep.heads() * kCellW);
   std::vector<const Heatmap*> maps;
   for (HeadId h : rep.chosen_heatmap_heads()) {
     if (const Heatmap* m = rep.heatmap(h)) maps.push_back(m);
@@ -261,10 +275,14 @@ std::string render_attention_svg(const AttentionReport& rep, const AttentionSvgI
     y += render_legend(body, y) + 10;
     width = std::max(width, kMargin * 2 + kLegendW + 40);
   }
-  for (const Heatmap* m : maps) {
+  // Default heads come in order: highest sink, local and far mass.
+  static constexpr const char* kWhy[] = {"highest sink mass; ", "highest local mass; ", "highest far mass; "};
+  bool defaults = rep.options().heatmap_heads.empty();
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    const Heatmap* m = maps[i];
     double cell = std::clamp(std::floor(static_cast<double>(kHeatTarget) / m->bins), 2.0, 18.0);
     width = std::max(width, kMargin * 2 + kTokenLabel + static_cast<int>(cell * m->bins) + 10);
-    y += render_heatmap(body, rep, *m, in, y);
+    y += render_heatmap(body, rep, *m, in, defaults && i < 3 ? kWhy[i] : "", y);
   }
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
