@@ -172,6 +172,30 @@ void render_ticks(std::string& s, const Heatmap& m, int x0, int y0, double cell)
   }
 }
 
+// The heatmap's cells, rows [0, used), each row up to its diagonal.
+void render_cells(std::string& s, const Heatmap& m, int used, int x0, int y0, int ci) {
+  // Runs of equal colour level become one subpath of that level's path:
+  // a few bytes per run instead of a rect per cell.
+  std::vector<std::string> paths(kLevels + 1);
+  for (int r = 0; r < used; ++r) {
+    std::uint32_t n = m.row_count[static_cast<std::size_t>(r)];
+    if (n == 0) continue;
+    const float* row = m.cells.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(m.bins);
+    for (int c = 0; c <= r;) {
+      int level = heat_level(row[c] / n), end = c + 1;
+      while (end <= r && heat_level(row[end] / n) == level) ++end;
+      paths[static_cast<std::size_t>(level)] +=
+          fmt::format("M{} {}h{}v{}h-{}z", x0 + c * ci, y0 + r * ci, (end - c) * ci, ci, (end - c) * ci);
+      c = end;
+    }
+  }
+  for (int level = 0; level <= kLevels; ++level) {
+    if (paths[static_cast<std::size_t>(level)].empty()) continue;
+    s += fmt::format("<path fill=\"{}\" d=\"{}\"/>\n", hex(heat_colour(static_cast<double>(level) / kLevels)),
+                     paths[static_cast<std::size_t>(level)]);
+  }
+}
+
 // One head's heatmap panel; returns its height.
 int render_heatmap(std::string& s, const AttentionReport& rep, const Heatmap& m, const AttentionSvgInput& in,
                    std::string_view why, int top) {
@@ -199,27 +223,7 @@ int render_heatmap(std::string& s, const AttentionReport& rep, const Heatmap& m,
   // Grey: positions a row cannot see (the future).
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#e4e4e4\"/>\n", x0, y0, side,
                    cell * used);
-  // Runs of equal colour level become one subpath of that level's path:
-  // a few bytes per run instead of a rect per cell.
-  std::vector<std::string> paths(kLevels + 1);
-  int ci = static_cast<int>(cell);
-  for (int r = 0; r < used; ++r) {
-    std::uint32_t n = m.row_count[static_cast<std::size_t>(r)];
-    if (n == 0) continue;
-    const float* row = m.cells.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(m.bins);
-    for (int c = 0; c <= r;) {
-      int level = heat_level(row[c] / n), end = c + 1;
-      while (end <= r && heat_level(row[end] / n) == level) ++end;
-      paths[static_cast<std::size_t>(level)] +=
-          fmt::format("M{} {}h{}v{}h-{}z", x0 + c * ci, y0 + r * ci, (end - c) * ci, ci, (end - c) * ci);
-      c = end;
-    }
-  }
-  for (int level = 0; level <= kLevels; ++level) {
-    if (paths[static_cast<std::size_t>(level)].empty()) continue;
-    s += fmt::format("<path fill=\"{}\" d=\"{}\"/>\n", hex(heat_colour(static_cast<double>(level) / kLevels)),
-                     paths[static_cast<std::size_t>(level)]);
-  }
+  render_cells(s, m, used, x0, y0, static_cast<int>(cell));
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"none\" stroke=\"#888\"/>\n",
                    x0, y0, side, cell * used);
   if (labels) {
