@@ -5,6 +5,7 @@
 #include <chrono>
 #include <random>
 
+#include "cli/attn_options.hpp"
 #include "cli/command.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
@@ -25,6 +26,7 @@ struct GenerateArgs {
   std::optional<std::uint64_t> seed;
   bool echo = false, stats = false, json = false;
   MultiGenerateArgs multi;  // --samples, --beams, --batch (generate_multi.cpp)
+  AttnOptions attn;
 };
 
 nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
@@ -52,6 +54,9 @@ nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
 
 int run_generate(GenerateArgs& a) {
   if (a.multi.active()) {
+    if (a.attn.enabled()) {
+      throw UsageError{"--attn-report and --attn-svg work only without --samples, --beams and --batch"};
+    }
     return run_generate_multi(a.multi, GenerateContext{a.model, a.kv, a.gen, a.seed, a.prompt,
                                                        a.prompt_given, a.json, a.stats, a.echo});
   }
@@ -74,6 +79,11 @@ int run_generate(GenerateArgs& a) {
   if (!kv.ok()) return report(make_error("{}: {}", m->path(), kv.error().message));
   a.gen.kv = *kv;
   a.gen.sampling.seed = a.seed ? *a.seed : std::random_device{}();
+  if (a.attn.enabled()) {
+    auto begun = a.attn.begin(*m, ids, a.gen.max_tokens, a.gen.ctx > 0 ? a.gen.ctx : static_cast<int>(m->config().ctx));
+    if (!begun.ok()) return report(begun.error());
+    a.gen.observer = a.attn.observer();
+  }
   unsigned threads = a.model.thread_count();
   model::ThreadPool pool(threads);
   Output out;
@@ -104,6 +114,10 @@ int run_generate(GenerateArgs& a) {
   }
   auto st = model::generate(*m, pool, ids, a.gen, cb);
   if (!st.ok()) return report(make_error("{}: {}", m->path(), st.error().message));
+  if (a.attn.enabled()) {
+    auto done = a.attn.finish(*m, ids);
+    if (!done.ok()) return report(done.error());
+  }
   if (a.json) {
     nlohmann::json j = {{"text", (a.echo ? prompt : std::string()) + text},
                         {"prompt_ids", ids},
@@ -159,6 +173,7 @@ void add_generate(CLI::App& app, Registry& r) {
       ->check(CLI::Range(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
   a->multi.add(sub);
+  a->attn.add(sub);
   r.add(sub, [a] { return run_generate(*a); });
 }
 
