@@ -5,7 +5,7 @@
 namespace tok::model {
 namespace {
 
-// About 20 microseconds of polling (a pause is tens of cycles).
+// Tens of microseconds of polling (a pause is tens of cycles).
 constexpr int kSpins = 2000;
 
 inline void cpu_relax() {

@@ -1,6 +1,6 @@
 // ThreadPool: a fixed set of workers that split one loop at a time
 // (parallel_for over [0, n) in contiguous chunks, the caller taking the first
-// chunk). Between loops a worker spins briefly (about 20 microseconds) on the
+// chunk). Between loops a worker spins briefly (tens of microseconds) on the
 // job counter, then sleeps on a condition variable: decode calls parallel_for
 // every few tens of microseconds, where a futex wake-up per call would cost as
 // much as the work, while a pool left idle must not burn a core that other
