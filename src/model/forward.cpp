@@ -36,21 +36,16 @@ KvShape Forward::kv_shape(int ctx) const {
 
 void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float* y) {
   std::int64_t cols = w.cols, rows = w.rows;
-  const BlockQ8_0* xq = nullptr;
+  ActBatch acts{x, cols, nullptr, cols / kQK, n};
   if (wants_q8(w.type)) {
     for (std::int64_t b = 0; b < n; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
-    xq = xq_.data();
+    acts.xq = xq_.data();
   }
-  auto body = [&](std::int64_t r0, std::int64_t r1) {
-    for (std::int64_t r = r0; r < r1; ++r) {
-      for (std::int64_t b = 0; b < n; ++b) {
-        Activation a{x + b * cols, xq ? xq + b * (cols / kQK) : nullptr};
-        y[b * rows + r] = dot_row(k_, w, r, a);
-      }
-    }
-  };
-  // Small products are not worth waking the workers for.
-  if (pool_.size() == 1 || static_cast<std::uint64_t>(rows * cols * n) < (1u << 16)) {
+  auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
+  // Waking the workers costs a few microseconds (much more on a busy
+  // machine): not worth it for products that take about as long (the
+  // default model's matrices at decode).
+  if (pool_.size() == 1 || static_cast<std::uint64_t>(rows * cols * n) < (1u << 18)) {
     body(0, rows);
   } else {
     pool_.parallel_for(rows, 16, body);

@@ -7,6 +7,11 @@
 // blocks (integer dot products, as llama.cpp does); every other type is
 // multiplied with the float activations (K-quants dequantize a super-block
 // at a time, then dot).
+//
+// `gemm` multiplies a range of weight rows with a batch of activations. The
+// AVX2 version works on register tiles (several rows x several tokens), so a
+// weight block loaded once serves several tokens (prefill) and an activation
+// block loaded once serves several rows (decode).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +24,22 @@ namespace tok::model {
 
 enum class Isa { kScalar, kAvx2 };
 
+struct DotKernels;
+
+// n activation rows: the floats (row stride x_stride floats) and, for Q8_0 /
+// Q4_0 weights, their Q8_0 blocks (row stride xq_stride blocks).
+struct ActBatch {
+  const float* x = nullptr;
+  std::int64_t x_stride = 0;
+  const BlockQ8_0* xq = nullptr;
+  std::int64_t xq_stride = 0;
+  std::int64_t n = 0;
+};
+
+// y[t * ldy + r] = (row r of w) . (activation t), for r0 <= r < r1, t < a.n.
+using GemmFn = void (*)(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+                        const ActBatch& a, float* y, std::int64_t ldy);
+
 struct DotKernels {
   Isa isa;
   float (*f32)(const float* w, const float* x, std::int64_t n);
@@ -28,7 +49,11 @@ struct DotKernels {
   float (*q4_0)(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n);
   float (*q4_k)(const BlockQ4_K* w, const float* x, std::int64_t n);
   float (*q6_k)(const BlockQ6_K* w, const float* x, std::int64_t n);
+  // Activations to Q8_0 the way ggml's SIMD quantize_row_q8_0 does it
+  // (scale 127 / max|x|, round half to even), so that Q8_0 models give
+  // llama.cpp's greedy tokens; scalar and AVX2 versions agree bit for bit.
   void (*quantize_q8_0)(const float* x, BlockQ8_0* y, std::int64_t n);
+  GemmFn gemm;
 };
 
 // The best kernels this CPU supports (or kScalar when TOK_NO_SIMD is set).
@@ -49,5 +74,10 @@ inline bool wants_q8(DType t) { return t == DType::kQ8_0 || t == DType::kQ4_0; }
 
 // Dot product of row r of w with the activation.
 float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a);
+
+// GemmFn as a loop over dot_row: the scalar kernels' gemm, and the AVX2
+// kernels' fallback for types without tiles.
+void gemm_by_rows(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+                  const ActBatch& a, float* y, std::int64_t ldy);
 
 }  // namespace tok::model

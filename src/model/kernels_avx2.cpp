@@ -1,27 +1,23 @@
 // AVX2 + FMA + F16C kernels (llama.cpp's approach for the integer dots:
-// sign trick + maddubs). Compiled with target attributes so the rest of the
-// binary stays baseline x86-64; avx2_kernels() says whether the CPU can run them.
+// sign trick + maddubs). This file and kernels_avx2_gemm.cpp are compiled with
+// -mavx2 -mfma -mf16c (src/CMakeLists.txt) so the rest of the binary stays
+// baseline x86-64; avx2_kernels() says whether the CPU can run them.
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-
 #include <cpuid.h>
 
+#include "model/simd_avx2.hpp"
+
 namespace tok::model {
+
+// kernels_avx2_gemm.cpp
+void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+               const ActBatch& a, float* y, std::int64_t ldy);
+
 namespace {
 
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c")
-
-inline float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
-inline float half(std::uint16_t h) { return _cvtsh_ss(h); }
+using namespace avx2;
 
 float dot_f32(const float* w, const float* x, std::int64_t n) {
   __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
@@ -63,65 +59,125 @@ float dot_half(const std::uint16_t* w, const float* x, std::int64_t n) {
 }
 float bf16_scalar(std::uint16_t h) { return bf16_to_f32(h); }
 
-// Sum of 32 int8 products as 8 floats: |x| * sign(y, x) keeps maddubs's
-// unsigned-by-signed form exact for Q8_0 ranges.
-inline __m256 mul_sum_i8(__m256i x, __m256i y) {
-  __m256i ax = _mm256_sign_epi8(x, x);
-  __m256i sy = _mm256_sign_epi8(y, x);
-  __m256i dot16 = _mm256_maddubs_epi16(ax, sy);
-  return _mm256_cvtepi32_ps(_mm256_madd_epi16(dot16, _mm256_set1_epi16(1)));
-}
-
 float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
   __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0;
   std::int64_t nb = n / kQK, b = 0;
   for (; b + 2 <= nb; b += 2) {
-    __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[b].qs));
-    __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs));
-    __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[b + 1].qs));
-    __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b + 1].qs));
-    acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), mul_sum_i8(w0, x0), acc0);
-    acc1 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b + 1].d) * half(x[b + 1].d)), mul_sum_i8(w1, x1),
-                           acc1);
+    __m256i x0 = load256(x[b].qs), x1 = load256(x[b + 1].qs);
+    __m256 p0 = dot_i8(_mm256_sign_epi8(x0, x0), x0, load256(w[b].qs));
+    __m256 p1 = dot_i8(_mm256_sign_epi8(x1, x1), x1, load256(w[b + 1].qs));
+    acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p0, acc0);
+    acc1 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b + 1].d) * half(x[b + 1].d)), p1, acc1);
   }
   for (; b < nb; ++b) {
-    __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[b].qs));
-    __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs));
-    acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), mul_sum_i8(w0, x0), acc0);
+    __m256i x0 = load256(x[b].qs);
+    __m256 p0 = dot_i8(_mm256_sign_epi8(x0, x0), x0, load256(w[b].qs));
+    acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p0, acc0);
   }
   return hsum(_mm256_add_ps(acc0, acc1));
 }
 
-// 16 bytes of nibbles -> 32 bytes: low nibbles (elements 0..15), then high (16..31).
-inline __m256i unpack_nibbles(const std::uint8_t* p) {
-  __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m256i b = _mm256_set_m128i(_mm_srli_epi16(t, 4), t);
-  return _mm256_and_si256(b, _mm256_set1_epi8(0x0F));
-}
-
 float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
-  const __m256i off = _mm256_set1_epi8(8);
   for (std::int64_t b = 0; b < n / kQK; ++b) {
-    __m256i q = _mm256_sub_epi8(unpack_nibbles(w[b].qs), off);
-    __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs));
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), mul_sum_i8(q, y), acc);
+    __m256i y = load256(x[b].qs);
+    __m256 p = dot_i8(_mm256_sign_epi8(y, y), y, q4_0_values(w[b].qs));
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p, acc);
   }
   return hsum(acc);
 }
 
-template <class Block, DType kType>
-float dot_k(const Block* w, const float* x, std::int64_t n) {
-  alignas(32) float buf[kQKK];
-  float s = 0;
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
-    dequantize_row(kType, &w[b], buf, kQKK);
-    s += dot_f32(buf, x + b * kQKK, kQKK);
+// ggml's AVX2 quantize_row_q8_0: scale 127 / max|x|, round half to even.
+void quantize_act_q8_0_avx2(const float* x, BlockQ8_0* y, std::int64_t n) {
+  const __m256 sign_bit = _mm256_set1_ps(-0.0f);
+  for (std::int64_t i = 0; i < n / kQK; ++i, x += kQK) {
+    __m256 v[4];
+    __m256 amax = _mm256_setzero_ps();
+    for (int j = 0; j < 4; ++j) {
+      v[j] = _mm256_loadu_ps(x + 8 * j);
+      amax = _mm256_max_ps(amax, _mm256_andnot_ps(sign_bit, v[j]));
+    }
+    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(amax, 1), _mm256_castps256_ps128(amax));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+    float max = _mm_cvtss_f32(m4);
+    y[i].d = f32_to_fp16(max / 127.0f);
+    const __m256 mul = _mm256_set1_ps(max != 0.0f ? 127.0f / max : 0.0f);
+    __m256i q[4];
+    for (int j = 0; j < 4; ++j) {
+      q[j] = _mm256_cvtps_epi32(
+          _mm256_round_ps(_mm256_mul_ps(v[j], mul), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    // packs interleave 128-bit lanes; the permute puts the 32 bytes back in order.
+    __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+    p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), p);
   }
-  return s;
 }
 
-#pragma GCC pop_options
+// 8 bytes -> 8 int32 lanes.
+inline __m256i bytes8(const std::uint8_t* p) {
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+
+// Q4_K: each 32-element sub-block is d * sc * q - dmin * m (q a nibble), the
+// formula of dequantize_row, vectorized; no dequantized buffer.
+float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  const __m256i low = _mm256_set1_epi32(0x0F);
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
+    float d = half(w[b].d), dmin = half(w[b].dmin);
+    const std::uint8_t* q = w[b].qs;
+    for (int j = 0; j < kQKK / 64; ++j, q += 32) {
+      std::uint8_t sc[2], m[2];
+      for (int h = 0; h < 2; ++h) scale_min_k4(2 * j + h, w[b].scales, sc[h], m[h]);
+      __m256 d1 = _mm256_set1_ps(d * sc[0]), m1 = _mm256_set1_ps(dmin * m[0]);
+      __m256 d2 = _mm256_set1_ps(d * sc[1]), m2 = _mm256_set1_ps(dmin * m[1]);
+      const float* xs = x + 64 * j;
+      for (int l = 0; l < 32; l += 8) {
+        __m256i v = bytes8(q + l);
+        __m256 lo = _mm256_cvtepi32_ps(_mm256_and_si256(v, low));
+        __m256 hi = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 4));
+        acc = _mm256_fmadd_ps(_mm256_fmsub_ps(d1, lo, m1), _mm256_loadu_ps(xs + l), acc);
+        acc = _mm256_fmadd_ps(_mm256_fmsub_ps(d2, hi, m2), _mm256_loadu_ps(xs + 32 + l), acc);
+      }
+    }
+  }
+  return hsum(acc);
+}
+
+// Q6_K: 6-bit values (4 low bits in ql, 2 high in qh) minus 32, times d and
+// a signed 8-bit scale per 16 elements; the layout of dequantize_row.
+float dot_q6_k(const BlockQ6_K* w, const float* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  const __m256i low = _mm256_set1_epi32(0x0F), three = _mm256_set1_epi32(3), off = _mm256_set1_epi32(32);
+  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+    float d = half(w[b].d);
+    const std::uint8_t* ql = w[b].ql;
+    const std::uint8_t* qh = w[b].qh;
+    const std::int8_t* sc = w[b].scales;
+    for (int c = 0; c < kQKK; c += 128, ql += 64, qh += 32, sc += 8) {
+      const float* xs = x + b * kQKK + c;
+      for (int l = 0; l < 32; l += 8) {
+        int is = l / 16;
+        __m256i a = bytes8(ql + l), a2 = bytes8(ql + l + 32), h = bytes8(qh + l);
+        __m256i q[4] = {
+            _mm256_or_si256(_mm256_and_si256(a, low), _mm256_slli_epi32(_mm256_and_si256(h, three), 4)),
+            _mm256_or_si256(_mm256_and_si256(a2, low),
+                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(h, 2), three), 4)),
+            _mm256_or_si256(_mm256_srli_epi32(a, 4),
+                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(h, 4), three), 4)),
+            _mm256_or_si256(_mm256_srli_epi32(a2, 4), _mm256_slli_epi32(_mm256_srli_epi32(h, 6), 4))};
+        for (int k = 0; k < 4; ++k) {
+          __m256 v = _mm256_cvtepi32_ps(_mm256_sub_epi32(q[k], off));
+          __m256 scale = _mm256_set1_ps(d * sc[is + 2 * k]);
+          acc = _mm256_fmadd_ps(_mm256_mul_ps(scale, v), _mm256_loadu_ps(xs + l + 32 * k), acc);
+        }
+      }
+    }
+  }
+  return hsum(acc);
+}
 
 const DotKernels kAvx2{Isa::kAvx2,
                        dot_f32,
@@ -129,9 +185,10 @@ const DotKernels kAvx2{Isa::kAvx2,
                        dot_half<load_bf16, bf16_scalar>,
                        dot_q8_0,
                        dot_q4_0,
-                       dot_k<BlockQ4_K, DType::kQ4_K>,
-                       dot_k<BlockQ6_K, DType::kQ6_K>,
-                       quantize_row_q8_0};
+                       dot_q4_k,
+                       dot_q6_k,
+                       quantize_act_q8_0_avx2,
+                       gemm_avx2};
 
 }  // namespace
 

@@ -67,7 +67,8 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              dot_q4_0,
                              dot_k<BlockQ4_K, DType::kQ4_K>,
                              dot_k<BlockQ6_K, DType::kQ6_K>,
-                             quantize_row_q8_0};
+                             quantize_act_q8_0,
+                             gemm_by_rows};
 
 }  // namespace
 
@@ -79,6 +80,16 @@ const DotKernels& best_kernels() {
     return avx2 && !std::getenv("TOK_NO_SIMD") ? avx2 : &kScalar;
   }();
   return *best;
+}
+
+void gemm_by_rows(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+                  const ActBatch& a, float* y, std::int64_t ldy) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    for (std::int64_t t = 0; t < a.n; ++t) {
+      Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr};
+      y[t * ldy + r] = dot_row(k, w, r, act);
+    }
+  }
 }
 
 float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a) {

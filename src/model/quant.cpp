@@ -46,16 +46,6 @@ std::uint16_t f32_to_fp16(float f) {
   return static_cast<std::uint16_t>(sign | ((r - 0x38000000) >> 13));
 }
 
-std::uint16_t f32_to_bf16(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7FFFFFFF) > 0x7F800000) return static_cast<std::uint16_t>((u >> 16) | 64);  // quiet NaN
-  return static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
-}
-
-namespace {
-
-// Q4_K packs eight 6-bit (scale, min) pairs into 12 bytes (ggml's get_scale_min_k4).
 void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uint8_t& m) {
   if (j < 4) {
     d = q[j] & 63;
@@ -65,6 +55,15 @@ void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uint8_t& m
     m = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
   }
 }
+
+std::uint16_t f32_to_bf16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7FFFFFFF) > 0x7F800000) return static_cast<std::uint16_t>((u >> 16) | 64);  // quiet NaN
+  return static_cast<std::uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+}
+
+namespace {
 
 void dequant_q4_k(const BlockQ4_K* x, float* y, std::int64_t nb) {
   for (std::int64_t i = 0; i < nb; ++i) {
@@ -156,6 +155,16 @@ void quantize_row_q8_0(const float* x, BlockQ8_0* y, std::int64_t n) {
     float d = amax / 127.0f, id = d != 0 ? 1.0f / d : 0.0f;
     y[i].d = f32_to_fp16(d);
     for (int j = 0; j < kQK; ++j) y[i].qs[j] = static_cast<std::int8_t>(std::lround(x[j] * id));
+  }
+}
+
+void quantize_act_q8_0(const float* x, BlockQ8_0* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n / kQK; ++i, x += kQK) {
+    float amax = 0;
+    for (int j = 0; j < kQK; ++j) amax = std::max(amax, std::fabs(x[j]));
+    float id = amax != 0 ? 127.0f / amax : 0.0f;
+    y[i].d = f32_to_fp16(amax / 127.0f);
+    for (int j = 0; j < kQK; ++j) y[i].qs[j] = static_cast<std::int8_t>(std::nearbyint(x[j] * id));
   }
 }
 

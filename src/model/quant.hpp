@@ -46,10 +46,17 @@ inline float bf16_to_f32(std::uint16_t h) {
 }
 std::uint16_t f32_to_bf16(float f);
 
+// Q4_K packs eight 6-bit (scale, min) pairs into 12 bytes; pair j
+// (ggml's get_scale_min_k4).
+void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uint8_t& m);
+
 // Dequantizes one row of n elements (n a multiple of the block size).
 void dequantize_row(DType type, const void* src, float* dst, std::int64_t n);
 // ggml's reference quantizers (quantize_row_q8_0_ref / q4_0_ref).
 void quantize_row_q8_0(const float* x, BlockQ8_0* y, std::int64_t n);
 void quantize_row_q4_0(const float* x, BlockQ4_0* y, std::int64_t n);
+// Activations to Q8_0 as ggml's SIMD quantize_row_q8_0 does (scale
+// 127 / max|x|, round half to even); the AVX2 kernel agrees bit for bit.
+void quantize_act_q8_0(const float* x, BlockQ8_0* y, std::int64_t n);
 
 }  // namespace tok::model

@@ -3,6 +3,28 @@
 #include <algorithm>
 
 namespace tok::model {
+namespace {
+
+// Tens of microseconds of polling (a pause is tens of cycles).
+constexpr int kSpins = 2000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls `ready` up to kSpins times; true if it became true.
+template <class Ready>
+bool spin_until(Ready ready) {
+  for (int i = 0; i < kSpins; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+  }
+  return ready();
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
   for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { worker(i); });
@@ -11,7 +33,7 @@ ThreadPool::ThreadPool(unsigned threads) {
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
+    stop_.store(true);
   }
   start_.notify_all();
   for (auto& t : workers_) t.join();
@@ -27,34 +49,44 @@ void ThreadPool::parallel_for(std::int64_t n, std::int64_t grain,
     fn(0, n);
     return;
   }
+  job_ = &fn;
+  n_ = n;
+  chunk_ = chunk;
+  pending_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
   {
+    // Under the lock, so a worker between its predicate check and its wait
+    // cannot miss the new generation.
     std::lock_guard<std::mutex> lock(mutex_);
-    job_ = &fn;
-    n_ = n;
-    chunk_ = chunk;
-    pending_ = static_cast<unsigned>(workers_.size());
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
   fn(0, std::min(n, chunk));
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return pending_ == 0; });
+  auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+  if (!spin_until(all_done)) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, all_done);
+  }
   job_ = nullptr;
 }
 
 void ThreadPool::worker(unsigned index) {
   std::uint64_t seen = 0;
   for (;;) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-    if (stop_) return;
-    seen = generation_;
-    const auto* job = job_;
-    std::int64_t begin = static_cast<std::int64_t>(index) * chunk_, n = n_, chunk = chunk_;
-    lock.unlock();
-    if (begin < n) (*job)(begin, std::min(n, begin + chunk));
-    lock.lock();
-    if (--pending_ == 0) done_.notify_one();
+    auto ready = [&] {
+      return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_acquire) != seen;
+    };
+    if (!spin_until(ready)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      start_.wait(lock, ready);
+    }
+    if (stop_.load()) return;
+    seen = generation_.load(std::memory_order_acquire);
+    std::int64_t begin = static_cast<std::int64_t>(index) * chunk_, n = n_;
+    if (begin < n) (*job_)(begin, std::min(n, begin + chunk_));
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);  // pairs with the caller's predicate check
+      done_.notify_one();
+    }
   }
 }
 

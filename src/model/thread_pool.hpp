@@ -1,10 +1,14 @@
 // ThreadPool: a fixed set of workers that split one loop at a time
 // (parallel_for over [0, n) in contiguous chunks, the caller taking the first
-// chunk). Workers sleep on a condition variable between loops instead of
-// spinning: this machine class has 2 cores shared with other programs, where
-// spin barriers made llama.cpp's 2-thread decode slower than 1 thread.
+// chunk). Between loops a worker spins briefly (tens of microseconds) on the
+// job counter, then sleeps on a condition variable: decode calls parallel_for
+// every few tens of microseconds, where a futex wake-up per call would cost as
+// much as the work, while a pool left idle must not burn a core that other
+// programs on this 2-core machine class need (spin barriers made llama.cpp's
+// 2-thread decode slower than 1 thread here).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -33,11 +37,13 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_, done_;
+  // Written by parallel_for before generation_ is bumped (release); read by
+  // workers after they see the new generation (acquire).
   const std::function<void(std::int64_t, std::int64_t)>* job_ = nullptr;
   std::int64_t n_ = 0, chunk_ = 0;
-  std::uint64_t generation_ = 0;
-  unsigned pending_ = 0;
-  bool stop_ = false;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<unsigned> pending_{0};
+  std::atomic<bool> stop_{false};
 };
 
 }  // namespace tok::model

@@ -7,12 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "model/forward.hpp"
 #include "model/generator.hpp"
+#include "model/quantize.hpp"
 
 using namespace tok::model;
+
 
 namespace {
 
@@ -69,7 +73,51 @@ void check_model(const Model& m, double tol, bool check_greedy, unsigned threads
   }
 }
 
+// The largest max|d logit| / max|logit| over the reference prompts (first and
+// last positions).
+double max_rel_err(const Model& m, unsigned threads) {
+  auto ref = reference();
+  ThreadPool pool(threads);
+  Forward fwd(m, pool);
+  double worst = 0;
+  for (const auto& p : ref["prompts"]) {
+    std::vector<tok::bpe::TokenId> ids = p["ids"].get<std::vector<tok::bpe::TokenId>>();
+    ContiguousKvCache cache(fwd.kv_shape(static_cast<int>(m.config().ctx)));
+    auto all = fwd.eval(ids, cache, true);
+    REQUIRE(all.ok());
+    std::size_t nv = static_cast<std::size_t>(m.config().n_vocab);
+    worst = std::max(worst, rel_err(all->subspan(0, nv), p["first_logits"].get<std::vector<double>>()));
+    worst = std::max(worst, rel_err(all->subspan((ids.size() - 1) * nv, nv),
+                                     p["last_logits"].get<std::vector<double>>()));
+  }
+  return worst;
+}
+
 }  // namespace
+
+TEST_CASE("quantized copies of the default model stay within their stated logit tolerance") {
+  // Measured (README "Correctness"): 1.9e-4, 6.2e-3, 7.4e-2; bounds with
+  // about 2x margin.
+  struct Case {
+    DType type;
+    double tol;
+  };
+  auto dir = std::filesystem::temp_directory_path();
+  for (Case c : {Case{DType::kF16, 5e-4}, Case{DType::kQ8_0, 1.5e-2}, Case{DType::kQ4_0, 0.15}}) {
+    std::string path = (dir / ("tok-forward-test-" + std::to_string(getpid()) + "-" +
+                               std::string(dtype_name(c.type)) + ".gguf")).string();
+    auto q = quantize_file(default_model(), path, c.type);
+    REQUIRE_MESSAGE(q.ok(), q.error().message);
+    auto m = Model::load(path, false);
+    std::filesystem::remove(path);
+    REQUIRE_MESSAGE(m.ok(), m.error().message);
+    double e1 = max_rel_err(*m, 1), e2 = max_rel_err(*m, 2);
+    MESSAGE(dtype_name(c.type) << ": max|d logit| / max|logit| = " << e1 << " (1 thread), " << e2 << " (2)");
+    CAPTURE(dtype_name(c.type));
+    CHECK(e1 <= c.tol);
+    CHECK(e2 <= c.tol);
+  }
+}
 
 TEST_CASE("F32 logits and greedy tokens equal the PyTorch reference") {
   auto m = Model::load(default_model(), false);
