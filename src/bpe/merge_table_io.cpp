@@ -154,7 +154,8 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image) {
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
       h.n >= UINT32_MAX || (h.priorities != 0 && h.priorities != h.n) ||
-      (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1) {
+      (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1 ||
+      (h.options & ~std::uint64_t{0x301ff}) != 0 || (h.unk != kNoToken && h.unk >= h.n)) {
     return make_error("inconsistent merge table header");
   }
   MergeTable t;
