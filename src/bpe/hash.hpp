@@ -18,12 +18,27 @@ inline std::uint64_t hash_u64(std::uint64_t k) {
   return mix64(k ^ 0x9E3779B97F4A7C15ull, 0xBF58476D1CE4E5B9ull);
 }
 
-inline std::uint64_t load_tail(const unsigned char* p, std::size_t n) {
-  // 1..7 bytes, little endian, without reading past the end.
-  std::uint64_t v = 0;
-  std::memcpy(&v, p, n);
-  return v;
+// The n (0..8) bytes at p as a little-endian integer, zero-padded, reading
+// only those bytes. Fixed-size loads instead of memcpy(&v, p, n): a
+// variable-length memcpy is a library call, and this runs once per piece.
+inline std::uint64_t load_le(const unsigned char* p, std::size_t n) {
+  auto load32 = [](const unsigned char* q) {
+    std::uint32_t v;
+    std::memcpy(&v, q, 4);
+    return std::uint64_t{v};
+  };
+  if (n >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  if (n >= 4) return load32(p) | (load32(p + n - 4) << ((n - 4) * 8));
+  if (n == 0) return 0;
+  return std::uint64_t{p[0]} | (std::uint64_t{p[n >> 1]} << ((n >> 1) * 8)) |
+         (std::uint64_t{p[n - 1]} << ((n - 1) * 8));
 }
+
+inline std::uint64_t load_tail(const unsigned char* p, std::size_t n) { return load_le(p, n); }
 
 inline std::uint64_t hash_bytes(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());

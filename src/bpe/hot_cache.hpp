@@ -1,5 +1,6 @@
 // HotCache: a small direct-mapped cache of the most recent short pieces and
-// their tokens (up to 3), kept in L2-sized memory (16384 slots x 32 bytes).
+// their tokens (up to 3), kept in L2-sized memory (16384 slots x 32 bytes,
+// one cache line per lookup).
 // Text is Zipf-distributed: a few thousand words make most of it, and this
 // cache answers them without touching the merge table's multi-megabyte index.
 // Per-thread scratch, never shared.
@@ -27,10 +28,17 @@ class HotCache {
     key(piece, k0, k1);
     if (s.meta != meta(h, piece.size()) || s.k0 != k0 || s.k1 != k1) return 0;
     std::memcpy(out, s.tokens, sizeof(s.tokens));
-    return s.count;
+    return std::size_t{s.tokens[1] != kNoToken} + (s.tokens[2] != kNoToken) + 1;
+  }
+  // Starts loading the slot for hash h (see encode_pieces).
+  void prefetch(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
   }
   void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n) {
     if (piece.size() > kMaxBytes || n == 0 || n > kMaxTokens) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (toks[i] == kNoToken) return;  // kNoToken marks unused token places
+    }
     // Start small and grow (dropping the contents: it is only a cache), so a
     // scratch used for one small file costs little to create.
     if (slots_.empty() || (++inserts_ > 4 * slots_.size() && slots_.size() < kMaxSlots)) {
@@ -41,8 +49,7 @@ class HotCache {
     Slot& s = slots_[h & mask_];
     key(piece, s.k0, s.k1);
     s.meta = meta(h, piece.size());
-    s.count = static_cast<std::uint32_t>(n);
-    std::memcpy(s.tokens, toks, n * sizeof(TokenId));
+    for (std::size_t i = 0; i < kMaxTokens; ++i) s.tokens[i] = i < n ? toks[i] : kNoToken;
   }
 
  private:
@@ -50,18 +57,25 @@ class HotCache {
   static constexpr std::size_t kMaxSlots = 1 << 14;
   std::uint64_t mask_ = 0;
   std::size_t inserts_ = 0;
-  struct Slot {
+  // 32 bytes, aligned: a lookup touches exactly one cache line.
+  struct alignas(32) Slot {
     std::uint64_t k0 = 0, k1 = 0;  // the piece's bytes, zero-padded
     std::uint32_t meta = 0;        // length | hash tag; 0 = empty (length >= 1)
-    std::uint32_t count = 0;
-    TokenId tokens[kMaxTokens] = {};
-    std::uint32_t pad_ = 0;
+    TokenId tokens[kMaxTokens] = {kNoToken, kNoToken, kNoToken};  // unused: kNoToken
   };
+  static_assert(sizeof(Slot) == 32);
+  // The piece's (<= 16) bytes, zero-padded, without a variable-length memcpy.
   static void key(std::string_view p, std::uint64_t& k0, std::uint64_t& k1) {
-    char buf[16] = {};
-    std::memcpy(buf, p.data(), p.size() < 16 ? p.size() : 16);
-    std::memcpy(&k0, buf, 8);
-    std::memcpy(&k1, buf + 8, 8);
+    const auto* b = reinterpret_cast<const unsigned char*>(p.data());
+    std::size_t n = p.size();
+    if (n <= 8) {
+      k0 = load_le(b, n);
+      k1 = 0;
+    } else {
+      std::memcpy(&k0, b, 8);
+      std::memcpy(&k1, b + n - 8, 8);  // bytes n-8..n-1; drop those k0 holds
+      k1 >>= (16 - n) * 8;
+    }
   }
   static std::uint32_t meta(std::uint64_t h, std::size_t len) {
     return static_cast<std::uint32_t>((h >> 40) << 8) | static_cast<std::uint32_t>(len);

@@ -58,6 +58,16 @@ void MergeTable::finish_byte_tokens() {
       byte_tokens_[b] = find(std::string_view(&c, 1));
     }
   }
+  priority_is_id_ = ranked();
+  for (std::size_t id = 0; id < priority_.size(); ++id) {
+    if (present_[id] && priority_[id] != id) priority_is_id_ = false;
+  }
+  pairs_by_id_ = true;
+  for (int b = 0; b < 256 && ranked(); ++b) {
+    TokenId id = byte_tokens_[b];
+    char c = static_cast<char>(b);
+    if (id != kNoToken && (!has(id) || bytes(id) != std::string_view(&c, 1))) pairs_by_id_ = false;
+  }
 }
 
 Result<MergeTable> MergeTable::from_ranks(std::vector<std::string> token_bytes) {

@@ -94,6 +94,10 @@ class MergeTable {
       }
     }
   }
+  // Starts loading the index slot for hash h (a lookup soon after is cheaper).
+  void prefetch(std::uint64_t h) const {
+    if (!index_.empty()) __builtin_prefetch(&index_[h & index_mask_]);
+  }
   TokenId byte_token(unsigned char b) const { return byte_tokens_[b]; }
   // May the adjacent symbols left and right merge? `joined` is their bytes,
   // contiguous in the piece being encoded (the ranked form looks it up; the
@@ -102,7 +106,8 @@ class MergeTable {
     if (!priority_.empty()) {
       TokenId t = find(joined);
       if (t == kNoToken) return {};
-      return {priority_[t], t};
+      // tiktoken: the rank is the id; skip a cache miss in priority_.
+      return {priority_is_id_ ? t : priority_[t], t};
     }
     return pair_from_list(left, right);
   }
@@ -111,7 +116,18 @@ class MergeTable {
     return id < priority_.size() ? priority_[id] : kNoRank;
   }
   bool ranked() const { return !priority_.empty(); }
+  // Is pair(left, right, joined) a function of the two ids alone? True for
+  // the merge-list form, and for the ranked form when every byte symbol's id
+  // stands for exactly its own bytes (tiktoken; not "<0x41>"-style byte
+  // fallback). Symbols with the unk id never are. Lets the encoder cache by id.
+  bool pairs_by_id() const { return pairs_by_id_; }
   const Options& options() const { return options_; }
+  // The built table as one binary image (native byte order, this build's
+  // hash), and back: a corrupt or foreign image is an error, never trusted.
+  // For caching a vocabulary that is slow to parse (formats/table_cache).
+  std::string serialize() const;
+  static Result<MergeTable> deserialize(std::string_view image);
+
   // The merges in priority order (derived for the ranked form: for every
   // token with a priority, its first split into two tokens).
   std::vector<Merge> merges() const;
@@ -121,6 +137,9 @@ class MergeTable {
   Status build_index(std::string_view source);
   Status build_pairs(const std::vector<Merge>& merges);
   void finish_byte_tokens();
+  Status check_image(const std::vector<std::uint8_t>& present,
+                     const std::vector<TokenId>& bytes256) const;
+  static const std::uint32_t kSlotSizes;
 
   std::string arena_;                 // all token bytes, concatenated
   std::vector<std::size_t> offsets_;  // (size + 1): token id -> start in arena_
@@ -128,6 +147,8 @@ class MergeTable {
   std::vector<std::uint32_t> priority_;  // (size) ranked form only
   Options options_;
   TokenId byte_tokens_[256];
+  bool pairs_by_id_ = false;
+  bool priority_is_id_ = false;  // ranked form with priority_[id] == id (tiktoken)
 
   // Open-addressing index bytes -> id. Each slot keeps the token's first 8
   // bytes, its length and a hash tag inline, so a lookup of a token of up to 8
@@ -138,9 +159,7 @@ class MergeTable {
     std::uint32_t meta = 0;      // length (low 16 bits) | hash tag (high 16)
   };
   static std::uint64_t head8(std::string_view b) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, b.data(), b.size() < 8 ? b.size() : 8);
-    return v;
+    return load_le(reinterpret_cast<const unsigned char*>(b.data()), b.size() < 8 ? b.size() : 8);
   }
   static std::uint32_t slot_meta(std::uint64_t h, std::size_t len) {
     return static_cast<std::uint32_t>((h >> 48) << 16) |

@@ -4,7 +4,8 @@
 
 namespace tok::bpe {
 
-void PieceCache::insert(std::string_view piece, const TokenId* toks, std::size_t n) {
+void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* toks,
+                        std::size_t n) {
   if (piece.size() > kMaxPieceBytes) return;
   if (slots_.empty() || entries_ >= capacity_) {
     // Grow 4x from a small start (cheap for a one-file scratch); at the
@@ -16,8 +17,11 @@ void PieceCache::insert(std::string_view piece, const TokenId* toks, std::size_t
     entries_ = 0;
     keys_.clear();
     tokens_.clear();
+    // Room for typical pieces (about 12 bytes, 4 tokens) up front: growing
+    // these by doubling copies them over and over.
+    keys_.reserve(capacity_ * 12);
+    tokens_.reserve(capacity_ * 4);
   }
-  std::uint64_t h = hash_bytes(piece);
   std::uint64_t i = h & mask_;
   while (slots_[i].key_len != kEmpty) i = (i + 1) & mask_;
   Slot& s = slots_[i];

@@ -21,9 +21,9 @@ class PieceCache {
   static constexpr std::size_t kMinEntries = 1 << 8;
 
   // Tokens of piece, or nullptr; *n receives their count.
-  const TokenId* find(std::string_view piece, std::size_t* n) const {
+  // h is hash_bytes(piece).
+  const TokenId* find(std::string_view piece, std::uint64_t h, std::size_t* n) const {
     if (slots_.empty()) return nullptr;
-    std::uint64_t h = hash_bytes(piece);
     for (std::uint64_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.key_len == kEmpty) return nullptr;
@@ -34,7 +34,7 @@ class PieceCache {
       }
     }
   }
-  void insert(std::string_view piece, const TokenId* toks, std::size_t n);
+  void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n);
 
  private:
   static constexpr std::uint32_t kEmpty = UINT32_MAX;

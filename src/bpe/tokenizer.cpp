@@ -1,6 +1,7 @@
 #include "bpe/tokenizer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <thread>
 
@@ -14,11 +15,17 @@ Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTo
       specials_(std::move(specials)),
       special_first_(256, 0) {
   vocab_size_ = table_.size();
+  int firsts = 0;
   for (const auto& s : specials_) {
-    if (!s.text.empty()) special_first_[static_cast<unsigned char>(s.text[0])] = 1;
+    if (!s.text.empty() && !special_first_[static_cast<unsigned char>(s.text[0])]) {
+      special_first_[static_cast<unsigned char>(s.text[0])] = 1;
+      only_first_ = static_cast<unsigned char>(s.text[0]);
+      ++firsts;
+    }
     has_always_ = has_always_ || s.always;
     vocab_size_ = std::max<std::size_t>(vocab_size_, std::size_t{s.id} + 1);
   }
+  if (firsts != 1) only_first_ = -1;
   // Longest match first when two specials start at the same place.
   std::stable_sort(specials_.begin(), specials_.end(),
                    [](const SpecialToken& a, const SpecialToken& b) {
@@ -52,7 +59,14 @@ std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view tex
   if (specials_.empty()) return {std::string_view::npos, 0};
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   for (std::size_t i = from; i < text.size(); ++i) {
-    if (!special_first_[p[i]]) continue;
+    if (only_first_ >= 0) {
+      // All specials start with one byte ('<' for tiktoken's): memchr to it.
+      const void* hit = std::memchr(p + i, only_first_, text.size() - i);
+      if (!hit) break;
+      i = static_cast<std::size_t>(static_cast<const unsigned char*>(hit) - p);
+    } else if (!special_first_[p[i]]) {
+      continue;
+    }
     for (std::size_t k = 0; k < specials_.size(); ++k) {
       if (which == Match::kAlways && !specials_[k].always) continue;
       if (which == Match::kRefusable && specials_[k].always) continue;
@@ -128,9 +142,25 @@ Status Tokenizer::check_no_specials(std::string_view text) const {
       specials_[k].text, pos);
 }
 
+void Tokenizer::encode_ordinary(std::string_view text, std::vector<TokenId>* out,
+                                std::size_t* count, EncodeScratch& scratch) const {
+  // Pieces go to the encoder in batches (encode_pieces overlaps their cache
+  // misses); they are views into text, valid until this returns.
+  std::string_view batch[kPieceBatch];
+  std::size_t n = 0;
+  for_each_piece(text, [&](std::string_view piece) {
+    batch[n++] = piece;
+    if (n == kPieceBatch) {
+      encode_pieces(table_, batch, n, out, count, scratch);
+      n = 0;
+    }
+  });
+  if (n) encode_pieces(table_, batch, n, out, count, scratch);
+}
+
 std::size_t Tokenizer::count_ordinary(std::string_view text, EncodeScratch& scratch) const {
   std::size_t n = 0;
-  for_each_piece(text, [&](std::string_view piece) { n += count_piece(table_, piece, scratch); });
+  encode_ordinary(text, nullptr, &n, scratch);
   return n;
 }
 
@@ -143,9 +173,7 @@ Status Tokenizer::encode(std::string_view input, SpecialMode mode, std::vector<T
 
 Status Tokenizer::encode_prepared(std::string_view text, SpecialMode mode,
                                   std::vector<TokenId>& out, EncodeScratch& scratch) const {
-  auto ordinary = [&](std::string_view t) {
-    for_each_piece(t, [&](std::string_view piece) { encode_piece(table_, piece, out, scratch); });
-  };
+  auto ordinary = [&](std::string_view t) { encode_ordinary(t, &out, nullptr, scratch); };
   if (segmented(mode)) {
     if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
     for_each_segment(
@@ -255,10 +283,7 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
   constexpr std::size_t kChunk = 1 << 20;
   if (threads <= 1 || text.size() < 2 * kChunk || pre_.size() != 1 || transform_) {
     EncodeScratch scratch;
-    if (!allow) return count_ordinary(text, scratch);
-    std::vector<TokenId> out;
-    TOK_TRY(encode_prepared(text, mode, out, scratch));
-    return out.size();
+    return count_prepared(text, mode, scratch);
   }
   std::vector<std::size_t> cuts = chunk_boundaries(text, kChunk, mode);
   std::size_t nchunks = cuts.size() - 1;
@@ -266,10 +291,13 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
   // exhaust the system's threads).
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, nchunks));
   std::vector<std::size_t> counts(nchunks, 0);
-  auto worker = [&](unsigned t) {
+  // Chunks are handed out one at a time: text and code encode at different
+  // speeds, so a fixed assignment would leave one thread idle at the end.
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
     EncodeScratch scratch;
     std::vector<TokenId> out;
-    for (std::size_t c = t; c < nchunks; c += threads) {
+    for (std::size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
       std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
       if (allow) {
         out.clear();
@@ -282,12 +310,32 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
   for (auto& th : pool) th.join();
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
   return total;
+}
+
+Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
+                                     EncodeScratch& scratch) const {
+  std::string transformed;
+  std::string_view text = input;
+  if (transform_) {
+    transformed = transform_(input);
+    text = transformed;
+  }
+  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  return count_prepared(text, mode, scratch);
+}
+
+Result<std::size_t> Tokenizer::count_prepared(std::string_view text, SpecialMode mode,
+                                              EncodeScratch& scratch) const {
+  if (!segmented(mode)) return count_ordinary(text, scratch);
+  std::vector<TokenId> out;
+  TOK_TRY(encode_prepared(text, mode, out, scratch));
+  return out.size();
 }
 
 std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,

@@ -98,6 +98,10 @@ class Tokenizer {
   // threads > 1 large texts are cut at guaranteed piece boundaries and
   // counted in parallel; the count never depends on `threads`.
   Result<std::size_t> count(std::string_view text, SpecialMode mode, unsigned threads = 1) const;
+  // The same on one thread with caller-owned scratch: a worker counting many
+  // small files keeps its caches warm instead of starting cold per file.
+  Result<std::size_t> count(std::string_view text, SpecialMode mode,
+                            EncodeScratch& scratch) const;
   std::size_t count_ordinary(std::string_view text, EncodeScratch& scratch) const;
 
   // Cut points 0 = c0 < c1 < ... = text.size(), about `chunk` bytes apart,
@@ -130,6 +134,13 @@ class Tokenizer {
   // run of text, special(id, offset) for each special token.
   template <class O, class S>
   void for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary, S&& special) const;
+  // The tokens of ordinary text (no specials): appended to *out and/or
+  // counted into *count.
+  void encode_ordinary(std::string_view text, std::vector<TokenId>* out, std::size_t* count,
+                       EncodeScratch& scratch) const;
+  // One-thread count after the transform and the special check.
+  Result<std::size_t> count_prepared(std::string_view text, SpecialMode mode,
+                                     EncodeScratch& scratch) const;
   // encode() after the transform has been applied.
   Status encode_prepared(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
                          EncodeScratch& scratch) const;
@@ -139,6 +150,7 @@ class Tokenizer {
   std::vector<text::PreTokenizer> pre_;  // applied in sequence (HF Sequence)
   std::vector<SpecialToken> specials_;
   std::vector<std::uint8_t> special_first_;  // (256) first bytes of specials
+  int only_first_ = -1;  // the first byte of every special when they share one (memchr)
   std::size_t vocab_size_ = 0;
   Transform transform_;
   SegmentTransform segment_transform_;

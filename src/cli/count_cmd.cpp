@@ -17,6 +17,7 @@
 #include "cli/input.hpp"
 #include "core/mapped_file.hpp"
 #include "cost/file_walk.hpp"
+#include "cost/small_file.hpp"
 #include "cost/stream_count.hpp"
 #include "cost/tokenizer_set.hpp"
 
@@ -71,15 +72,25 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
   return {};
 }
 
-// Counts one opened input into row.tokens for every distinct tokenizer.
+// What a worker keeps from one file to the next: a read buffer and, for each
+// distinct tokenizer, its encoder scratch (caches stay warm across files).
+struct WorkerState {
+  std::string buf;
+  std::vector<bpe::EncodeScratch> scratch;  // (distinct tokenizers)
+};
+
+// Counts one opened input into row.tokens for every distinct tokenizer; with a
+// worker's state on one thread, else with `threads` inside the input.
 Status count_bytes(std::string_view bytes, const CountReport& r, bpe::SpecialMode mode,
-                   unsigned threads, Row& row) {
+                   unsigned threads, WorkerState* ws, Row& row) {
   row.tokens.assign(r.columns.size(), 0);
   std::vector<std::int64_t> by_tk(r.columns.size(), -1);
   for (std::size_t c = 0; c < r.columns.size(); ++c) {
     std::size_t t = r.columns[c].tokenizer_index;
     if (by_tk[t] < 0) {
-      TOK_ASSIGN(std::size_t n, r.columns[c].tokenizer->count(bytes, mode, threads));
+      const bpe::Tokenizer& tk = *r.columns[c].tokenizer;
+      TOK_ASSIGN(std::size_t n, ws ? tk.count(bytes, mode, ws->scratch[t])
+                                   : tk.count(bytes, mode, threads));
       by_tk[t] = static_cast<std::int64_t>(n);
     }
     row.tokens[c] = static_cast<std::uint64_t>(by_tk[t]);
@@ -92,15 +103,31 @@ struct FileJob {
   bool walked = false;  // found in a directory walk (binary files skipped)
 };
 
-// Result of one file: a row, an error, or "skipped as binary".
+// Result of one file: a row, an error, "skipped as binary", or "large: count
+// it later with all threads".
 struct FileOutcome {
   Row row;
   std::optional<Error> error;
   bool binary = false;
+  bool deferred = false;
 };
 
+// Counts bytes already read into the outcome (binary check for walked files).
+void count_into(std::string_view bytes, const FileJob& job, const CountReport& r,
+                bpe::SpecialMode mode, unsigned threads, WorkerState* ws, FileOutcome& o) {
+  if (job.walked && cost::looks_binary(bytes)) {
+    o.binary = true;
+    return;
+  }
+  o.row.bytes = bytes.size();
+  Status s = count_bytes(bytes, r, mode, threads, ws, o.row);
+  if (!s.ok()) o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
+}
+
+// With a worker's state (small files): reads the file into its buffer, or
+// defers it when it is large. Without (large files, stdin): all threads.
 FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode mode,
-                      unsigned threads) {
+                      unsigned threads, WorkerState* ws) {
   FileOutcome o;
   o.row.path = job.path;
   if (job.path == "-" && r.columns.size() == 1) {
@@ -113,37 +140,45 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     }
     return o;
   }
+  if (ws && job.path != "-") {
+    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf);
+    if (sr == cost::SmallRead::kLarge) {
+      o.deferred = true;
+      return o;
+    }
+    if (sr == cost::SmallRead::kRead) {
+      count_into(ws->buf, job, r, mode, threads, ws, o);
+      return o;
+    }
+    // kFailed: open it the general way, which reads streams and names errors.
+  }
   auto in = open_input(job.path);
   if (!in.ok()) {
     o.error = in.error();
     return o;
   }
-  if (job.walked && cost::looks_binary(in->bytes())) {
-    o.binary = true;
-    return o;
-  }
-  o.row.bytes = in->size();
-  Status s = count_bytes(in->bytes(), r, mode, threads, o.row);
-  if (!s.ok()) o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
+  count_into(in->bytes(), job, r, mode, threads, ws, o);
   return o;
 }
 
-// Small files in parallel (one per worker), large ones one at a time with
-// all threads inside the file; outcomes keep the input order.
+// Small files in parallel (one per worker, each worker keeping its scratch),
+// large ones afterwards one at a time with all threads inside the file;
+// outcomes keep the input order.
 std::vector<FileOutcome> count_files(const std::vector<FileJob>& jobs, const CountReport& r,
                                      bpe::SpecialMode mode, unsigned threads) {
   std::vector<FileOutcome> out(jobs.size());
-  std::vector<std::size_t> large;
   std::atomic<std::size_t> next{0};
-  auto is_large = [&](const FileJob& j) {
-    std::error_code ec;
-    return j.path == "-" || std::filesystem::file_size(j.path, ec) >= kLargeFile;
-  };
-  std::vector<char> big(jobs.size());
-  for (std::size_t i = 0; i < jobs.size(); ++i) big[i] = is_large(jobs[i]);
+  std::size_t ntk = 0;
+  for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
   auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      if (!big[i]) out[i] = count_one(jobs[i], r, mode, 1);
+    WorkerState ws;
+    ws.scratch.resize(ntk);
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();) {
+      if (jobs[i].path == "-") {
+        out[i].deferred = true;
+      } else {
+        out[i] = count_one(jobs[i], r, mode, 1, &ws);
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -152,7 +187,7 @@ std::vector<FileOutcome> count_files(const std::vector<FileJob>& jobs, const Cou
   worker();
   for (auto& th : pool) th.join();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (big[i]) out[i] = count_one(jobs[i], r, mode, threads);
+    if (out[i].deferred) out[i] = count_one(jobs[i], r, mode, threads, nullptr);
   }
   return out;
 }

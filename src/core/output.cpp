@@ -21,16 +21,35 @@ Output::~Output() {
   delete[] buf_;
 }
 
-void Output::write_u64(std::uint64_t v) {
-  // Digits are formatted right to left in a local buffer: a number never
-  // overruns buf_, whatever the capacity.
-  char tmp[20];
-  int n = 20;
-  do {
-    tmp[--n] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v);
-  write(std::string_view(tmp + n, static_cast<std::size_t>(20 - n)));
+namespace {
+// "00" "01" ... "99": two digits per division (ids are mostly 4-6 digits).
+constexpr char kDigitPairs[201] =
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+std::size_t digit_count(std::uint64_t v) {
+  std::size_t n = 1;
+  for (; v >= 10000; v /= 10000) n += 4;
+  return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+}  // namespace
+
+std::size_t Output::format_u64(std::uint64_t v, char* p) {
+  std::size_t n = digit_count(v);
+  char* q = p + n;
+  while (v >= 100) {
+    std::size_t d = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    *--q = kDigitPairs[d + 1];
+    *--q = kDigitPairs[d];
+  }
+  if (v >= 10) {
+    *--q = kDigitPairs[v * 2 + 1];
+    *--q = kDigitPairs[v * 2];
+  } else {
+    *--q = static_cast<char>('0' + v);
+  }
+  return n;
 }
 
 void Output::flush() {

@@ -33,10 +33,22 @@ class Output {
     if (len_ == cap_) flush();
     buf_[len_++] = c;
   }
-  void write_u64(std::uint64_t v);
+  void write_u64(std::uint64_t v) {
+    if (cap_ - len_ < kMaxDigits) flush();
+    len_ += format_u64(v, buf_ + len_);
+  }
+  // A separator byte then v: the inner loop of `tok encode` (one call per id).
+  void put_u64(char sep, std::uint64_t v) {
+    if (cap_ - len_ < kMaxDigits + 1) flush();
+    buf_[len_++] = sep;
+    len_ += format_u64(v, buf_ + len_);
+  }
   void flush();
 
  private:
+  static constexpr std::size_t kMaxDigits = 20;
+  // Writes the decimal digits of v at p (room for kMaxDigits); returns their count.
+  static std::size_t format_u64(std::uint64_t v, char* p);
   void write_slow(std::string_view s);
   void write_all(const char* p, std::size_t n);
   int fd_;

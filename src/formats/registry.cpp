@@ -14,6 +14,7 @@
 #include "formats/gguf_reader.hpp"
 #include "formats/gguf_vocab.hpp"
 #include "formats/hf_tokenizer.hpp"
+#include "formats/table_cache.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/vocab_catalog.hpp"
 
@@ -28,23 +29,41 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
   return text::PreTokenizer::from_regex(pattern);
 }
 
+// Every rank missing from the file must be a special token's id (p50k_base
+// lacks 50256, <|endoftext|>).
+Status check_gaps(const bpe::MergeTable& table, const std::vector<bpe::SpecialToken>& specials,
+                  std::string_view file_text, const std::string& source) {
+  std::size_t n = table.size();
+  for (bpe::TokenId id = 0; id < n; ++id) {
+    if (table.has(id)) continue;
+    bool special = std::any_of(specials.begin(), specials.end(),
+                               [&](const bpe::SpecialToken& s) { return s.id == id; });
+    if (special) continue;
+    // Parse again (error path only) for the line that jumped over it.
+    TOK_ASSIGN(TiktokenRanks ranks, parse_tiktoken(file_text, source));
+    std::size_t line = 0;
+    for (const auto& gap : ranks.gaps) {
+      if (gap.rank == id) line = gap.line;
+    }
+    return make_error("{}:{}: rank {} is missing (ranks must run 0..{} without gaps)", source,
+                      line, id, n - 1);
+  }
+  return {};
+}
+
 Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text,
                              const std::string& source, const std::string& pattern,
                              std::vector<bpe::SpecialToken> specials) {
-  TOK_ASSIGN(TiktokenRanks ranks, parse_tiktoken(file_text, source));
-  std::size_t n = ranks.tokens.size();
-  for (const auto& gap : ranks.gaps) {
-    bool special = std::any_of(specials.begin(), specials.end(),
-                               [&](const bpe::SpecialToken& s) { return s.id == gap.rank; });
-    if (!special) {
-      return make_error("{}:{}: rank {} is missing (ranks must run 0..{} without gaps)", source,
-                        gap.line, gap.rank, n - 1);
-    }
-  }
-  std::vector<std::uint32_t> priority(n);
-  for (std::size_t i = 0; i < n; ++i) priority[i] = static_cast<std::uint32_t>(i);
-  TOK_ASSIGN(auto table, bpe::MergeTable::from_priorities(std::move(ranks.tokens),
-                                                          std::move(priority), {}));
+  auto parse = [&]() -> Result<bpe::MergeTable> {
+    TOK_ASSIGN(TiktokenRanks ranks, parse_tiktoken(file_text, source));
+    std::size_t n = ranks.tokens.size();
+    std::vector<std::uint32_t> priority(n);
+    for (std::size_t i = 0; i < n; ++i) priority[i] = static_cast<std::uint32_t>(i);
+    return bpe::MergeTable::from_priorities(std::move(ranks.tokens), std::move(priority), {});
+  };
+  TOK_ASSIGN(auto table, cached_merge_table(file_text, parse));
+  TOK_TRY(check_gaps(table, specials, file_text, source));
+  std::size_t n = table.size();
   for (std::size_t b = 0; b < 256; ++b) {
     if (table.byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
       return make_error("{}: byte 0x{:02x} has no token; a byte-level vocabulary needs all 256",

@@ -124,3 +124,30 @@ TEST_CASE("parallel count equals single-threaded count") {
     for (unsigned threads : {2u, 3u, 4u}) CHECK(*tk->count(s, mode, threads) == *one);
   }
 }
+
+TEST_CASE("one scratch reused across many texts gives the ids of a fresh scratch") {
+  // The caches (hot, piece, pair) live in the scratch; their state must never
+  // change a result. Many short texts from a small alphabet fill and recycle
+  // every cache, on both a ranked vocabulary and the trainer-derived form.
+  for (const char* enc : {"cl100k_base", "o200k_base"}) {
+    auto tk = tok::formats::load_tokenizer(enc);
+    REQUIRE(tk.ok());
+    std::mt19937 rng(11);
+    const char* alphabet[] = {"a", "b", "e", "r", "t", " ", "\n", "1", "é", "中", "日本",
+                              "😀", "ing", "\xff", "  ", "Ж"};
+    EncodeScratch shared;
+    std::size_t total = 0;
+    for (int i = 0; i < 20000; ++i) {
+      std::string s;
+      for (int k = 1 + static_cast<int>(rng() % 30); k > 0; --k) s += alphabet[rng() % 16];
+      std::vector<TokenId> reused;
+      REQUIRE(tk->encode(s, SpecialMode::kText, reused, shared).ok());
+      auto fresh = tk->encode(s, SpecialMode::kText);
+      REQUIRE(fresh.ok());
+      CHECK(reused == *fresh);
+      CHECK(*tk->count(s, SpecialMode::kText, shared) == fresh->size());
+      total += fresh->size();
+    }
+    MESSAGE(enc << ": " << total << " tokens");
+  }
+}

@@ -34,6 +34,32 @@ TEST_CASE("Output buffers small writes, numbers and large writes in order") {
   CHECK(tok::test::read_all(path) == expect);
 }
 
+TEST_CASE("Output formats every digit count like std::to_string, with separators") {
+  tok::test::TempDir d;
+  std::string path = d.file("n");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  std::string expect;
+  {
+    Output out(fd, 64);  // small: put_u64 flushes often
+    std::uint64_t v = 0;
+    for (int digits = 0; digits < 20; ++digits) {
+      for (std::uint64_t x : {v, v + 1, v * 9 + 9, v ? v - 1 : 0}) {
+        out.put_u64(',', x);
+        expect += "," + std::to_string(x);
+        out.write_u64(x);
+        expect += std::to_string(x);
+      }
+      v = v ? v * 10 : 1;
+    }
+    out.put_u64(' ', UINT64_MAX);
+    expect += " " + std::to_string(UINT64_MAX);
+    out.flush();
+  }
+  ::close(fd);
+  CHECK(tok::test::read_all(path) == expect);
+}
+
 TEST_CASE("Output to a closed pipe throws BrokenPipe (quiet exit in cli)") {
   ::signal(SIGPIPE, SIG_IGN);
   int fds[2];

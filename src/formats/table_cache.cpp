@@ -1,0 +1,41 @@
+#include "formats/table_cache.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/atomic_file.hpp"
+#include "core/data_dir.hpp"
+#include "core/mapped_file.hpp"
+
+namespace tok::formats {
+
+std::string table_cache_path(std::string_view source) {
+  const char* off = std::getenv("TOK_TABLE_CACHE");
+  if (off && std::string_view(off) == "0") return {};
+  if (source.size() < kTableCacheMinBytes) return {};
+  return fmt::format("{}/tables/{:016x}-{}.bin", cache_dir(), bpe::hash_bytes(source),
+                     source.size());
+}
+
+Result<bpe::MergeTable> cached_merge_table(
+    std::string_view source, const std::function<Result<bpe::MergeTable>()>& build) {
+  std::string path = table_cache_path(source);
+  if (path.empty()) return build();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    auto image = MappedFile::open(path);
+    if (image.ok()) {
+      auto table = bpe::MergeTable::deserialize(image->bytes());
+      if (table.ok()) return table;
+    }
+  }
+  TOK_ASSIGN(bpe::MergeTable table, build());
+  // Best effort: a read-only or full cache directory only costs speed.
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (!ec) (void)write_file_atomic(path, table.serialize());
+  return table;
+}
+
+}  // namespace tok::formats
