@@ -194,7 +194,12 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
   } else {
     merge_linear(table, piece, max_rank, s);
   }
-  for (std::size_t i = 0; i + 1 < s.symbols.size(); ++i) out.push_back(s.symbols[i].id);
+  // A byte with no token in a vocabulary without an unknown token stays
+  // kNoToken: it is dropped, as Hugging Face tokenizers drops a character it
+  // cannot map (never an id outside the vocabulary).
+  for (std::size_t i = 0; i + 1 < s.symbols.size(); ++i) {
+    if (s.symbols[i].id != kNoToken) out.push_back(s.symbols[i].id);
+  }
 }
 
 namespace {
@@ -220,6 +225,8 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
   }
   s.tmp.clear();
   merge_symbols(table, piece, kNoRank, false, s.tmp, s);
+  *n = s.tmp.size();
+  if (s.tmp.empty()) return s.tmp.data();  // every byte dropped: nothing worth caching
   s.cache.insert(piece, h, s.tmp.data(), s.tmp.size());
   if (short_piece) s.hot.insert(piece, h, s.tmp.data(), s.tmp.size());
   *n = s.tmp.size();

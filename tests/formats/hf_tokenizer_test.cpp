@@ -38,6 +38,13 @@ TEST_CASE("hf: a tiny byte-level BPE file") {
   // A non-special added token is matched in every mode.
   CHECK(*tk->encode("yoab", bpe::SpecialMode::kText) == std::vector<bpe::TokenId>{6, 2});
   CHECK_FALSE(tk->encode("<x>", bpe::SpecialMode::kError).ok());
+  // 'c' and 'z' have no token and there is no unk_token: dropped, as Hugging
+  // Face tokenizers drops them (never an id outside the vocabulary), in
+  // encode, count and spans alike.
+  CHECK(*tk->encode("abc ab", bpe::SpecialMode::kText) == std::vector<bpe::TokenId>{2, 4});
+  CHECK(*tk->count("abc ab", bpe::SpecialMode::kText) == 2);
+  CHECK(tk->encode("zz", bpe::SpecialMode::kText)->empty());
+  CHECK(*tk->count("zz zz", bpe::SpecialMode::kText) == 1);
 }
 
 TEST_CASE("hf: errors") {
