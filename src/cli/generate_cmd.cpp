@@ -63,17 +63,10 @@ int run_generate(GenerateArgs& a) {
   auto m = a.model.load();
   if (!m.ok()) return report(m.error());
   const bpe::Tokenizer& tk = m->tokenizer();
-  std::string prompt = a.prompt;
-  if (!a.prompt_given) {
-    auto in = open_input("-");
-    if (!in.ok()) return report(in.error());
-    prompt = std::string(in->bytes());
-  }
-  std::vector<bpe::TokenId> ids;
-  if (tk.add_bos && tk.bos) ids.push_back(*tk.bos);
-  auto enc = tk.encode(prompt, bpe::SpecialMode::kText);
-  if (!enc.ok()) return report(enc.error());
-  ids.insert(ids.end(), enc->begin(), enc->end());
+  std::string prompt;
+  auto prompt_res = prompt_ids(*m, a.prompt, a.prompt_given, &prompt);
+  if (!prompt_res.ok()) return report(prompt_res.error());
+  std::vector<bpe::TokenId> ids = std::move(*prompt_res);
   a.gen.ctx = a.model.ctx;
   auto kv = a.kv.config(*m, a.model.ctx > 0 ? a.model.ctx : static_cast<int>(m->config().ctx));
   if (!kv.ok()) return report(make_error("{}: {}", m->path(), kv.error().message));

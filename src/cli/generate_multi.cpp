@@ -59,10 +59,11 @@ void check_flags(const MultiGenerateArgs& a, const GenerateContext& c) {
   }
 }
 
-int print_multi(const GenerateContext& c, const model::MultiRun& run, const std::vector<bpe::TokenId>& ids,
-                bool beams, std::size_t block_bytes, unsigned threads) {
+int print_multi(const GenerateContext& c, const std::string& prompt, const model::MultiRun& run,
+                const std::vector<bpe::TokenId>& ids, bool beams, std::size_t block_bytes,
+                unsigned threads) {
   Output out;
-  std::string echo = c.echo ? c.prompt : std::string();
+  std::string echo = c.echo ? prompt : std::string();
   if (c.json) {
     nlohmann::json list = nlohmann::json::array();
     for (std::size_t i = 0; i < run.results.size(); ++i) {
@@ -122,18 +123,10 @@ int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {
   if (!cache.ok()) return report(cache.error());
   if (!a.batch.empty()) return run_generate_batch(a, c, *m, *cache, ctx);
 
-  const bpe::Tokenizer& tk = m->tokenizer();
-  std::string prompt = c.prompt;
-  if (!c.prompt_given) {
-    auto in = open_input("-");
-    if (!in.ok()) return report(in.error());
-    prompt = std::string(in->bytes());
-  }
-  std::vector<bpe::TokenId> ids;
-  if (tk.add_bos && tk.bos) ids.push_back(*tk.bos);
-  auto enc = tk.encode(prompt, bpe::SpecialMode::kText);
-  if (!enc.ok()) return report(enc.error());
-  ids.insert(ids.end(), enc->begin(), enc->end());
+  std::string prompt;  // the argument, or stdin
+  auto prompt_res = prompt_ids(*m, c.prompt, c.prompt_given, &prompt);
+  if (!prompt_res.ok()) return report(prompt_res.error());
+  std::vector<bpe::TokenId> ids = std::move(*prompt_res);
   if (ids.empty()) return report(make_error("the prompt is empty (and the model adds no BOS token)"));
   if (ids.size() > static_cast<std::size_t>(ctx)) {
     return report(make_error("the prompt has {} tokens, more than the context of {} (see --ctx)",
@@ -156,7 +149,7 @@ int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {
     run = model::beam_search(*m, pool, *cache, ids, model::BeamOptions{a.beams, ctx, c.gen.max_tokens});
   }
   if (!run.ok()) return report(make_error("{}: {}", m->path(), run.error().message));
-  return print_multi(c, *run, ids, a.beams > 0, cache->pool().block_bytes(), threads);
+  return print_multi(c, prompt, *run, ids, a.beams > 0, cache->pool().block_bytes(), threads);
 }
 
 }  // namespace tok::cli

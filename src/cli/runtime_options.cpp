@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "cli/input.hpp"
 #include "core/data_dir.hpp"
 
 namespace tok::cli {
@@ -28,6 +29,21 @@ Result<model::Model> RuntimeOptions::load() const {
   // Refused here, before the KV cache for the context is allocated.
   TOK_TRY(model::check_run_memory(m, ctx > 0 ? ctx : m.config().ctx));
   return m;
+}
+
+Result<std::vector<bpe::TokenId>> prompt_ids(const model::Model& m, const std::string& arg,
+                                             bool given, std::string* text) {
+  *text = arg;
+  if (!given) {
+    TOK_ASSIGN(auto in, open_input("-"));
+    *text = std::string(in.bytes());
+  }
+  const bpe::Tokenizer& tk = m.tokenizer();
+  std::vector<bpe::TokenId> ids;
+  if (tk.add_bos && tk.bos) ids.push_back(*tk.bos);
+  TOK_ASSIGN(auto enc, tk.encode(*text, bpe::SpecialMode::kText));
+  ids.insert(ids.end(), enc.begin(), enc.end());
+  return ids;
 }
 
 }  // namespace tok::cli

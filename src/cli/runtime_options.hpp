@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "model/model.hpp"
@@ -22,5 +23,11 @@ struct RuntimeOptions {
   unsigned thread_count() const;
   Result<model::Model> load() const;
 };
+
+// The prompt of generate: `arg` when given, else all of stdin (its text in
+// *text), encoded with the model's tokenizer (special-token strings are
+// ordinary text), with BOS first when the model file asks for it.
+Result<std::vector<bpe::TokenId>> prompt_ids(const model::Model& m, const std::string& arg,
+                                             bool given, std::string* text);
 
 }  // namespace tok::cli
