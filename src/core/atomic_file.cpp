@@ -1,6 +1,8 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +32,26 @@ void unregister_temp(const char* p) {
   }
 }
 
+// Holds SIGINT and SIGTERM back while a temporary exists but is not (or not
+// yet again) in the registry, so the handler never misses it; a signal that
+// arrives meanwhile is delivered when the block ends.
+class SignalBlock {
+ public:
+  SignalBlock() {
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
+  }
+  ~SignalBlock() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalBlock(const SignalBlock&) = delete;
+  SignalBlock& operator=(const SignalBlock&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 std::string describe(int e) {
   if (e == ENOSPC) return "no space left on device";
   if (e == EFBIG) return "file too large (size limit reached)";
@@ -46,6 +68,7 @@ void remove_pending_temporaries() {
 }
 
 Result<AtomicFile> AtomicFile::create(const std::string& path) {
+  SignalBlock block;
   AtomicFile f;
   f.path_ = path;
   f.temp_ = path + ".tmp.XXXXXX";
@@ -67,6 +90,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
 AtomicFile::AtomicFile(AtomicFile&& o) noexcept
     : path_(std::move(o.path_)), file_(o.file_), failed_(o.failed_) {
   // The registry holds a pointer into temp_'s buffer: re-register after move.
+  SignalBlock block;
   if (file_) unregister_temp(o.temp_.c_str());
   temp_ = std::move(o.temp_);
   if (file_) register_temp(temp_.c_str());
