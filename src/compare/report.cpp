@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/xml_entity.hpp"
+
 namespace tok::compare {
 
 CorpusTable build_table(const Corpus& corpus, const std::vector<SampleCounts>& counts,
@@ -59,13 +61,11 @@ std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+    const char* e = xml_entity(c);
+    if (e) {
+      out += e;
+    } else {
+      out += c;
     }
   }
   return out;

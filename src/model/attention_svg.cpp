@@ -6,6 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/xml_entity.hpp"
+
 namespace tok::model {
 namespace {
 
@@ -58,14 +60,10 @@ int heat_level(double w) { return static_cast<int>(std::lround(std::sqrt(std::cl
 std::string xml(std::string_view s) {
   std::string out;
   for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
+    if (const char* e = xml_entity(c)) {
+      out += e;
+    } else if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') {
+      out += c;
     }
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/xml_entity.hpp"
 #include "show/visible_text.hpp"
 #include "text/pretokenizer.hpp"
 
@@ -131,14 +132,12 @@ std::string html_escape(std::string_view s) {
   while (i < s.size()) {
     std::size_t valid = text::valid_utf8_prefix(s.substr(i));
     for (char c : s.substr(i, valid)) {
-      switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        case '\n': out += "&#10;"; break;
-        default: out += c;
+      if (const char* e = xml_entity(c)) {
+        out += e;
+      } else if (c == '\n') {
+        out += "&#10;";
+      } else {
+        out += c;
       }
     }
     i += valid;
