@@ -215,15 +215,21 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
   return encode_spans(input, mode, out, scratch);
 }
 
+Result<std::string_view> Tokenizer::prepare(std::string_view input, SpecialMode mode,
+                                            std::string& storage) const {
+  std::string_view text = input;
+  if (transform_) {
+    storage = transform_(input);
+    text = storage;
+  }
+  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  return text;
+}
+
 Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
                                std::vector<TokenSpan>& out, EncodeScratch& scratch) const {
   std::string transformed;
-  std::string_view text = input;
-  if (transform_) {
-    transformed = transform_(input);
-    text = transformed;
-  }
-  if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
+  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
   std::vector<TokenId> ids;
   auto ordinary_at = [&](std::string_view t, std::size_t base) {
     for_each_piece(t, [&](std::string_view piece) {
@@ -267,12 +273,7 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
 Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
                                      unsigned threads) const {
   std::string transformed;
-  std::string_view text = input;
-  if (transform_) {
-    transformed = transform_(input);
-    text = transformed;
-  }
-  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
   if (segmented(mode) && (threads <= 1 || segment_transform_)) {
     EncodeScratch scratch;
     std::vector<TokenId> out;
@@ -321,12 +322,7 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
 Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
                                      EncodeScratch& scratch) const {
   std::string transformed;
-  std::string_view text = input;
-  if (transform_) {
-    transformed = transform_(input);
-    text = transformed;
-  }
-  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
   return count_prepared(text, mode, scratch);
 }
 

@@ -127,6 +127,10 @@ class Tokenizer {
   template <class F>
   void split_level(std::size_t level, std::string_view text, F& f) const;
   Status check_no_specials(std::string_view text) const;
+  // The text encoding works on: the input after the transform (kept in
+  // storage), checked for specials when mode is kError.
+  Result<std::string_view> prepare(std::string_view input, SpecialMode mode,
+                                   std::string& storage) const;
   // Does encoding need the per-segment path (segment transform, specials
   // matched in every mode)?
   bool segmented(SpecialMode mode) const;
