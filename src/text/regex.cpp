@@ -2,6 +2,7 @@
 // so does every maximal stretch the regex skips, so pieces tile the text.
 #include "text/regex.hpp"
 
+#include "text/unicode_catchup.hpp"
 #include "text/utf8.hpp"
 
 namespace tok::text {
@@ -47,7 +48,55 @@ class MatchScratch {
 
 }  // namespace
 
-std::string rewrite_whitespace_classes(std::string_view pattern) {
+namespace {
+
+// \p{name}, \pL, \P{name}, \p{^name} at pattern[i] (the backslash): appends
+// its PCRE2 spelling plus the characters PCRE2's tables miss, and returns the
+// index of its last character.
+std::size_t rewrite_property(std::string_view pattern, std::size_t i, bool in_class,
+                             std::string& out) {
+  bool negated = pattern[i + 1] == 'P';
+  std::size_t end = i + 2;  // one past the escape
+  std::string_view name;
+  if (end < pattern.size() && pattern[end] == '{') {
+    std::size_t close = pattern.find('}', end);
+    if (close == std::string_view::npos) {  // malformed: PCRE2 reports it
+      out.append(pattern.substr(i, 2));
+      return i + 1;
+    }
+    name = pattern.substr(end + 1, close - end - 1);
+    end = close + 1;
+  } else if (end < pattern.size()) {
+    name = pattern.substr(end, 1);
+    end += 1;
+  }
+  if (!name.empty() && name.front() == '^') {
+    negated = !negated;
+    name.remove_prefix(1);
+  }
+  if (name.empty()) {  // malformed: PCRE2 reports it
+    out.append(pattern.substr(i, end - i));
+    return end - 1;
+  }
+  std::string pcre2_name = pcre2_property_name(name);
+  std::string missing = pcre2_missing_members(name);
+  std::string escape = (negated ? "\\P{" : "\\p{") + pcre2_name + "}";
+  if (missing.empty() || (negated && in_class)) {
+    // Nothing to add, or a negated property inside a class, which cannot
+    // be spelled as a member list: it keeps PCRE2's tables.
+    out.append(escape);
+  } else if (in_class) {
+    out.append(escape).append(missing);
+  } else {
+    out.append(negated ? "[^\\p{" : "[\\p{").append(pcre2_name).append("}");
+    out.append(missing).append("]");
+  }
+  return end - 1;
+}
+
+}  // namespace
+
+std::string rewrite_for_pcre2(std::string_view pattern) {
   std::string out;
   out.reserve(pattern.size() + 64);
   bool in_class = false;
@@ -60,6 +109,10 @@ std::string rewrite_whitespace_classes(std::string_view pattern) {
         end = end == std::string_view::npos ? pattern.size() : end + 2;
         out.append(pattern.substr(i, end - i));
         i = end - 1;
+        continue;
+      }
+      if (e == 'p' || e == 'P') {
+        i = rewrite_property(pattern, i, in_class, out);
         continue;
       }
       ++i;
@@ -100,7 +153,7 @@ std::string rewrite_whitespace_classes(std::string_view pattern) {
 
 Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
     std::string_view pattern) {
-  std::string source = rewrite_whitespace_classes(pattern);
+  std::string source = rewrite_for_pcre2(pattern);
   int error = 0;
   PCRE2_SIZE offset = 0;
   auto regex = std::make_shared<Regex>();
@@ -111,7 +164,7 @@ Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
     // The offset is in the rewritten source; it equals the user's offset
-    // unless \s or \S came before it.
+    // unless \s, \S or a \p{...} with characters added came before it.
     return make_error("invalid split regex: {} at offset {} of (rewritten) pattern '{}'",
                       reinterpret_cast<const char*>(message), offset, source);
   }

@@ -2,11 +2,14 @@
 //
 // Patterns are written for the Rust regex crate (tiktoken) and for Oniguruma
 // (Hugging Face). PCRE2 agrees with both on the constructs the split patterns
-// use except two, which compile() rewrites or sets:
+// use except three, which compile() rewrites or sets:
 //  - \s: PCRE2 with UCP adds U+180E (via \h) and lacks nothing else; Rust uses
 //    the White_Space property. \s and \S are replaced by explicit classes.
 //  - $: PCRE2 also matches before a final newline; PCRE2_DOLLAR_ENDONLY
 //    makes it the end of text only, as in Rust.
+//  - \p{...}: PCRE2 10.42's tables are Unicode 14; characters assigned since
+//    (per ICU) are added to each property class (text/unicode_catchup.hpp).
+//    A negated property inside a class (rare in split patterns) is left as is.
 #pragma once
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -31,7 +34,8 @@ struct PreTokenizer::Regex {
   static Result<std::shared_ptr<const Regex>> compile(std::string_view pattern);
 };
 
-// The pattern with \s and \S spelled as White_Space classes (see above).
-std::string rewrite_whitespace_classes(std::string_view pattern);
+// The pattern as PCRE2 must see it: \s and \S spelled as White_Space
+// classes, \p{...} completed with newer characters (see above).
+std::string rewrite_for_pcre2(std::string_view pattern);
 
 }  // namespace tok::text
