@@ -21,7 +21,8 @@ Status MergeTable::build_index(std::string_view source) {
   std::size_t live = 0;
   for (std::size_t i = 0; i < n; ++i) live += present_[i];
   std::uint64_t cap = table_size_for(live);
-  index_.assign(cap, IndexSlot{});
+  std::vector<IndexSlot>& index = index_.own();
+  index.assign(cap, IndexSlot{});
   index_mask_ = cap - 1;
   for (TokenId id = 0; id < n; ++id) {
     if (!present_[id]) continue;
@@ -29,8 +30,8 @@ Status MergeTable::build_index(std::string_view source) {
     std::uint64_t h = hash_bytes(b);
     std::uint64_t i = h & index_mask_;
     bool skip = false;
-    for (; index_[i].id_plus1 != 0; i = (i + 1) & index_mask_) {
-      TokenId other = index_[i].id_plus1 - 1;
+    for (; index[i].id_plus1 != 0; i = (i + 1) & index_mask_) {
+      TokenId other = index[i].id_plus1 - 1;
       if (this->bytes(other) != b) continue;
       // Byte-fallback vocabularies legitimately hold "<0x41>" and "A" with
       // the same bytes; the index keeps the ordinary token.
@@ -39,13 +40,14 @@ Status MergeTable::build_index(std::string_view source) {
                           id);
       }
       const auto& bt = options_.byte_tokens;
-      if (std::find(bt.begin(), bt.end(), other) != bt.end()) index_[i].id_plus1 = id + 1;
+      if (std::find(bt.begin(), bt.end(), other) != bt.end()) index[i].id_plus1 = id + 1;
       skip = true;
       break;
     }
     if (skip) continue;
-    index_[i] = {head8(b), id + 1, slot_meta(h, b.size())};
+    index[i] = {head8(b), id + 1, slot_meta(h, b.size())};
   }
+  index_.sync();
   return {};
 }
 
@@ -70,6 +72,12 @@ void MergeTable::finish_byte_tokens() {
   }
 }
 
+void MergeTable::sync_tokens() {
+  arena_.sync();
+  offsets_.sync();
+  present_.sync();
+}
+
 Result<MergeTable> MergeTable::from_ranks(std::vector<std::string> token_bytes) {
   std::vector<std::optional<std::string>> tokens;
   tokens.reserve(token_bytes.size());
@@ -83,18 +91,18 @@ Result<MergeTable> MergeTable::from_ranks(std::vector<std::string> token_bytes) 
 
 namespace {
 // Fills arena/offsets/present from optional token bytes.
-void fill_tokens(std::vector<std::optional<std::string>>& tokens, std::string& arena,
-                 std::vector<std::size_t>& offsets, std::vector<bool>& present) {
+void fill_tokens(std::vector<std::optional<std::string>>& tokens, std::vector<char>& arena,
+                 std::vector<std::size_t>& offsets, std::vector<std::uint8_t>& present) {
   std::size_t total = 0;
   for (auto& t : tokens) total += t ? t->size() : 0;
   arena.reserve(total);
   offsets.reserve(tokens.size() + 1);
-  present.assign(tokens.size(), false);
+  present.assign(tokens.size(), 0);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     offsets.push_back(arena.size());
     if (tokens[i]) {
-      arena += *tokens[i];
-      present[i] = true;
+      arena.insert(arena.end(), tokens[i]->begin(), tokens[i]->end());
+      present[i] = 1;
     }
   }
   offsets.push_back(arena.size());
@@ -110,11 +118,13 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
   }
   MergeTable t;
   t.options_ = std::move(options);
-  fill_tokens(token_bytes, t.arena_, t.offsets_, t.present_);
+  fill_tokens(token_bytes, t.arena_.own(), t.offsets_.own(), t.present_.own());
+  t.sync_tokens();
   for (std::size_t i = 0; i < priority.size(); ++i) {
     if (!t.present_[i]) priority[i] = kNoRank;
   }
-  t.priority_ = std::move(priority);
+  t.priority_.own() = std::move(priority);
+  t.priority_.sync();
   TOK_TRY(t.build_index("merge table"));
   t.finish_byte_tokens();
   return t;
@@ -124,7 +134,8 @@ Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string
                                            const std::vector<Merge>& merges, Options options) {
   MergeTable t;
   t.options_ = std::move(options);
-  fill_tokens(token_bytes, t.arena_, t.offsets_, t.present_);
+  fill_tokens(token_bytes, t.arena_.own(), t.offsets_.own(), t.present_.own());
+  t.sync_tokens();
   TOK_TRY(t.build_index("merge table"));
   TOK_TRY(t.build_pairs(merges));
   t.finish_byte_tokens();
@@ -133,7 +144,8 @@ Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string
 
 Status MergeTable::build_pairs(const std::vector<Merge>& merges) {
   std::uint64_t cap = table_size_for(merges.size());
-  pairs_.assign(cap, PairSlot{});
+  std::vector<PairSlot>& pairs = pairs_.own();
+  pairs.assign(cap, PairSlot{});
   pairs_mask_ = cap - 1;
   std::string joined;
   for (std::size_t r = 0; r < merges.size(); ++r) {
@@ -152,13 +164,14 @@ Status MergeTable::build_pairs(const std::vector<Merge>& merges) {
     std::uint64_t key = pair_key(m.left, m.right);
     std::uint64_t i = hash_u64(key) & pairs_mask_;
     for (;; i = (i + 1) & pairs_mask_) {
-      if (pairs_[i].key == UINT64_MAX) {
-        pairs_[i] = {key, {static_cast<std::uint32_t>(r), result}};
+      if (pairs[i].key == UINT64_MAX) {
+        pairs[i] = {key, {static_cast<std::uint32_t>(r), result}};
         break;
       }
-      if (pairs_[i].key == key) break;  // a repeated merge keeps its first priority
+      if (pairs[i].key == key) break;  // a repeated merge keeps its first priority
     }
   }
+  pairs_.sync();
   return {};
 }
 

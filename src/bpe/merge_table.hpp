@@ -14,12 +14,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bpe/hash.hpp"
+#include "bpe/table_array.hpp"
 #include "core/result.hpp"
 
 namespace tok::bpe {
@@ -125,8 +127,11 @@ class MergeTable {
   // The built table as one binary image (native byte order, this build's
   // hash), and back: a corrupt or foreign image is an error, never trusted.
   // For caching a vocabulary that is slow to parse (formats/table_cache).
+  // With a keeper (the owner of image's memory, e.g. a mapped file), the
+  // table reads its arrays in place and holds the keeper; without, it copies.
   std::string serialize() const;
-  static Result<MergeTable> deserialize(std::string_view image);
+  static Result<MergeTable> deserialize(std::string_view image,
+                                        std::shared_ptr<const void> keeper = nullptr);
 
   // The merges in priority order (derived for the ranked form: for every
   // token with a priority, its first split into two tokens).
@@ -137,14 +142,15 @@ class MergeTable {
   Status build_index(std::string_view source);
   Status build_pairs(const std::vector<Merge>& merges);
   void finish_byte_tokens();
-  Status check_image(const std::vector<std::uint8_t>& present,
-                     const std::vector<TokenId>& bytes256) const;
+  void sync_tokens();  // after filling arena_, offsets_, present_
+  Status check_image(const TableArray<TokenId>& bytes256) const;
   static const std::uint32_t kSlotSizes;
 
-  std::string arena_;                 // all token bytes, concatenated
-  std::vector<std::size_t> offsets_;  // (size + 1): token id -> start in arena_
-  std::vector<bool> present_;         // (size): id has a token
-  std::vector<std::uint32_t> priority_;  // (size) ranked form only
+  std::shared_ptr<const void> keeper_;  // owner of the image the arrays view, if any
+  TableArray<char> arena_;                 // all token bytes, concatenated
+  TableArray<std::size_t> offsets_;        // (size + 1): token id -> start in arena_
+  TableArray<std::uint8_t> present_;       // (size): 1 if the id has a token
+  TableArray<std::uint32_t> priority_;     // (size) ranked form only
   Options options_;
   TokenId byte_tokens_[256];
   bool pairs_by_id_ = false;
@@ -165,14 +171,14 @@ class MergeTable {
     return static_cast<std::uint32_t>((h >> 48) << 16) |
            static_cast<std::uint32_t>(len < 0xffff ? len : 0xffff);
   }
-  std::vector<IndexSlot> index_;
+  TableArray<IndexSlot> index_;
   std::uint64_t index_mask_ = 0;
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.
   struct PairSlot {
     std::uint64_t key = UINT64_MAX;
     PairInfo info;
   };
-  std::vector<PairSlot> pairs_;
+  TableArray<PairSlot> pairs_;
   std::uint64_t pairs_mask_ = 0;
 };
 

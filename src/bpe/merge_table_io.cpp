@@ -18,6 +18,7 @@
 //   index     IndexSlot[header.index_cap]
 //   pairs     PairSlot[header.pairs_cap]
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "bpe/merge_table.hpp"
@@ -94,15 +95,26 @@ struct Reader {
     pos = std::min(body.size(), padded(pos + count * size));
     return p;
   }
+  // The next count elements into a: a view when the image outlives the
+  // table (keeper) and the data is aligned for T, else a copy.
   template <class T>
-  void get(std::vector<T>& v, std::size_t count) {
+  void get(TableArray<T>& a, std::size_t count, bool in_place) {
     const char* p = take(count, sizeof(T));
     if (!p) return;
+    if (in_place && reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
+      a.view(reinterpret_cast<const T*>(p), count);
+      return;
+    }
+    std::vector<T>& v = a.own();
     v.resize(count);
     if (count) std::memcpy(static_cast<void*>(v.data()), p, count * sizeof(T));
+    a.sync();
   }
-  void get(std::string& s, std::size_t count) {
-    if (const char* p = take(count, 1)) s.assign(p, count);
+  void get(std::vector<TokenId>& v, std::size_t count) {
+    const char* p = take(count, sizeof(TokenId));
+    if (!p) return;
+    v.resize(count);
+    if (count) std::memcpy(v.data(), p, count * sizeof(TokenId));
   }
 };
 
@@ -130,8 +142,7 @@ std::string MergeTable::serialize() const {
   std::string out(sizeof(Header), '\0');
   put_array(out, arena_.data(), arena_.size());
   put_array(out, offsets_.data(), offsets_.size());
-  std::vector<std::uint8_t> present(present_.begin(), present_.end());
-  put_array(out, present.data(), present.size());
+  put_array(out, present_.data(), present_.size());
   put_array(out, priority_.data(), priority_.size());
   put_array(out, options_.byte_tokens.data(), options_.byte_tokens.size());
   put_array(out, byte_tokens_, 256);
@@ -142,7 +153,8 @@ std::string MergeTable::serialize() const {
   return out;
 }
 
-Result<MergeTable> MergeTable::deserialize(std::string_view image) {
+Result<MergeTable> MergeTable::deserialize(std::string_view image,
+                                           std::shared_ptr<const void> keeper) {
   Header h;
   if (image.size() < sizeof(Header)) return make_error("too short for a merge table image");
   std::memcpy(&h, image.data(), sizeof(Header));
@@ -159,22 +171,21 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image) {
     return make_error("inconsistent merge table header");
   }
   MergeTable t;
+  bool in_place = keeper != nullptr;
   Reader r{body};
-  std::vector<std::uint8_t> present;
-  std::vector<TokenId> bytes256;
-  r.get(t.arena_, h.arena);
-  r.get(t.offsets_, h.n + 1);
-  r.get(present, h.n);
-  r.get(t.priority_, h.priorities);
+  TableArray<TokenId> bytes256;
+  r.get(t.arena_, h.arena, in_place);
+  r.get(t.offsets_, h.n + 1, in_place);
+  r.get(t.present_, h.n, in_place);
+  r.get(t.priority_, h.priorities, in_place);
   r.get(t.options_.byte_tokens, h.byte_tokens);
-  r.get(bytes256, 256);
-  r.get(t.index_, h.index_cap);
-  r.get(t.pairs_, h.pairs_cap);
+  r.get(bytes256, 256, false);
+  r.get(t.index_, h.index_cap, in_place);
+  r.get(t.pairs_, h.pairs_cap, in_place);
   if (!r.ok || r.pos != body.size()) return make_error("sizes do not match the image");
   t.priority_is_id_ = (h.options >> 17) & 1;
   if (t.priority_is_id_ && t.priority_.size() != h.n) return make_error("inconsistent priorities");
-  TOK_TRY(t.check_image(present, bytes256));
-  t.present_.assign(present.begin(), present.end());
+  TOK_TRY(t.check_image(bytes256));
   std::memcpy(t.byte_tokens_, bytes256.data(), sizeof(t.byte_tokens_));
   t.index_mask_ = h.index_cap ? h.index_cap - 1 : 0;
   t.pairs_mask_ = h.pairs_cap ? h.pairs_cap - 1 : 0;
@@ -182,12 +193,13 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image) {
   t.options_.whole_piece_lookup = (h.options >> 8) & 1;
   t.pairs_by_id_ = (h.options >> 16) & 1;
   t.options_.unk = static_cast<TokenId>(h.unk);
+  t.keeper_ = std::move(keeper);
   return t;
 }
 
 // Bounds of everything the encoder and decoder trust without checks.
-Status MergeTable::check_image(const std::vector<std::uint8_t>& present,
-                               const std::vector<TokenId>& bytes256) const {
+Status MergeTable::check_image(const TableArray<TokenId>& bytes256) const {
+  const TableArray<std::uint8_t>& present = present_;
   std::size_t n = present.size();
   for (std::size_t i = 0; i < n; ++i) {
     if (offsets_[i] > offsets_[i + 1]) return make_error("token offsets out of order");
@@ -197,11 +209,9 @@ Status MergeTable::check_image(const std::vector<std::uint8_t>& present,
   }
   for (const IndexSlot& s : index_) {
     if (s.id_plus1 == 0) continue;
+    // Only bounds: whether a slot's head and length match its token is the
+    // checksum's to catch (the encoder compares them, never indexes by them).
     if (s.id_plus1 > n || !present[s.id_plus1 - 1]) return make_error("index id out of range");
-    std::string_view b = bytes(s.id_plus1 - 1);
-    if ((s.meta & 0xffff) != std::min<std::size_t>(b.size(), 0xffff) || s.head != head8(b)) {
-      return make_error("index slot does not match its token");
-    }
   }
   for (const PairSlot& s : pairs_) {
     if (s.key != UINT64_MAX && (s.info.result >= n || !present[s.info.result] ||

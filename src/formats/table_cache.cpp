@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "core/atomic_file.hpp"
 #include "core/data_dir.hpp"
+#include "core/huge_buffer.hpp"
 #include "core/mapped_file.hpp"
 
 namespace tok::formats {
@@ -25,9 +27,11 @@ Result<bpe::MergeTable> cached_merge_table(
   if (path.empty()) return build();
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
-    auto image = MappedFile::open(path);
+    auto image = HugeBuffer::read_file(path);
     if (image.ok()) {
-      auto table = bpe::MergeTable::deserialize(image->bytes());
+      // The table reads the buffer in place and keeps it.
+      auto buffer = std::make_shared<const HugeBuffer>(std::move(image).value());
+      auto table = bpe::MergeTable::deserialize(buffer->bytes(), buffer);
       if (table.ok()) return table;
     }
   }

@@ -80,7 +80,6 @@ Result<PreTokenizer> PreTokenizer::named(std::string_view name) {
 
 Result<PreTokenizer> PreTokenizer::from_regex(std::string_view pattern) {
   PreTokenizer p;
-  TOK_ASSIGN(p.regex_, Regex::compile(pattern));
   p.pattern_ = std::string(pattern);
   p.name_ = "regex";
   for (const auto& n : kNamed) {
@@ -92,6 +91,11 @@ Result<PreTokenizer> PreTokenizer::from_regex(std::string_view pattern) {
     p.max_digits_ = n.max_digits;
     p.ws_run_to_end_ = n.ws_run_to_end;
     break;
+  }
+  // A named scanner needs PCRE2 only for split_with_regex, which compiles
+  // its known-good pattern then; compiling here costs every start-up.
+  if (p.scanner_ == Scanner::kRegex) {
+    TOK_ASSIGN(p.regex_, Regex::compile(pattern));
   }
   return p;
 }

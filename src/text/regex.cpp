@@ -207,6 +207,11 @@ void PreTokenizer::split_with_regex(std::string_view text,
                                     const std::function<void(std::string_view)>& f) const {
   PreTokenizer as_regex = *this;
   as_regex.scanner_ = Scanner::kRegex;
+  if (!as_regex.regex_) {
+    auto compiled = Regex::compile(pattern_);
+    TOK_ASSERT(compiled.ok());  // the pattern of a named scanner
+    as_regex.regex_ = std::move(compiled).value();
+  }
   as_regex.split(text, f);
 }
 

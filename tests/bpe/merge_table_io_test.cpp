@@ -2,6 +2,9 @@
 // encoder asks for, and a damaged image is refused.
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <random>
 
 #include "bpe/encoder.hpp"
@@ -63,6 +66,38 @@ TEST_CASE("merge table image: the merge-list form round-trips too") {
   CHECK_FALSE(back->ranked());
   CHECK_FALSE(back->options().whole_piece_lookup);
   CHECK(encode_all(*back, {"abc", "abcab"}) == std::vector<TokenId>{'a', 258, 'a', 258, 256});
+}
+
+TEST_CASE("merge table image: read in place, the table keeps the image alive") {
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  const MergeTable& t = tk->table();
+  std::vector<std::string> pieces = {"hello", " world", "tokenization", "\xe4\xb8\xad\xe6\x96\x87"};
+  std::optional<MergeTable> in_place;
+  {
+    // 8-aligned storage, as a mapped or huge-page buffer is.
+    auto image = std::make_shared<std::vector<std::uint64_t>>();
+    std::string bytes = t.serialize();
+    image->resize((bytes.size() + 7) / 8);
+    std::memcpy(image->data(), bytes.data(), bytes.size());
+    std::string_view view(reinterpret_cast<const char*>(image->data()), bytes.size());
+    auto back = MergeTable::deserialize(view, image);
+    REQUIRE(back.ok());
+    // Viewing, not copying: the arena's bytes are inside the image.
+    const char* first = back->bytes(0).data();
+    CHECK((first >= view.data() && first < view.data() + view.size()));
+    in_place = std::move(back).value();
+  }  // only the table holds the image now
+  MergeTable copy = *in_place;
+  in_place.reset();
+  CHECK(copy.size() == t.size());
+  CHECK(copy.find("hello") == t.find("hello"));
+  CHECK(encode_all(copy, pieces) == encode_all(t, pieces));
+  // A copy of an owned (built) table owns its own arrays.
+  std::optional<MergeTable> owned = t;
+  MergeTable copy2 = *owned;
+  owned.reset();
+  CHECK(encode_all(copy2, pieces) == encode_all(t, pieces));
 }
 
 TEST_CASE("merge table image: damage is refused, never trusted") {

@@ -1,0 +1,37 @@
+// HugeBuffer: a file read into anonymous memory advised for transparent huge
+// pages (MADV_HUGEPAGE). For the merge table images (6-12 MB) that tables
+// read in place: one read into a few 2 MB pages instead of thousands of 4 KB
+// page faults on a mapping (o200k loads in ~13 ms instead of ~21 ms here;
+// encoding speed was the same either way, within noise). Where huge pages
+// are off, it is plain memory with the same contents.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace tok {
+
+class HugeBuffer {
+ public:
+  static Result<HugeBuffer> read_file(const std::string& path);
+
+  HugeBuffer() = default;
+  HugeBuffer(HugeBuffer&& other) noexcept;
+  HugeBuffer& operator=(HugeBuffer&& other) noexcept;
+  HugeBuffer(const HugeBuffer&) = delete;
+  HugeBuffer& operator=(const HugeBuffer&) = delete;
+  ~HugeBuffer();
+
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  void release();
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t mapped_ = 0;  // length of the anonymous mapping
+};
+
+}  // namespace tok
