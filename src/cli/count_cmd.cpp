@@ -5,10 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "cli/command.hpp"
@@ -161,35 +165,91 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
   return o;
 }
 
-// Small files in parallel (one per worker, each worker keeping its scratch),
-// large ones afterwards one at a time with all threads inside the file;
-// outcomes keep the input order.
-std::vector<FileOutcome> count_files(const std::vector<FileJob>& jobs, const CountReport& r,
-                                     bpe::SpecialMode mode, unsigned threads) {
-  std::vector<FileOutcome> out(jobs.size());
-  std::atomic<std::size_t> next{0};
+// The files to count, growing while the walk runs and workers take them. A
+// deque keeps every job and outcome in place as it grows, so a worker fills
+// its outcome without the lock.
+class JobList {
+ public:
+  void add(FileJob job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back(std::move(job));
+      outcomes_.emplace_back();
+    }
+    ready_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_all();
+  }
+  // The next job and its outcome slot; false once the list is closed and
+  // every job taken.
+  bool take(const FileJob*& job, FileOutcome*& outcome) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return next_ < jobs_.size() || closed_; });
+    if (next_ >= jobs_.size()) return false;
+    job = &jobs_[next_];
+    outcome = &outcomes_[next_];
+    ++next_;
+    return true;
+  }
+  // After close() and the workers: every job with its outcome, in order.
+  std::deque<FileJob>& jobs() { return jobs_; }
+  std::deque<FileOutcome>& outcomes() { return outcomes_; }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<FileJob> jobs_;
+  std::deque<FileOutcome> outcomes_;
+  std::size_t next_ = 0;
+  bool closed_ = false;
+};
+
+// Small files in parallel as `produce` (the walk, on this thread) adds them,
+// one per worker, each worker keeping its scratch; large ones afterwards one
+// at a time with all threads inside the file. Outcomes keep the input order.
+std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce,
+                                    const CountReport& r, bpe::SpecialMode mode,
+                                    unsigned threads) {
+  JobList list;
   std::size_t ntk = 0;
   for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
   auto worker = [&] {
     WorkerState ws;
     ws.scratch.resize(ntk);
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();) {
-      if (jobs[i].path == "-") {
-        out[i].deferred = true;
+    const FileJob* job = nullptr;
+    FileOutcome* out = nullptr;
+    while (list.take(job, out)) {
+      if (job->path == "-") {
+        out->deferred = true;
       } else {
-        out[i] = count_one(jobs[i], r, mode, 1, &ws);
+        *out = count_one(*job, r, mode, 1, &ws);
       }
     }
   };
+  // More workers than this only add threads that wait on each other (a huge
+  // --threads still splits a large file into that many chunks, below).
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
   std::vector<std::thread> pool;
-  unsigned n = std::min<std::size_t>(threads, jobs.size());
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (out[i].deferred) out[i] = count_one(jobs[i], r, mode, threads, nullptr);
+  try {
+    for (unsigned t = 0; t < workers; ++t) pool.emplace_back(worker);
+  } catch (const std::system_error&) {
+    // Out of threads: go on with the workers that started (or none: below).
   }
-  return out;
+  produce(list);
+  list.close();
+  if (pool.empty()) worker();
+  for (auto& th : pool) th.join();
+  auto& outcomes = list.outcomes();
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].deferred) outcomes[i] = count_one(list.jobs()[i], r, mode, threads, nullptr);
+  }
+  return std::move(outcomes);
 }
 
 // --max-tokens: the first input (or the total, with --total) over budget.
@@ -226,14 +286,17 @@ Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads)
   std::vector<std::string> inputs = a.files;
   if (inputs.empty()) inputs.push_back("-");
   cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
-  cost::WalkResult walk = cost::expand_inputs(inputs, wo);
-  for (const auto& e : walk.errors) status = report(e);
-  std::vector<FileJob> jobs;
-  for (const auto& f : walk.files) {
-    bool explicit_input = std::find(inputs.begin(), inputs.end(), f) != inputs.end();
-    jobs.push_back({f, !explicit_input});
-  }
-  for (auto& o : count_files(jobs, r, a.enc.special_mode(), threads)) {
+  std::vector<Error> walk_errors;
+  auto produce = [&](JobList& list) {
+    walk_errors = cost::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
+      // A walked file also named on the command line counts as named.
+      walked = walked && std::find(inputs.begin(), inputs.end(), path) == inputs.end();
+      list.add({std::move(path), walked});
+    });
+  };
+  std::deque<FileOutcome> outcomes = count_files(produce, r, a.enc.special_mode(), threads);
+  for (const auto& e : walk_errors) status = report(e);
+  for (auto& o : outcomes) {
     if (o.error) {
       status = report(*o.error);
     } else if (o.binary) {

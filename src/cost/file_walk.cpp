@@ -32,7 +32,8 @@ IgnoreRules read_rules(const fs::path& file, const std::string& base) {
 
 struct Walker {
   const WalkOptions& opt;
-  WalkResult& out;
+  const FileSink& on_file;
+  std::vector<Error>& errors;
   fs::path root;
   IgnoreStack stack;
 
@@ -43,7 +44,7 @@ struct Walker {
       entries.push_back(*it);
     }
     if (ec) {
-      out.errors.push_back(make_error("{}: cannot read directory: {}", dir.string(), ec.message()));
+      errors.push_back(make_error("{}: cannot read directory: {}", dir.string(), ec.message()));
       return;
     }
     std::sort(entries.begin(), entries.end(),
@@ -80,25 +81,26 @@ struct Walker {
       if (!e.is_regular_file(ec)) continue;
       if (!opt.include.empty() && !glob_any(opt.include, child)) continue;
       if (glob_any(opt.exclude, child)) continue;
-      out.files.push_back(e.path().string());
+      on_file(e.path().string(), true);
     }
   }
 };
 
 }  // namespace
 
-WalkResult expand_inputs(const std::vector<std::string>& inputs, const WalkOptions& options) {
-  WalkResult out;
+std::vector<Error> expand_inputs(const std::vector<std::string>& inputs, const WalkOptions& options,
+                                 const FileSink& on_file) {
+  std::vector<Error> errors;
   for (const auto& in : inputs) {
     std::error_code ec;
     if (in != "-" && fs::is_directory(in, ec)) {
-      Walker w{options, out, in, {}};
+      Walker w{options, on_file, errors, in, {}};
       w.walk(in, "");
     } else {
-      out.files.push_back(in);  // missing or unreadable: reported when opened
+      on_file(in, false);  // missing or unreadable: reported when opened
     }
   }
-  return out;
+  return errors;
 }
 
 bool looks_binary(std::string_view bytes) {

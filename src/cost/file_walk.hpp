@@ -6,6 +6,7 @@
 // '/' matches the file name). Files named explicitly are always kept.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,12 +21,15 @@ struct WalkOptions {
   std::vector<std::string> exclude;
 };
 
-struct WalkResult {
-  std::vector<std::string> files;  // in order: explicit inputs, then walk order
-  std::vector<Error> errors;       // unreadable directories or missing inputs
-};
+// Receives each file as the walk finds it, in order (explicit inputs where
+// they stand, directories in sorted walk order), so counting can start before
+// a large walk ends. walked: found in a directory rather than named.
+using FileSink = std::function<void(std::string path, bool walked)>;
 
-WalkResult expand_inputs(const std::vector<std::string>& inputs, const WalkOptions& options);
+// Returns the errors (unreadable directories); a missing or unreadable named
+// input goes to the sink and is reported when opened.
+std::vector<Error> expand_inputs(const std::vector<std::string>& inputs, const WalkOptions& options,
+                                 const FileSink& on_file);
 
 // A file whose first 8 KiB contain a NUL byte is treated as binary (git's rule).
 bool looks_binary(std::string_view bytes);
