@@ -231,19 +231,20 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
       }
     }
   };
-  // More workers than this only add threads that wait on each other (a huge
+  // `threads` threads in all: this one walks, then counts beside the others.
+  // More than the cap only adds threads that wait on each other (a huge
   // --threads still splits a large file into that many chunks, below).
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
   std::vector<std::thread> pool;
   try {
-    for (unsigned t = 0; t < workers; ++t) pool.emplace_back(worker);
+    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
   } catch (const std::system_error&) {
-    // Out of threads: go on with the workers that started (or none: below).
+    // Out of threads: go on with the workers that started.
   }
   produce(list);
   list.close();
-  if (pool.empty()) worker();
+  worker();
   for (auto& th : pool) th.join();
   auto& outcomes = list.outcomes();
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
