@@ -133,6 +133,19 @@ void Tokenizer::for_each_segment(std::string_view text, SpecialMode mode, O&& or
   emit(pos, text.size());
 }
 
+template <class O, class S>
+void Tokenizer::for_each_special(std::string_view text, O&& ordinary, S&& special) const {
+  std::size_t pos = 0;
+  for (;;) {
+    auto [at, k] = find_special(text, pos);
+    if (at == std::string_view::npos) break;
+    ordinary(text.substr(pos, at - pos));
+    special(specials_[k].id, at);
+    pos = at + specials_[k].text.size();
+  }
+  ordinary(text.substr(pos));
+}
+
 Status Tokenizer::check_no_specials(std::string_view text) const {
   auto [pos, k] = find_special(text, 0, Match::kRefusable);
   if (pos == std::string_view::npos) return {};
@@ -190,15 +203,7 @@ Status Tokenizer::encode_prepared(std::string_view text, SpecialMode mode,
     ordinary(text);
     return {};
   }
-  std::size_t pos = 0;
-  for (;;) {
-    auto [at, k] = find_special(text, pos);
-    if (at == std::string_view::npos) break;
-    ordinary(text.substr(pos, at - pos));
-    out.push_back(specials_[k].id);
-    pos = at + specials_[k].text.size();
-  }
-  ordinary(text.substr(pos));
+  for_each_special(text, ordinary, [&](TokenId id, std::size_t) { out.push_back(id); });
   return {};
 }
 
@@ -258,15 +263,7 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
     ordinary(text);
     return {};
   }
-  std::size_t pos = 0;
-  for (;;) {
-    auto [at, k] = find_special(text, pos);
-    if (at == std::string_view::npos) break;
-    ordinary(text.substr(pos, at - pos));
-    out.push_back({specials_[k].id, at});
-    pos = at + specials_[k].text.size();
-  }
-  ordinary(text.substr(pos));
+  for_each_special(text, ordinary, [&](TokenId id, std::size_t at) { out.push_back({id, at}); });
   return {};
 }
 

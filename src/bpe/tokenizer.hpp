@@ -138,6 +138,10 @@ class Tokenizer {
   // run of text, special(id, offset) for each special token.
   template <class O, class S>
   void for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary, S&& special) const;
+  // The plain split for --special allow (no strip flags, no segment
+  // transform): ordinary(run) between specials, special(id, offset) for each.
+  template <class O, class S>
+  void for_each_special(std::string_view text, O&& ordinary, S&& special) const;
   // The tokens of ordinary text (no specials): appended to *out and/or
   // counted into *count.
   void encode_ordinary(std::string_view text, std::vector<TokenId>* out, std::size_t* count,
