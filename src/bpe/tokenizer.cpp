@@ -236,17 +236,45 @@ Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
   std::string transformed;
   TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
   std::vector<TokenId> ids;
-  auto ordinary_at = [&](std::string_view t, std::size_t base) {
-    for_each_piece(t, [&](std::string_view piece) {
+  // Pieces tile the text, so the tokens of a batch of consecutive pieces
+  // cover its bytes in order: each token's offset is the previous one's plus
+  // its length. A batch where that does not add up (a byte with no token
+  // dropped, an unk token) is redone piece by piece.
+  auto flush = [&](std::string_view t, std::size_t base, const std::string_view* batch,
+                   std::size_t n) {
+    ids.clear();
+    encode_pieces(table_, batch, n, &ids, nullptr, scratch);
+    std::size_t start = base + static_cast<std::size_t>(batch[0].data() - t.data());
+    std::size_t end = base + static_cast<std::size_t>(batch[n - 1].data() + batch[n - 1].size() -
+                                                      t.data());
+    std::size_t off = start, first = out.size();
+    for (TokenId id : ids) {
+      out.push_back({id, off});
+      off += table_.bytes(id).size();
+    }
+    if (off == end) return;
+    out.resize(first);
+    for (std::size_t i = 0; i < n; ++i) {
       ids.clear();
-      encode_piece(table_, piece, ids, scratch);
-      // Offsets of tokens inside the piece: their bytes are consecutive.
-      std::size_t off = base + static_cast<std::size_t>(piece.data() - t.data());
+      encode_piece(table_, batch[i], ids, scratch);
+      off = base + static_cast<std::size_t>(batch[i].data() - t.data());
       for (TokenId id : ids) {
         out.push_back({id, off});
         off += table_.bytes(id).size();
       }
+    }
+  };
+  auto ordinary_at = [&](std::string_view t, std::size_t base) {
+    std::string_view batch[kPieceBatch];
+    std::size_t n = 0;
+    for_each_piece(t, [&](std::string_view piece) {
+      batch[n++] = piece;
+      if (n == kPieceBatch) {
+        flush(t, base, batch, n);
+        n = 0;
+      }
     });
+    if (n) flush(t, base, batch, n);
   };
   auto ordinary = [&](std::string_view t) {
     ordinary_at(t, static_cast<std::size_t>(t.data() - text.data()));

@@ -45,6 +45,39 @@ TEST_CASE("hf: a tiny byte-level BPE file") {
   CHECK(*tk->count("abc ab", bpe::SpecialMode::kText) == 2);
   CHECK(tk->encode("zz", bpe::SpecialMode::kText)->empty());
   CHECK(*tk->count("zz zz", bpe::SpecialMode::kText) == 1);
+  // Spans: "abc" is piece 0 (its 'c' dropped), " ab" piece 1 at byte 3. The
+  // batched offsets do not add up there, so the batch is redone per piece.
+  std::vector<bpe::TokenSpan> spans;
+  REQUIRE(tk->encode_spans("abc ab", bpe::SpecialMode::kText, spans).ok());
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].id == 2);
+  CHECK(spans[0].offset == 0);
+  CHECK(spans[1].id == 4);
+  CHECK(spans[1].offset == 3);
+}
+
+TEST_CASE("spans: ids equal encode(), offsets tile the text (batched path)") {
+  auto tk = formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    text += "The quick brown fox, \xc3\xa9t\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87 123456 \n\n  x";
+    text += std::to_string(i * 7919);
+  }
+  std::vector<bpe::TokenSpan> spans;
+  REQUIRE(tk->encode_spans(text, bpe::SpecialMode::kText, spans).ok());
+  auto ids = tk->encode(text, bpe::SpecialMode::kText);
+  REQUIRE(ids.ok());
+  REQUIRE(spans.size() == ids->size());
+  std::size_t off = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    CHECK(spans[i].id == (*ids)[i]);
+    REQUIRE(spans[i].offset == off);
+    std::string_view b = tk->token_bytes(spans[i].id);
+    CHECK(text.compare(off, b.size(), b) == 0);
+    off += b.size();
+  }
+  CHECK(off == text.size());
 }
 
 TEST_CASE("hf: errors") {
