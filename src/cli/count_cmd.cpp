@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <mutex>
-#include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <system_error>
 #include <thread>

@@ -94,9 +94,10 @@ void read_edges(const json& root, const std::string& path, bpe::Tokenizer& tk,
 
 }  // namespace
 
-Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::string& path,
+namespace {
+
+Result<bpe::Tokenizer> read_hf_tokenizer_json(const json& root, const std::string& path,
                                               const std::string& name) {
-  TOK_ASSIGN(json root, parse_json(text, path));
   if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) {
     return make_error("{}: not a Hugging Face tokenizer.json (no \"model\" object)", path);
   }
@@ -176,6 +177,14 @@ Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::
   if (pipe.decode) tk.set_decode_transform(std::move(pipe.decode));
   read_edges(root, path, tk, ids);
   return tk;
+}
+
+}  // namespace
+
+Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::string& path,
+                                              const std::string& name) {
+  TOK_ASSIGN(json root, parse_json(text, path));
+  return guard_json(path, [&] { return read_hf_tokenizer_json(root, path, name); });
 }
 
 Result<bpe::Tokenizer> load_vocab_merges(const std::string& vocab_path,

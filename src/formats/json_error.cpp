@@ -4,6 +4,14 @@
 
 namespace tok::formats {
 
+std::string json_exception_text(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    std::size_t close = what.find("] ");
+    if (close != std::string_view::npos) what.remove_prefix(close + 2);
+  }
+  return std::string(what);
+}
+
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   std::size_t line = 1, col = 1;

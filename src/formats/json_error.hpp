@@ -13,6 +13,22 @@ namespace tok::formats {
 
 Result<nlohmann::json> parse_json(std::string_view text, const std::string& source);
 
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string json_exception_text(std::string_view what);
+
+// Runs f, a reader of a parsed document returning Result<T>. A value of the
+// wrong kind where the reader expected another (nlohmann throws type and
+// range errors for those) becomes "SOURCE: unexpected JSON: what", never an
+// exception: a hand-edited or hostile file gets a one-line error naming it.
+template <class F>
+auto guard_json(const std::string& source, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const nlohmann::json::exception& e) {
+    return make_error("{}: unexpected JSON: {}", source, json_exception_text(e.what()));
+  }
+}
+
 // Line and column (1-based) of a byte offset.
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset);
 

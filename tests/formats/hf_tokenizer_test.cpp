@@ -94,6 +94,16 @@ TEST_CASE("hf: errors") {
   auto missing = from_json(R"({"model":{"type":"BPE","vocab":{"a":0},"merges":["a c"]},
     "pre_tokenizer":{"type":"ByteLevel"}})");
   CHECK(missing.error().message.find("token 'c' is not in the vocabulary") != std::string::npos);
+  // A value of the wrong kind is an error naming the file, not an exception
+  // (found by fuzzing: "type" as an array).
+  auto kind = from_json(R"({"model":{"type":["a c"]}})");
+  REQUIRE_FALSE(kind.ok());
+  CHECK(kind.error().message ==
+        "/nonexistent/tokenizer.json: unexpected JSON: type must be string, but is array");
+  auto special = from_json(R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},
+    "pre_tokenizer":{"type":"ByteLevel"},"added_tokens":[{"id":1,"content":"x","special":"yes"}]})");
+  REQUIRE_FALSE(special.ok());
+  CHECK(special.error().message.find("/nonexistent/tokenizer.json: unexpected JSON: ") == 0);
   auto pre = from_json(R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},
     "pre_tokenizer":{"type":"Whitespace"}})");
   CHECK(pre.error().message.find("pre-tokenizer 'Whitespace' is not supported yet") !=
