@@ -229,8 +229,16 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
   if (s.tmp.empty()) return s.tmp.data();  // every byte dropped: nothing worth caching
   s.cache.insert(piece, h, s.tmp.data(), s.tmp.size());
   if (short_piece) s.hot.insert(piece, h, s.tmp.data(), s.tmp.size());
-  *n = s.tmp.size();
   return s.tmp.data();
+}
+
+// Appends n tokens; one token (most pieces) without the range insert's setup.
+void append_tokens(std::vector<TokenId>& out, const TokenId* toks, std::size_t n) {
+  if (n == 1) {
+    out.push_back(toks[0]);
+  } else {
+    out.insert(out.end(), toks, toks + n);
+  }
 }
 
 // The tokens of a piece through all the caches.
@@ -250,11 +258,7 @@ void encode_piece(const MergeTable& table, std::string_view piece, std::vector<T
   if (piece.empty()) return;
   std::size_t n = 0;
   const TokenId* toks = lookup_piece(table, piece, s, &n);
-  if (n == 1) {
-    out.push_back(toks[0]);
-  } else {
-    out.insert(out.end(), toks, toks + n);
-  }
+  append_tokens(out, toks, n);
 }
 
 std::size_t count_piece(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
@@ -292,12 +296,7 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
     std::size_t k = nhot[i];
     const TokenId* toks = k ? hot[i] : lookup_cold(table, pieces[i], h[i], s, &k);
     if (count) *count += k;
-    if (!out) continue;
-    if (k == 1) {
-      out->push_back(toks[0]);
-    } else {
-      out->insert(out->end(), toks, toks + k);
-    }
+    if (out) append_tokens(*out, toks, k);
   }
 }
 

@@ -38,8 +38,6 @@ inline std::uint64_t load_le(const unsigned char* p, std::size_t n) {
          (std::uint64_t{p[n - 1]} << ((n - 1) * 8));
 }
 
-inline std::uint64_t load_tail(const unsigned char* p, std::size_t n) { return load_le(p, n); }
-
 inline std::uint64_t hash_bytes(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   std::size_t n = s.size();
@@ -51,7 +49,7 @@ inline std::uint64_t hash_bytes(std::string_view s) {
     p += 8;
     n -= 8;
   }
-  if (n) seed = mix64(load_tail(p, n) ^ 0x589965CC75374CC3ull, seed ^ 0x1D8E4E27C47D124Full);
+  if (n) seed = mix64(load_le(p, n) ^ 0x589965CC75374CC3ull, seed ^ 0x1D8E4E27C47D124Full);
   return mix64(seed, 0x9E3779B97F4A7C15ull);
 }
 

@@ -4,6 +4,8 @@
 #include <bit>
 #include <utility>
 
+#include "bpe/pair_map.hpp"
+
 namespace tok::bpe {
 namespace {
 
@@ -11,8 +13,6 @@ std::uint64_t table_size_for(std::size_t n) {
   // Load factor at most 1/2: short probe chains for the hot lookup.
   return std::bit_ceil(std::max<std::size_t>(16, n * 2));
 }
-
-std::uint64_t pair_key(TokenId a, TokenId b) { return (std::uint64_t{a} << 32) | b; }
 
 }  // namespace
 
@@ -210,8 +210,7 @@ std::vector<MergeTable::Merge> MergeTable::merges() const {
   std::vector<std::pair<std::uint32_t, Merge>> order;
   for (const PairSlot& s : pairs_) {
     if (s.key != UINT64_MAX) {
-      order.push_back({s.info.rank, {static_cast<TokenId>(s.key >> 32),
-                                     static_cast<TokenId>(s.key & 0xffffffffu)}});
+      order.push_back({s.info.rank, {pair_left(s.key), pair_right(s.key)}});
     }
   }
   std::sort(order.begin(), order.end(), [](auto& a, auto& b) { return a.first < b.first; });

@@ -143,7 +143,7 @@ class MergeTable {
   Status build_pairs(const std::vector<Merge>& merges);
   void finish_byte_tokens();
   void sync_tokens();  // after filling arena_, offsets_, present_
-  Status check_image(const TableArray<TokenId>& bytes256) const;
+  Status check_image(const std::vector<TokenId>& bytes256) const;
   static const std::uint32_t kSlotSizes;
 
   std::shared_ptr<const void> keeper_;  // owner of the image the arrays view, if any

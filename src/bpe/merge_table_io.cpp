@@ -105,16 +105,17 @@ struct Reader {
       a.view(reinterpret_cast<const T*>(p), count);
       return;
     }
-    std::vector<T>& v = a.own();
-    v.resize(count);
-    if (count) std::memcpy(static_cast<void*>(v.data()), p, count * sizeof(T));
+    copy(a.own(), p, count);
     a.sync();
   }
-  void get(std::vector<TokenId>& v, std::size_t count) {
-    const char* p = take(count, sizeof(TokenId));
-    if (!p) return;
+  template <class T>
+  void get(std::vector<T>& v, std::size_t count) {
+    if (const char* p = take(count, sizeof(T))) copy(v, p, count);
+  }
+  template <class T>
+  static void copy(std::vector<T>& v, const char* p, std::size_t count) {
     v.resize(count);
-    if (count) std::memcpy(v.data(), p, count * sizeof(TokenId));
+    if (count) std::memcpy(static_cast<void*>(v.data()), p, count * sizeof(T));
   }
 };
 
@@ -173,13 +174,13 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   MergeTable t;
   bool in_place = keeper != nullptr;
   Reader r{body};
-  TableArray<TokenId> bytes256;
+  std::vector<TokenId> bytes256;
   r.get(t.arena_, h.arena, in_place);
   r.get(t.offsets_, h.n + 1, in_place);
   r.get(t.present_, h.n, in_place);
   r.get(t.priority_, h.priorities, in_place);
   r.get(t.options_.byte_tokens, h.byte_tokens);
-  r.get(bytes256, 256, false);
+  r.get(bytes256, 256);
   r.get(t.index_, h.index_cap, in_place);
   r.get(t.pairs_, h.pairs_cap, in_place);
   if (!r.ok || r.pos != body.size()) return make_error("sizes do not match the image");
@@ -198,9 +199,8 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
 }
 
 // Bounds of everything the encoder and decoder trust without checks.
-Status MergeTable::check_image(const TableArray<TokenId>& bytes256) const {
-  const TableArray<std::uint8_t>& present = present_;
-  std::size_t n = present.size();
+Status MergeTable::check_image(const std::vector<TokenId>& bytes256) const {
+  std::size_t n = present_.size();
   for (std::size_t i = 0; i < n; ++i) {
     if (offsets_[i] > offsets_[i + 1]) return make_error("token offsets out of order");
   }
@@ -211,17 +211,17 @@ Status MergeTable::check_image(const TableArray<TokenId>& bytes256) const {
     if (s.id_plus1 == 0) continue;
     // Only bounds: whether a slot's head and length match its token is the
     // checksum's to catch (the encoder compares them, never indexes by them).
-    if (s.id_plus1 > n || !present[s.id_plus1 - 1]) return make_error("index id out of range");
+    if (s.id_plus1 > n || !present_[s.id_plus1 - 1]) return make_error("index id out of range");
   }
   for (const PairSlot& s : pairs_) {
-    if (s.key != UINT64_MAX && (s.info.result >= n || !present[s.info.result] ||
+    if (s.key != UINT64_MAX && (s.info.result >= n || !present_[s.info.result] ||
                                 (s.key >> 32) >= n || (s.key & 0xffffffffu) >= n)) {
       return make_error("pair out of range");
     }
   }
   if (priority_is_id_) {
     for (std::size_t id = 0; id < n; ++id) {
-      if (present[id] && priority_[id] != id) return make_error("priorities are not the ids");
+      if (present_[id] && priority_[id] != id) return make_error("priorities are not the ids");
     }
   }
   for (TokenId id : bytes256) {

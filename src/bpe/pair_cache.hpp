@@ -15,14 +15,13 @@
 #include <vector>
 
 #include "bpe/merge_table.hpp"
+#include "bpe/pair_map.hpp"
 
 namespace tok::bpe {
 
 class PairCache {
  public:
-  static std::uint64_t key(TokenId left, TokenId right) {
-    return (std::uint64_t{left} << 32) | right;
-  }
+  static std::uint64_t key(TokenId left, TokenId right) { return pair_key(left, right); }
   // The cached answer for key, or false.
   bool find(std::uint64_t k, PairInfo* info) const {
     if (slots_.empty()) return false;

@@ -9,7 +9,6 @@
 #include "core/atomic_file.hpp"
 #include "core/data_dir.hpp"
 #include "core/huge_buffer.hpp"
-#include "core/mapped_file.hpp"
 
 namespace tok::formats {
 
@@ -25,18 +24,16 @@ Result<bpe::MergeTable> cached_merge_table(
     std::string_view source, const std::function<Result<bpe::MergeTable>()>& build) {
   std::string path = table_cache_path(source);
   if (path.empty()) return build();
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    auto image = HugeBuffer::read_file(path);
-    if (image.ok()) {
-      // The table reads the buffer in place and keeps it.
-      auto buffer = std::make_shared<const HugeBuffer>(std::move(image).value());
-      auto table = bpe::MergeTable::deserialize(buffer->bytes(), buffer);
-      if (table.ok()) return table;
-    }
+  // A missing, unreadable or damaged image is rebuilt.
+  if (auto image = HugeBuffer::read_file(path); image.ok()) {
+    // The table reads the buffer in place and keeps it.
+    auto buffer = std::make_shared<const HugeBuffer>(std::move(image).value());
+    auto table = bpe::MergeTable::deserialize(buffer->bytes(), buffer);
+    if (table.ok()) return table;
   }
   TOK_ASSIGN(bpe::MergeTable table, build());
   // Best effort: a read-only or full cache directory only costs speed.
+  std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (!ec) (void)write_file_atomic(path, table.serialize());
   return table;

@@ -46,10 +46,6 @@ class MatchScratch {
   pcre2_match_context* context_ = nullptr;
 };
 
-}  // namespace
-
-namespace {
-
 // \p{name}, \pL, \P{name}, \p{^name} at pattern[i] (the backslash): appends
 // its PCRE2 spelling plus the characters PCRE2's tables miss, and returns the
 // index of its last character.
@@ -78,18 +74,18 @@ std::size_t rewrite_property(std::string_view pattern, std::size_t i, bool in_cl
     out.append(pattern.substr(i, end - i));
     return end - 1;
   }
-  std::string pcre2_name = pcre2_property_name(name);
+  std::string braced = pcre2_property_name(name);
+  braced.insert(braced.begin(), '{');
+  braced.push_back('}');
   std::string missing = pcre2_missing_members(name);
-  std::string escape = (negated ? "\\P{" : "\\p{") + pcre2_name + "}";
   if (missing.empty() || (negated && in_class)) {
     // Nothing to add, or a negated property inside a class, which cannot
     // be spelled as a member list: it keeps PCRE2's tables.
-    out.append(escape);
+    out.append(negated ? "\\P" : "\\p").append(braced);
   } else if (in_class) {
-    out.append(escape).append(missing);
+    out.append("\\p").append(braced).append(missing);
   } else {
-    out.append(negated ? "[^\\p{" : "[\\p{").append(pcre2_name).append("}");
-    out.append(missing).append("]");
+    out.append(negated ? "[^\\p" : "[\\p").append(braced).append(missing).append("]");
   }
   return end - 1;
 }

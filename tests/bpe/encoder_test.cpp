@@ -7,6 +7,7 @@
 
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
+#include "tiny_merge_list.hpp"
 #include "formats/registry.hpp"
 
 using namespace tok::bpe;
@@ -44,20 +45,14 @@ TEST_CASE("ranked merges: lowest rank first, leftmost on ties") {
 }
 
 TEST_CASE("merge-list form: only listed pairs merge, in list order") {
-  std::vector<std::optional<std::string>> toks;
-  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
-  toks.push_back("ab");   // 256
-  toks.push_back("abc");  // 257
-  toks.push_back("bc");   // 258
-  MergeTable::Options o;
-  o.whole_piece_lookup = false;
+  auto v = testing::tiny_merge_list();
   // "bc" first, then "ab", then "ab"+"c": in "abc" the pair (b,c) merges first,
   // and (a, bc) is not a listed merge, so the result is a, bc.
-  auto t = MergeTable::from_merges(toks, {{'b', 'c'}, {'a', 'b'}, {256, 'c'}}, o);
+  auto t = MergeTable::from_merges(v.tokens, v.merges, v.options);
   REQUIRE(t.ok());
   CHECK(run(*t, "abc", false) == std::vector<TokenId>{'a', 258});
   CHECK(run(*t, "abcab", false) == std::vector<TokenId>{'a', 258, 256});
-  auto bad = MergeTable::from_merges(toks, {{'x', 'y'}}, o);
+  auto bad = MergeTable::from_merges(v.tokens, {{'x', 'y'}}, v.options);
   CHECK_FALSE(bad.ok());
 }
 

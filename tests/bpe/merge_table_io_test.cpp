@@ -9,6 +9,7 @@
 
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
+#include "tiny_merge_list.hpp"
 #include "formats/registry.hpp"
 
 using namespace tok::bpe;
@@ -52,14 +53,8 @@ TEST_CASE("merge table image: round trip of a real vocabulary") {
 }
 
 TEST_CASE("merge table image: the merge-list form round-trips too") {
-  std::vector<std::optional<std::string>> toks;
-  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
-  toks.push_back("ab");   // 256
-  toks.push_back("abc");  // 257
-  toks.push_back("bc");   // 258
-  MergeTable::Options o;
-  o.whole_piece_lookup = false;
-  auto t = MergeTable::from_merges(toks, {{'b', 'c'}, {'a', 'b'}, {256, 'c'}}, o);
+  auto v = testing::tiny_merge_list();
+  auto t = MergeTable::from_merges(v.tokens, v.merges, v.options);
   REQUIRE(t.ok());
   auto back = MergeTable::deserialize(t->serialize());
   REQUIRE(back.ok());
