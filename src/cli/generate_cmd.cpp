@@ -68,12 +68,13 @@ int run_generate(GenerateArgs& a) {
   if (!prompt_res.ok()) return report(prompt_res.error());
   std::vector<bpe::TokenId> ids = std::move(*prompt_res);
   a.gen.ctx = a.model.ctx;
-  auto kv = a.kv.config(*m, a.model.ctx > 0 ? a.model.ctx : static_cast<int>(m->config().ctx));
+  const int ctx = a.model.ctx > 0 ? a.model.ctx : static_cast<int>(m->config().ctx);
+  auto kv = a.kv.config(*m, ctx);
   if (!kv.ok()) return report(make_error("{}: {}", m->path(), kv.error().message));
   a.gen.kv = *kv;
   a.gen.sampling.seed = a.seed ? *a.seed : std::random_device{}();
   if (a.attn.enabled()) {
-    auto begun = a.attn.begin(*m, ids, a.gen.max_tokens, a.gen.ctx > 0 ? a.gen.ctx : static_cast<int>(m->config().ctx));
+    auto begun = a.attn.begin(*m, ids, a.gen.max_tokens, ctx);
     if (!begun.ok()) return report(begun.error());
     a.gen.observer = a.attn.observer();
   }
