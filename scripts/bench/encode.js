@@ -20,10 +20,15 @@ const cpuSince = (c0) => {
   const d = process.cpuUsage(c0);
   return (d.user + d.system) / 1e6;
 };
+// Equal id arrays; otherwise says on stderr where they first part, so a DIFF
+// in the table can be looked into (a corpus that is not valid UTF-8, say).
 const sameIds = (a, b) => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  let i = 0;
+  const n = Math.min(a.length, b.length);
+  while (i < n && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return true;
+  console.error(`  ids differ from tok's at index ${i} (lengths ${a.length} and ${b.length})`);
+  return false;
 };
 const rows = [];
 
