@@ -30,7 +30,7 @@ void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* 
   s.key_len = static_cast<std::uint32_t>(piece.size());
   s.tok_off = static_cast<std::uint32_t>(tokens_.size());
   s.tok_len = static_cast<std::uint32_t>(n);
-  keys_.append(piece);
+  keys_.insert(keys_.end(), piece.begin(), piece.end());
   tokens_.insert(tokens_.end(), toks, toks + n);
   ++entries_;
 }

@@ -11,6 +11,7 @@
 
 #include "bpe/hash.hpp"
 #include "bpe/merge_table.hpp"
+#include "core/huge_pages.hpp"
 
 namespace tok::bpe {
 
@@ -42,12 +43,13 @@ class PieceCache {
     std::uint64_t hash = 0;
     std::uint32_t key_off = 0, key_len = kEmpty, tok_off = 0, tok_len = 0;
   };
-  std::vector<Slot> slots_;
+  // Huge pages: the slots alone reach 12 MB, and are written all over.
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::uint64_t mask_ = 0;
   std::size_t entries_ = 0;
   std::size_t capacity_ = 0;  // entries before the next grow or clear
-  std::string keys_;
-  std::vector<TokenId> tokens_;
+  std::vector<char, HugePageAllocator<char>> keys_;
+  std::vector<TokenId, HugePageAllocator<TokenId>> tokens_;
 };
 
 }  // namespace tok::bpe

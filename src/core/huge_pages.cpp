@@ -1,0 +1,46 @@
+#include "core/huge_pages.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace tok {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kMinHugeBlock = std::size_t{1} << 20;
+
+std::size_t round_up(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+}  // namespace
+
+void* huge_allocate(std::size_t bytes) {
+  if (bytes < kMinHugeBlock) return ::operator new(bytes);
+  if (bytes > SIZE_MAX - 2 * kHugePage) throw std::bad_alloc();
+  std::size_t len = round_up(bytes);
+  // Map one huge page more than needed and trim both ends, so the block
+  // starts on a 2 MiB boundary: the kernel only backs aligned, fully covered
+  // 2 MiB ranges with huge pages.
+  void* raw = ::mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  auto start = reinterpret_cast<std::uintptr_t>(raw);
+  std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  std::size_t head = aligned - start, tail = kHugePage - head;
+  if (head) ::munmap(raw, head);
+  if (tail) ::munmap(reinterpret_cast<void*>(aligned + len), tail);
+  void* p = reinterpret_cast<void*>(aligned);
+  (void)::madvise(p, len, MADV_HUGEPAGE);  // advice only: fine if refused
+  return p;
+}
+
+void huge_deallocate(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+  if (bytes < kMinHugeBlock) {
+    ::operator delete(p);
+  } else {
+    ::munmap(p, round_up(bytes));
+  }
+}
+
+}  // namespace tok

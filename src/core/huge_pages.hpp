@@ -1,0 +1,37 @@
+// HugePageAllocator: a std allocator whose large blocks (1 MiB and up) are
+// anonymous mappings aligned to 2 MiB and advised for transparent huge pages
+// (MADV_HUGEPAGE). For caches that are allocated once and then written all
+// over (the encoder's piece cache: ~20 MB on a big file): one page fault per
+// 2 MiB instead of one per 4 KiB. In a VM a fault costs microseconds; 4 KiB
+// faults were 7% of `tok encode` on a 25 MB file. Smaller blocks come from
+// operator new; where huge pages are off the memory is plain anonymous pages.
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+namespace tok {
+
+// Raw blocks: huge_allocate never returns null (throws std::bad_alloc);
+// huge_deallocate takes the size that was asked for.
+void* huge_allocate(std::size_t bytes);
+void huge_deallocate(void* p, std::size_t bytes) noexcept;
+
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(huge_allocate(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { huge_deallocate(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+}  // namespace tok
