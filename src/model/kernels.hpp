@@ -1,7 +1,8 @@
-// Dot-product kernels, one per weight type, chosen once at run time: AVX2+FMA
-// (+F16C) when the CPU has them (__builtin_cpu_supports; the functions carry
-// target attributes, so the binary still runs on any x86-64), else portable
-// scalar code. Matrix-vector and matrix-matrix products are loops over these.
+// Dot-product kernels, one per weight type, chosen once at run time: AVX-512
+// VNNI for Q8_0 / Q4_0 (AVX2 for the rest) when the CPU has it, else AVX2+FMA
+// (+F16C) when the CPU has them (__builtin_cpu_supports; only the kernel
+// files are compiled with the ISA flags, so the binary still runs on any
+// x86-64), else portable scalar code. Matrix-vector and matrix-matrix products are loops over these.
 //
 // Q8_0 and Q4_0 weights are multiplied with activations quantized to Q8_0
 // blocks (integer dot products, as llama.cpp does); every other type is
@@ -22,7 +23,7 @@
 
 namespace tok::model {
 
-enum class Isa { kScalar, kAvx2 };
+enum class Isa { kScalar, kAvx2, kAvx512Vnni };
 
 struct DotKernels;
 
@@ -56,11 +57,14 @@ struct DotKernels {
   GemmFn gemm;
 };
 
-// The best kernels this CPU supports (or kScalar when TOK_NO_SIMD is set).
+// The best kernels this CPU supports (kScalar when TOK_NO_SIMD is set, at
+// most kAvx2 when TOK_NO_AVX512 is set).
 const DotKernels& best_kernels();
 const DotKernels& scalar_kernels();
 // nullptr when the CPU lacks AVX2/FMA/F16C.
 const DotKernels* avx2_kernels();
+// nullptr when the CPU also lacks AVX-512 F/BW/VL/VNNI.
+const DotKernels* avx512_kernels();
 
 // An activation vector in the form the weight type wants: the floats, and
 // their Q8_0 blocks when the weight is Q8_0 / Q4_0.

@@ -76,8 +76,10 @@ const DotKernels& scalar_kernels() { return kScalar; }
 
 const DotKernels& best_kernels() {
   static const DotKernels* best = [] {
+    if (std::getenv("TOK_NO_SIMD")) return &kScalar;
+    const DotKernels* avx512 = std::getenv("TOK_NO_AVX512") ? nullptr : avx512_kernels();
     const DotKernels* avx2 = avx2_kernels();
-    return avx2 && !std::getenv("TOK_NO_SIMD") ? avx2 : &kScalar;
+    return avx512 ? avx512 : avx2 ? avx2 : &kScalar;
   }();
   return *best;
 }
