@@ -1,13 +1,15 @@
-// The batched products (DotKernels::gemm, register-tiled in AVX2) against the
-// scalar dot products, for every weight type, batch sizes around the tile
-// shapes and row ranges that leave partial tiles; and the activation
-// quantizer (scalar and AVX2 agree bit for bit).
+// The batched products (DotKernels::gemm, register-tiled in AVX2 and AVX-512
+// VNNI) against the scalar dot products, for every weight type, batch sizes
+// around the tile shapes and row ranges that leave partial tiles; Q8_0 / Q4_0
+// exactly, over odd shapes and every byte value; and the activation quantizer
+// (scalar and AVX2 agree bit for bit).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "model/kernels.hpp"
@@ -61,7 +63,131 @@ std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64
   return out;
 }
 
+// Every SIMD kernel set this CPU can run (AVX2, AVX-512 VNNI).
+std::vector<const DotKernels*> simd_kernels() {
+  std::vector<const DotKernels*> k;
+  if (const DotKernels* p = avx2_kernels()) k.push_back(p);
+  if (const DotKernels* p = avx512_kernels()) k.push_back(p);
+  return k;
+}
+
+// `blocks` Q8_0 / Q4_0 blocks with random bytes (every nibble; every Q8_0
+// value in -127..127, as quantizers write them: the AVX2 sign trick takes
+// |w| of a byte) and fp16 scale `d`, or a random scale when d is 0.
+template <class Block>
+void random_blocks(Block* b, std::int64_t blocks, std::uint16_t d, std::mt19937& rng) {
+  constexpr bool kQ8 = std::is_same_v<Block, BlockQ8_0>;
+  std::uniform_int_distribution<int> byte(kQ8 ? -127 : 0, kQ8 ? 127 : 255);
+  std::uniform_real_distribution<float> scale(-0.1f, 0.1f);
+  for (std::int64_t i = 0; i < blocks; ++i) {
+    b[i].d = d ? d : f32_to_fp16(scale(rng));
+    for (auto& q : b[i].qs) q = static_cast<std::remove_reference_t<decltype(q)>>(byte(rng));
+  }
+}
+
+// Row r of a Q8_0 / Q4_0 matrix times activation t, the scalar kernel's sum
+// in double, and a bound on the magnitude of what a kernel adds in floats
+// (a SIMD lane's partial sum may hold the offset weights, up to 255 + 128
+// times |x| for Q8_0 and 15 + 8 for Q4_0: see kernels_avx512.cpp).
+struct RefDot {
+  double sum = 0, magnitude = 0;
+};
+RefDot ref_dot(DType type, const std::uint8_t* row, const BlockQ8_0* x, std::int64_t blocks) {
+  RefDot r;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    std::int64_t acc = 0, abs_x = 0;
+    for (int j = 0; j < kQK; ++j) abs_x += std::abs(x[b].qs[j]);
+    double d = fp16_to_f32(x[b].d);
+    if (type == DType::kQ8_0) {
+      const auto& w = reinterpret_cast<const BlockQ8_0*>(row)[b];
+      for (int j = 0; j < kQK; ++j) acc += w.qs[j] * x[b].qs[j];
+      d *= fp16_to_f32(w.d);
+    } else {
+      const auto& w = reinterpret_cast<const BlockQ4_0*>(row)[b];
+      for (int j = 0; j < kQK / 2; ++j) {
+        acc += ((w.qs[j] & 0xF) - 8) * x[b].qs[j] + ((w.qs[j] >> 4) - 8) * x[b].qs[j + kQK / 2];
+      }
+      d *= fp16_to_f32(w.d);
+    }
+    r.sum += d * static_cast<double>(acc);
+    r.magnitude += std::fabs(d) * static_cast<double>(abs_x * (type == DType::kQ8_0 ? 383 : 23));
+  }
+  return r;
+}
+
 }  // namespace
+
+TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme bytes") {
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> act(-127, 127);
+  // Unit scales: the float sums of integer block dots stay below 2^24 (up to
+  // 25 blocks), so every kernel must give the exact value; random scales:
+  // equal up to summation order.
+  for (std::uint16_t d : {std::uint16_t{0x3C00}, std::uint16_t{0}}) {
+    for (DType type : {DType::kQ8_0, DType::kQ4_0}) {
+      for (std::int64_t rows : {1, 3, 5, 7, 13}) {
+        // 259 blocks: longer than the decode kernel's chunk of 128 pairs.
+        for (std::int64_t blocks : {1, 3, 7, 24, 25, 259}) {
+          if (d && blocks > 25) continue;  // unit-scale sums would pass 2^24
+          std::int64_t cols = blocks * kQK;
+          TensorView w{type, rows, cols, nullptr};
+          std::vector<std::uint8_t> wbytes(w.bytes());
+          w.data = wbytes.data();
+          for (std::int64_t r = 0; r < rows; ++r) {
+            auto* row = wbytes.data() + static_cast<std::size_t>(r) * w.row_bytes();
+            if (type == DType::kQ8_0) {
+              random_blocks(reinterpret_cast<BlockQ8_0*>(row), blocks, d, rng);
+            } else {
+              random_blocks(reinterpret_cast<BlockQ4_0*>(row), blocks, d, rng);
+            }
+          }
+          for (std::int64_t n : {1, 2, 3, 5}) {
+            std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
+            for (auto& b : xq) {
+              b.d = d ? d : f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
+              for (auto& q : b.qs) q = static_cast<std::int8_t>(act(rng));
+            }
+            std::vector<float> x(static_cast<std::size_t>(n * cols));
+            ActBatch a{x.data(), cols, xq.data(), blocks, n};
+            for (const DotKernels* k : simd_kernels()) {
+              std::vector<float> got(static_cast<std::size_t>(n * rows), NAN);
+              std::int64_t split = rows / 2 + 1;  // a row range ending inside a tile
+              k->gemm(*k, w, 0, split, a, got.data(), rows);
+              k->gemm(*k, w, split, rows, a, got.data(), rows);
+              for (std::int64_t t = 0; t < n; ++t) {
+                for (std::int64_t r = 0; r < rows; ++r) {
+                  CAPTURE(dtype_name(type));
+                  CAPTURE(static_cast<int>(k->isa));
+                  CAPTURE(d);
+                  CAPTURE(rows);
+                  CAPTURE(blocks);
+                  CAPTURE(n);
+                  CAPTURE(r);
+                  CAPTURE(t);
+                  const BlockQ8_0* xt = xq.data() + t * blocks;
+                  RefDot want = ref_dot(type, static_cast<const std::uint8_t*>(w.row(r)), xt, blocks);
+                  Activation one{x.data() + t * cols, xt};
+                  float g = got[static_cast<std::size_t>(t * rows + r)], dot = dot_row(*k, w, r, one);
+                  float s = dot_row(scalar_kernels(), w, r, one);
+                  if (d) {
+                    CHECK(g == want.sum);
+                    CHECK(dot == want.sum);
+                    CHECK(s == want.sum);
+                  } else {
+                    double tol = 1e-6 * want.magnitude;
+                    CHECK(std::fabs(g - want.sum) <= tol);
+                    CHECK(std::fabs(dot - want.sum) <= tol);
+                    CHECK(std::fabs(g - s) <= tol);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
 
 TEST_CASE("gemm equals one dot product per row and token, for every type and tile remainder") {
   std::mt19937 rng(11);
@@ -77,16 +203,17 @@ TEST_CASE("gemm equals one dot product per row and token, for every type and til
       ActBatch a{x.data(), cols, wants_q8(type) ? xq.data() : nullptr, cols / kQK, n};
       std::vector<float> want(static_cast<std::size_t>(n * rows)), got(want.size(), NAN);
       gemm_by_rows(scalar_kernels(), w, 0, rows, a, want.data(), rows);
-      const DotKernels* simd = avx2_kernels();
-      const DotKernels& k = simd ? *simd : scalar_kernels();
-      // Two row ranges, the first ending inside a tile.
-      k.gemm(k, w, 0, 6, a, got.data(), rows);
-      k.gemm(k, w, 6, rows, a, got.data(), rows);
-      for (std::size_t i = 0; i < want.size(); ++i) {
-        CAPTURE(dtype_name(type));
-        CAPTURE(n);
-        CAPTURE(i);
-        CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(std::sqrt(static_cast<double>(cols))));
+      for (const DotKernels* k : simd_kernels()) {
+        // Two row ranges, the first ending inside a tile.
+        k->gemm(*k, w, 0, 6, a, got.data(), rows);
+        k->gemm(*k, w, 6, rows, a, got.data(), rows);
+        for (std::size_t i = 0; i < want.size(); ++i) {
+          CAPTURE(dtype_name(type));
+          CAPTURE(static_cast<int>(k->isa));
+          CAPTURE(n);
+          CAPTURE(i);
+          CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(std::sqrt(static_cast<double>(cols))));
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 // Kernels against straightforward reference code on random inputs: every
-// dot product (scalar and AVX2) equals dequantize-then-dot in double.
+// dot product (scalar, AVX2, AVX-512 VNNI) equals dequantize-then-dot in double.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -29,6 +29,7 @@ double ref_dot(const float* a, const float* b, std::size_t n) {
 std::vector<const DotKernels*> all_kernels() {
   std::vector<const DotKernels*> k{&scalar_kernels()};
   if (avx2_kernels()) k.push_back(avx2_kernels());
+  if (avx512_kernels()) k.push_back(avx512_kernels());
   return k;
 }
 
