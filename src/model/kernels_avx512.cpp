@@ -50,15 +50,21 @@ inline float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-inline float half_to_float(std::uint16_t h) { return _cvtsh_ss(h); }
+inline float half_to_float(std::uint16_t h) {
+  return _cvtsh_ss(h);
+}
 
-inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m256i load32(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
 
 // Weight blocks as 32 unsigned bytes, and the offset they carry.
 struct VnniQ8_0 {
   using Block = BlockQ8_0;
   static constexpr int kOffset = 128;
-  static __m256i values(const Block& b) { return _mm256_xor_si256(load32(b.qs), _mm256_set1_epi8(-128)); }
+  static __m256i values(const Block& b) {
+    return _mm256_xor_si256(load32(b.qs), _mm256_set1_epi8(-128));
+  }
 };
 struct VnniQ4_0 {
   using Block = BlockQ4_0;
@@ -116,10 +122,12 @@ void vnni_tile(const typename W::Block* const* w, const BlockQ8_0* const* x, std
 template <class W>
 float row_vnni256(const typename W::Block* w, const BlockQ8_0* x, std::int64_t nb) {
   const __m256i offset = _mm256_set1_epi8(static_cast<char>(W::kOffset));
-  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                   _mm256_setzero_ps()};
   auto block = [&](std::int64_t b, __m256& a) {
     __m256i xv = load32(x[b].qs);
-    __m256i corr = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_dpbusd_epi32(_mm256_setzero_si256(), offset, xv));
+    __m256i corr = _mm256_sub_epi32(_mm256_setzero_si256(),
+                                    _mm256_dpbusd_epi32(_mm256_setzero_si256(), offset, xv));
     __m256 p = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(corr, W::values(w[b]), xv));
     a = _mm256_fmadd_ps(_mm256_set1_ps(half_to_float(w[b].d) * half_to_float(x[b].d)), p, a);
   };
@@ -146,7 +154,9 @@ struct Vnni512Q8_0 {
     return _mm512_xor_si512(acts(b0, b1), _mm512_set1_epi8(-128));
   }
   // Lanes 0-7 hold block b, 8-15 block b+1.
-  static __m512i scale_index() { return _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1); }
+  static __m512i scale_index() {
+    return _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+  }
 };
 struct Vnni512Q4_0 {
   using Block = BlockQ4_0;
@@ -162,7 +172,9 @@ struct Vnni512Q4_0 {
     __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(t), _mm256_srli_epi16(t, 4), 1);
     return _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
   }
-  static __m512i scale_index() { return _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1); }
+  static __m512i scale_index() {
+    return _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1);
+  }
 };
 
 // The two fp16 scales as floats in lanes 0 and 1.
@@ -183,8 +195,8 @@ void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
   for (std::int64_t i = 0; i < pairs; ++i) {
     out[i].x = W512::acts(x[2 * i], x[2 * i + 1]);
-    out[i].corr =
-        _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out[i].x));
+    out[i].corr = _mm512_sub_epi32(_mm512_setzero_si512(),
+                                   _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out[i].x));
     out[i].d = half_pair(x[2 * i].d, x[2 * i + 1].d);
   }
 }
@@ -192,7 +204,8 @@ void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
 // One row over nb blocks: the prepared pairs, two accumulators, and an odd
 // last block through the 256-bit code (x: the same blocks, unprepared).
 template <class W512, class W256>
-float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ8_0* x, std::int64_t nb) {
+float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ8_0* x,
+                  std::int64_t nb) {
   const __m512i idx = W512::scale_index();
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   auto pair = [&](std::int64_t b, __m512& a) {
@@ -220,7 +233,7 @@ struct Ctx {
   const std::uint8_t* w;  // row 0 of the weights
   std::size_t w_row;      // bytes per weight row
   ActBatch a;
-  std::int64_t nb;        // blocks per row
+  std::int64_t nb;  // blocks per row
   float* y;
   std::int64_t ldy;
 };
@@ -232,7 +245,8 @@ void run_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
   const BlockQ8_0* x[RN];
   float out[RM][RN];
   TOK_UNROLL
-  for (int m = 0; m < RM; ++m) w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
+  for (int m = 0; m < RM; ++m)
+    w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
   TOK_UNROLL
   for (int j = 0; j < RN; ++j) x[j] = c.a.xq + (t + j) * c.a.xq_stride;
   vnni_tile<W, RM, RN>(w, x, c.nb, out);
@@ -273,7 +287,8 @@ void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {
     std::int64_t blocks = 2 * np + (p0 + np == pairs ? c.nb % 2 : 0);
     prepare_pairs<W512>(c.a.xq + 2 * p0, np, xp);
     for (std::int64_t r = r0; r < r1; ++r) {
-      const Block* w = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r) * c.w_row) + 2 * p0;
+      const Block* w =
+          reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r) * c.w_row) + 2 * p0;
       float v = row_vnni512<W512, W256>(w, xp, c.a.xq + 2 * p0, blocks);
       c.y[r] = p0 == 0 ? v : c.y[r] + v;
     }
@@ -294,7 +309,8 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
                  const ActBatch& a, float* y, std::int64_t ldy) {
   if (w.cols % kQK == 0 && (w.type == DType::kQ8_0 || w.type == DType::kQ4_0)) {
     Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols / kQK, y, ldy};
-    return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1) : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
+    return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)
+                                  : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }
   gemm_avx2(k, w, r0, r1, a, y, ldy);
 }
@@ -322,6 +338,8 @@ const DotKernels* avx512_kernels() {
 
 #else
 namespace tok::model {
-const DotKernels* avx512_kernels() { return nullptr; }
+const DotKernels* avx512_kernels() {
+  return nullptr;
+}
 }  // namespace tok::model
 #endif
