@@ -63,15 +63,15 @@ float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
   __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0;
   std::int64_t nb = n / kQK, b = 0;
   for (; b + 2 <= nb; b += 2) {
-    __m256i x0 = load256(x[b].qs), x1 = load256(x[b + 1].qs);
-    __m256 p0 = dot_i8(_mm256_sign_epi8(x0, x0), x0, load256(w[b].qs));
-    __m256 p1 = dot_i8(_mm256_sign_epi8(x1, x1), x1, load256(w[b + 1].qs));
+    __m256i w0 = load256(w[b].qs), w1 = load256(w[b + 1].qs);
+    __m256 p0 = dot_i8(_mm256_sign_epi8(w0, w0), w0, load256(x[b].qs));
+    __m256 p1 = dot_i8(_mm256_sign_epi8(w1, w1), w1, load256(x[b + 1].qs));
     acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p0, acc0);
     acc1 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b + 1].d) * half(x[b + 1].d)), p1, acc1);
   }
   for (; b < nb; ++b) {
-    __m256i x0 = load256(x[b].qs);
-    __m256 p0 = dot_i8(_mm256_sign_epi8(x0, x0), x0, load256(w[b].qs));
+    __m256i w0 = load256(w[b].qs);
+    __m256 p0 = dot_i8(_mm256_sign_epi8(w0, w0), w0, load256(x[b].qs));
     acc0 = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p0, acc0);
   }
   return hsum(_mm256_add_ps(acc0, acc1));
@@ -80,8 +80,8 @@ float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
 float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
   for (std::int64_t b = 0; b < n / kQK; ++b) {
-    __m256i y = load256(x[b].qs);
-    __m256 p = dot_i8(_mm256_sign_epi8(y, y), y, q4_0_values(w[b].qs));
+    __m256i v = q4_0_values(w[b].qs);
+    __m256 p = dot_i8(_mm256_sign_epi8(v, v), v, load256(x[b].qs));
     acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p, acc);
   }
   return hsum(acc);

@@ -89,22 +89,22 @@ struct QuantTile {
     }
     const BlockQ8_0* x = c.a.xq + t * c.a.xq_stride;
     for (std::int64_t b = 0; b < c.cols / kQK; ++b) {
-      __m256i xv[RN], ax[RN];
+      __m256i xv[RN];
       float dx[RN];
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
         const BlockQ8_0& xb = x[j * c.a.xq_stride + b];
         xv[j] = load256(xb.qs);
-        ax[j] = _mm256_sign_epi8(xv[j], xv[j]);
         dx[j] = half(xb.d);
       }
       TOK_UNROLL
       for (int m = 0; m < RM; ++m) {
         __m256i wv = W::values(w[m][b]);
+        __m256i aw = _mm256_sign_epi8(wv, wv);
         float dw = half(w[m][b].d);
         TOK_UNROLL
         for (int j = 0; j < RN; ++j) {
-          acc[m][j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * dx[j]), dot_i8(ax[j], xv[j], wv), acc[m][j]);
+          acc[m][j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * dx[j]), dot_i8(aw, wv, xv[j]), acc[m][j]);
         }
       }
     }

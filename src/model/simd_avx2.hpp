@@ -29,11 +29,14 @@ inline __m256i q4_0_values(const std::uint8_t* p) {
   return _mm256_sub_epi8(_mm256_and_si256(b, _mm256_set1_epi8(0x0F)), _mm256_set1_epi8(8));
 }
 
-// Sum of 32 int8 products as 8 floats, given |x| and the 32 bytes of y:
-// maddubs wants one unsigned operand, so it multiplies |x| by y with x's
-// sign. Exact: a pair of products is at most 2 * 127 * 128 < 32768.
-inline __m256 dot_i8(__m256i abs_x, __m256i x, __m256i y) {
-  __m256i dot16 = _mm256_maddubs_epi16(abs_x, _mm256_sign_epi8(y, x));
+// Sum of 32 int8 products as 8 floats, given the weights w, |w| and the
+// activations x: maddubs wants one unsigned operand, so it multiplies |w| by
+// x with w's sign. The sign goes on the activations because tok quantizes
+// them into [-127, 127]: a weight byte of -128 (legal in a Q8_0 file) has
+// |w| = 128 as an unsigned byte, while negating it would overflow. Exact: a
+// pair of products is at most 2 * 128 * 127 < 32768.
+inline __m256 dot_i8(__m256i abs_w, __m256i w, __m256i x) {
+  __m256i dot16 = _mm256_maddubs_epi16(abs_w, _mm256_sign_epi8(x, w));
   return _mm256_cvtepi32_ps(_mm256_madd_epi16(dot16, _mm256_set1_epi16(1)));
 }
 

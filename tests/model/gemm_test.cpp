@@ -72,12 +72,13 @@ std::vector<const DotKernels*> simd_kernels() {
 }
 
 // `blocks` Q8_0 / Q4_0 blocks with random bytes (every nibble; every Q8_0
-// value in -127..127, as quantizers write them: the AVX2 sign trick takes
-// |w| of a byte) and fp16 scale `d`, or a random scale when d is 0.
+// value in -128..127: tok's quantizer writes -127..127, but -128 is a legal
+// byte in a file, and the AVX2 kernels once got it wrong) and fp16 scale
+// `d`, or a random scale when d is 0.
 template <class Block>
 void random_blocks(Block* b, std::int64_t blocks, std::uint16_t d, std::mt19937& rng) {
   constexpr bool kQ8 = std::is_same_v<Block, BlockQ8_0>;
-  std::uniform_int_distribution<int> byte(kQ8 ? -127 : 0, kQ8 ? 127 : 255);
+  std::uniform_int_distribution<int> byte(kQ8 ? -128 : 0, kQ8 ? 127 : 255);
   std::uniform_real_distribution<float> scale(-0.1f, 0.1f);
   for (std::int64_t i = 0; i < blocks; ++i) {
     b[i].d = d ? d : f32_to_fp16(scale(rng));
