@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "core/id_text.hpp"
 #include "core/output.hpp"
 
 namespace tok::cli {
@@ -80,13 +81,13 @@ int run_encode(const EncodeArgs& a) {
   bpe::EncodeScratch scratch;
   double encode_ms = 0, encode_cpu_ms = 0;
   std::size_t ntokens = 0;
-  const char sep = a.json ? ',' : ' ';
+  IdText id_text(a.json ? ',' : ' ', tk->vocab_size());
   auto emit = [&](bpe::TokenId id) {
     if (first) {
       out.write_u64(id);
       first = false;
     } else {
-      out.put_u64(sep, id);
+      id_text.put(out, id);
     }
   };
   if (a.enc.add_edge_tokens && tk->add_bos && tk->bos) emit(*tk->bos);
@@ -101,7 +102,7 @@ int run_encode(const EncodeArgs& a) {
     if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
     std::size_t k = 0;
     if (first && !ids.empty()) emit(ids[k++]);
-    for (; k < ids.size(); ++k) out.put_u64(sep, ids[k]);
+    for (; k < ids.size(); ++k) id_text.put(out, ids[k]);
   }
   if (a.enc.add_edge_tokens && tk->add_eos && tk->eos) emit(*tk->eos);
   if (a.json) out.put(']');

@@ -43,12 +43,21 @@ class Output {
     buf_[len_++] = sep;
     len_ += format_u64(v, buf_ + len_);
   }
+  // Up to 7 bytes packed in w's low bytes, their count in its top byte
+  // (IdText's words): one 8-byte store; the byte past them is overwritten
+  // by the next write.
+  void put_word(std::uint64_t w) {
+    if (cap_ - len_ < 8) flush();
+    __builtin_memcpy(buf_ + len_, &w, 8);
+    len_ += w >> 56;
+  }
   void flush();
 
- private:
   static constexpr std::size_t kMaxDigits = 20;
   // Writes the decimal digits of v at p (room for kMaxDigits); returns their count.
   static std::size_t format_u64(std::uint64_t v, char* p);
+
+ private:
   void write_slow(std::string_view s);
   void write_all(const char* p, std::size_t n);
   int fd_;
