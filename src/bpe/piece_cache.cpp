@@ -6,7 +6,7 @@ namespace tok::bpe {
 
 void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* toks,
                         std::size_t n) {
-  if (piece.size() > kMaxPieceBytes) return;
+  if (piece.empty() || piece.size() > kMaxPieceBytes || n > UINT16_MAX) return;
   if (slots_.empty() || entries_ >= capacity_) {
     // Grow 4x from a small start (cheap for a one-file scratch); at the
     // maximum, clear instead (bounded memory).
@@ -23,13 +23,13 @@ void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* 
     tokens_.reserve(capacity_ * 4);
   }
   std::uint64_t i = h & mask_;
-  while (slots_[i].key_len != kEmpty) i = (i + 1) & mask_;
+  while (slots_[i].key_len != 0) i = (i + 1) & mask_;
   Slot& s = slots_[i];
-  s.hash = h;
+  s.tag = tag(h);
   s.key_off = static_cast<std::uint32_t>(keys_.size());
-  s.key_len = static_cast<std::uint32_t>(piece.size());
+  s.key_len = static_cast<std::uint16_t>(piece.size());
   s.tok_off = static_cast<std::uint32_t>(tokens_.size());
-  s.tok_len = static_cast<std::uint32_t>(n);
+  s.tok_len = static_cast<std::uint16_t>(n);
   keys_.insert(keys_.end(), piece.begin(), piece.end());
   tokens_.insert(tokens_.end(), toks, toks + n);
   ++entries_;

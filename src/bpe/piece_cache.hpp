@@ -27,8 +27,8 @@ class PieceCache {
     if (slots_.empty()) return nullptr;
     for (std::uint64_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.key_len == kEmpty) return nullptr;
-      if (s.hash == h && s.key_len == piece.size() &&
+      if (s.key_len == 0) return nullptr;
+      if (s.tag == tag(h) && s.key_len == piece.size() &&
           std::string_view(keys_.data() + s.key_off, s.key_len) == piece) {
         *n = s.tok_len;
         return tokens_.data() + s.tok_off;
@@ -38,12 +38,18 @@ class PieceCache {
   void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n);
 
  private:
-  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  // 16 bytes: the slots are most of the cache's memory, and every page of
+  // them is zeroed when the table grows (a quarter of the cache's cost on a
+  // 25 MB input when they were 24 bytes).
   struct Slot {
-    std::uint64_t hash = 0;
-    std::uint32_t key_off = 0, key_len = kEmpty, tok_off = 0, tok_len = 0;
+    std::uint32_t tag = 0;  // high half of the piece's hash (the low bits pick the slot)
+    std::uint32_t key_off = 0, tok_off = 0;
+    std::uint16_t key_len = 0;  // 0 = empty (pieces are never empty)
+    std::uint16_t tok_len = 0;
   };
-  // Huge pages: the slots alone reach 12 MB, and are written all over.
+  static_assert(sizeof(Slot) == 16 && kMaxPieceBytes <= UINT16_MAX);
+  static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
+  // Huge pages: the slots alone reach 8 MB, and are written all over.
   std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::uint64_t mask_ = 0;
   std::size_t entries_ = 0;
