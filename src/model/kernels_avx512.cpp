@@ -147,6 +147,7 @@ float row_vnni256(const typename W::Block* w, const BlockQ8_0* x, std::int64_t n
 struct Vnni512Q8_0 {
   using Block = BlockQ8_0;
   static constexpr int kOffset = 128;
+  static constexpr auto kPrefetchHint = _MM_HINT_T1;  // see row_vnni512
   static __m512i acts(const BlockQ8_0& x0, const BlockQ8_0& x1) {
     return _mm512_inserti64x4(_mm512_castsi256_si512(load32(x0.qs)), load32(x1.qs), 1);
   }
@@ -161,6 +162,7 @@ struct Vnni512Q8_0 {
 struct Vnni512Q4_0 {
   using Block = BlockQ4_0;
   static constexpr int kOffset = 8;
+  static constexpr auto kPrefetchHint = _MM_HINT_T0;
   static __m512i acts(const BlockQ8_0& x0, const BlockQ8_0& x1) {
     __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(load32(x0.qs)), load32(x1.qs), 1);
     return _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(3, 1, 2, 0));
@@ -201,11 +203,22 @@ void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
   }
 }
 
+// How far ahead of the weights being read row_vnni512 prefetches. Decode
+// reads each matrix once per token, from memory, and the hardware
+// prefetchers alone kept the 100M model's Q4_0 decode at 8 GB/s on an Intel
+// Xeon with AVX-512 (they stop at every 4 KiB page). Measured there (tok
+// generate, 1 thread, tokens/s): Q4_0 97 without, 252 at 8 KiB ahead into
+// L1 (T0); Q8_0 88 without, 114 with T0, 140 with T1 (into L2). 16 KiB was as
+// good, 32 KiB worse, 1-2 KiB half the gain. Prefetches never fault, so
+// reading past the matrix's end is harmless.
+constexpr std::size_t kPrefetchAhead = 8192;
+
 // One row over nb blocks: the prepared pairs, two accumulators, and an odd
 // last block through the 256-bit code (x: the same blocks, unprepared).
 template <class W512, class W256>
 float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ8_0* x,
                   std::int64_t nb) {
+  using Block = typename W512::Block;
   const __m512i idx = W512::scale_index();
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   auto pair = [&](std::int64_t b, __m512& a) {
@@ -216,6 +229,11 @@ float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ
   };
   std::int64_t b = 0;
   for (; b + 4 <= nb; b += 4) {
+    const char* ahead = reinterpret_cast<const char*>(w + b) + kPrefetchAhead;
+    TOK_UNROLL
+    for (std::size_t o = 0; o < 4 * sizeof(Block); o += 64) {
+      _mm_prefetch(ahead + o, W512::kPrefetchHint);
+    }
     pair(b, acc[0]);
     pair(b + 2, acc[1]);
   }
