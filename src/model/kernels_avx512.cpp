@@ -26,12 +26,15 @@
 // GCC 12 warns -Wmaybe-uninitialized inside its own AVX-512 headers (GCC bug
 // 105593, the `__Y = __Y` of _mm512_undefined_*), hence the pragma.
 #include "model/kernels.hpp"
+#include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #include <immintrin.h>
+
+#include <type_traits>
 
 namespace tok::model {
 
@@ -316,6 +319,9 @@ void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {
 
 template <class W256, class W512>
 void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
+  if (c.a.n == 1 && std::is_same_v<W256, VnniQ4_0> && q4_0_decode_vbmi_supported()) {
+    return q4_0_decode_vbmi(c.w, c.w_row, c.a.xq, c.nb, r0, r1, c.y);
+  }
   if (c.a.n == 1) {
     decode<W256, W512>(c, r0, r1);
   } else {
