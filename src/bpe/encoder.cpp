@@ -94,15 +94,17 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   for (std::size_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
   for (std::size_t i = 0; i < n; ++i) pairs[i] = pair_at(i);
   while (n > 1) {
-    std::uint32_t best = kNoRank;
-    std::size_t at = 0;
+    // The lowest rank, leftmost on ties, as the minimum of (rank, index)
+    // packed in one word: a compare and a conditional move per pair. The
+    // branch on each comparison mispredicted about half the time and was a
+    // third of this function's time.
+    std::uint64_t best = ~std::uint64_t{0};
     for (std::size_t i = 0; i + 1 < n; ++i) {
-      if (pairs[i].rank < best) {
-        best = pairs[i].rank;
-        at = i;
-      }
+      std::uint64_t k = (std::uint64_t{pairs[i].rank} << 32) | i;
+      best = k < best ? k : best;
     }
-    if (best == kNoRank) break;
+    if ((best >> 32) == kNoRank) break;
+    std::size_t at = static_cast<std::size_t>(best & 0xffffffffu);
     syms[at].id = pairs[at].result;
     syms.erase(syms.begin() + static_cast<std::ptrdiff_t>(at) + 1);
     pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(at) + 1);
