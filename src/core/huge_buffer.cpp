@@ -1,18 +1,18 @@
 #include "core/huge_buffer.hpp"
 
+#include "core/huge_pages.hpp"
+
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace tok {
 namespace {
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // Closes a descriptor on every path out.
 struct Fd {
@@ -32,18 +32,14 @@ Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
     return make_error("{}: not a regular file", path);
   }
   HugeBuffer b;
-  b.size_ = static_cast<std::size_t>(st.st_size);
-  if (b.size_ == 0) return b;
-  // Whole 2 MB pages: the kernel backs an advised range with huge pages only
-  // where it covers them entirely.
-  b.mapped_ = (b.size_ + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = ::mmap(nullptr, b.mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) {
-    b.mapped_ = 0;
-    return make_error("{}: cannot allocate {} bytes: {}", path, b.size_, std::strerror(errno));
+  if (st.st_size == 0) return b;
+  std::size_t size = static_cast<std::size_t>(st.st_size);
+  try {
+    b.data_ = static_cast<char*>(huge_allocate(size));  // 2 MiB-aligned, advised for huge pages
+  } catch (const std::bad_alloc&) {
+    return make_error("{}: cannot allocate {} bytes", path, size);
   }
-  b.data_ = static_cast<char*>(p);
-  (void)::madvise(p, b.mapped_, MADV_HUGEPAGE);  // advice only: fine if refused
+  b.size_ = size;
   for (std::size_t done = 0; done < b.size_;) {
     ssize_t n = ::pread(f.fd, b.data_ + done, b.size_ - done, static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
@@ -54,16 +50,13 @@ Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
 }
 
 HugeBuffer::HugeBuffer(HugeBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      mapped_(std::exchange(other.mapped_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
 
 HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
   if (this != &other) {
     release();
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
-    mapped_ = std::exchange(other.mapped_, 0);
   }
   return *this;
 }
@@ -71,9 +64,9 @@ HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
 HugeBuffer::~HugeBuffer() { release(); }
 
 void HugeBuffer::release() {
-  if (mapped_) ::munmap(data_, mapped_);
+  if (data_) huge_deallocate(data_, size_);
   data_ = nullptr;
-  size_ = mapped_ = 0;
+  size_ = 0;
 }
 
 }  // namespace tok

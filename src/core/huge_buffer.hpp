@@ -29,9 +29,8 @@ class HugeBuffer {
 
  private:
   void release();
-  char* data_ = nullptr;
+  char* data_ = nullptr;  // from huge_allocate(size_)
   std::size_t size_ = 0;
-  std::size_t mapped_ = 0;  // length of the anonymous mapping
 };
 
 }  // namespace tok
