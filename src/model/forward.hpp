@@ -79,6 +79,7 @@ class Forward {
   ThreadPool& pool_;
   const DotKernels& k_;
   std::vector<float> inv_freq_;  // (head_dim / 2)
+  std::vector<float> rope_cs_;   // (positions, head_dim): cos then sin of each, for caches that keep keys unrotated
   std::vector<float> x_;         // (batch, dim) residual stream
   std::vector<float> xb_;        // (batch, max(dim, heads*hd)) normed input / attention output
   std::vector<float> q_;         // (batch, heads * hd)

@@ -39,6 +39,11 @@ class KvCache {
   virtual const float* value_into(int layer, int pos, float* /*buf*/) const {
     return value(layer, pos);
   }
+  // Whether keys are stored before RoPE, to be rotated to their position as
+  // they are read (PagedKvAdapter under an evicting policy: eviction then
+  // moves keys as they are, instead of re-rotating and so requantizing
+  // them at every step). Otherwise keys are stored rotated.
+  virtual bool keys_before_rope() const { return false; }
   // Number of positions held: the next position to append.
   virtual int size() const = 0;
   // Forgets every position (scoring starts each window from an empty cache).

@@ -4,10 +4,11 @@
 // (capacity C = what the policy keeps) the text may be any length: tokens
 // are evaluated in batches that fill the cache up to C, then one at a time,
 // evicting before each so that every token attends to at most C kept tokens
-// plus itself. Eviction compacts the kept tokens to cache positions 0..k-1
-// and re-rotates their keys (Forward::key_shift), so RoPE positions stay
-// below C + 1 <= the context length however long the text is (StreamingLLM's
-// "positions within the cache", see README "Eviction policies").
+// plus itself. Eviction compacts the kept tokens to cache positions 0..k-1,
+// and attention rotates each key to its position as it reads it (a bounded
+// sequence stores keys before RoPE), so RoPE positions stay below C + 1 <=
+// the context length however long the text is (StreamingLLM's "positions
+// within the cache", see README "Eviction policies").
 #pragma once
 
 #include <span>
@@ -50,7 +51,6 @@ class KvSequence {
 
   Forward* fwd_;
   PagedKvAdapter cache_;
-  kv::KeyShift shift_;
   int capacity_;
   std::vector<float> logits_;  // (tokens, n_vocab) gathered over batches for all_logits
 };

@@ -15,6 +15,10 @@ void softmax(float* x, std::int64_t n);
 // position pos. neox = false rotates adjacent pairs (x[2i], x[2i+1]) (llama);
 // true rotates (x[i], x[i + head_dim/2]) (qwen2, GPT-NeoX). inv_freq: (head_dim/2)
 void rope(float* x, std::int64_t head_dim, std::int64_t pos, const float* inv_freq, bool neox);
+// The same rotation with its cos and sin given (head_dim / 2 each, as rope
+// computes them): rope_angles fills them for one position.
+void rope_cs(float* x, std::int64_t head_dim, const float* cos, const float* sin, bool neox);
+void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq, float* cos, float* sin);
 // a = silu(a) * b   (SwiGLU)
 void swiglu(float* a, const float* b, std::int64_t n);
 // y += x

@@ -47,6 +47,7 @@ PagedKvAdapter::PagedKvAdapter(PagedKvAdapter&& o) noexcept
       value_offset_(o.value_offset_),
       block_shift_(o.block_shift_),
       f32_(o.f32_),
+      keys_before_rope_(o.keys_before_rope_),
       kbuf_(std::move(o.kbuf_)),
       vbuf_(std::move(o.vbuf_)) {}
 
@@ -64,6 +65,7 @@ PagedKvAdapter& PagedKvAdapter::operator=(PagedKvAdapter&& o) noexcept {
     value_offset_ = o.value_offset_;
     block_shift_ = o.block_shift_;
     f32_ = o.f32_;
+    keys_before_rope_ = o.keys_before_rope_;
     kbuf_ = std::move(o.kbuf_);
     vbuf_ = std::move(o.vbuf_);
   }
@@ -109,7 +111,9 @@ std::size_t PagedKvAdapter::bytes() const {
 }
 
 PagedKvAdapter PagedKvAdapter::fork() const {
-  return PagedKvAdapter(*cache_, cache_->fork(seq_), shape_, text_pos_);
+  PagedKvAdapter f(*cache_, cache_->fork(seq_), shape_, text_pos_);
+  f.keys_before_rope_ = keys_before_rope_;
+  return f;
 }
 
 Result<int> PagedKvAdapter::evict(const kv::KeyShift& shift) {

@@ -2,8 +2,9 @@
 // model's KvCache, so the forward pass runs unchanged on paged, shared,
 // quantized or evicting storage. Positions the model appends and reads are
 // cache slots (kv/paged_cache.hpp: after eviction the kept tokens are
-// compacted and their keys re-rotated), so the model's context limit is the
-// policy's capacity, not the text length.
+// compacted), so the model's context limit is the policy's capacity, not the
+// text length. Under an evicting policy keys are kept before RoPE and rotated
+// to their slot as attention reads them.
 #pragma once
 
 #include <span>
@@ -40,6 +41,10 @@ class PagedKvAdapter final : public KvCache {
     return row(true, layer, pos, buf);
   }
   int size() const override { return cache_->length(seq_); }
+  bool keys_before_rope() const override { return keys_before_rope_; }
+  // Store keys unrotated (see KvCache::keys_before_rope); set before the
+  // first append.
+  void set_keys_before_rope(bool on) { keys_before_rope_ = on; }
   // Frees the sequence's blocks and starts a new, empty sequence.
   void clear() override;
   // Bytes of the blocks this sequence references (shared blocks counted in full).
@@ -90,6 +95,7 @@ class PagedKvAdapter final : public KvCache {
   std::size_t value_offset_ = 0;  // bytes from a block's K half to its V half
   int block_shift_ = -1;          // log2(block_tokens_) when a power of two
   bool f32_ = false;
+  bool keys_before_rope_ = false;
   mutable std::vector<float> kbuf_, vbuf_;  // (row) for key()/value() on quantized types
 };
 

@@ -149,16 +149,22 @@ TEST_CASE("eviction keeps exactly the intended positions: window and sinks") {
         REQUIRE(seq.eval(ids).ok());
         CHECK(kept(seq.cache()) == c.want);
         CHECK(cache->stats().evicted_tokens == 40 - c.want.size());
-        // Keys were re-rotated to their new cache slot: layer 0's key of a
-        // token depends on the token and its position only, so slot i must
-        // hold the key that token gets at position i.
+        // Keys are kept unrotated and moved as they are; rotated to their
+        // cache slot (as attention reads them) they must be what the token
+        // gets at that position: layer 0's key of a token depends on the
+        // token and its position only, so slot i, rotated by i, must hold
+        // the key that token gets at position i.
+        REQUIRE(seq.cache().keys_before_rope());
+        kv::KeyShift rotate = fwd.key_shift();
         int row = seq.cache().shape().row();
         for (int s = 0; s < seq.cache().size(); ++s) {
           ContiguousKvCache fresh(fwd.kv_shape(64));
           std::vector<TokenId> pad(static_cast<std::size_t>(s), 5);
           pad.push_back(ids[static_cast<std::size_t>(c.want[static_cast<std::size_t>(s)])]);
           REQUIRE(fwd.eval(pad, fresh).ok());
-          const float* got = seq.cache().key(0, s);
+          std::vector<float> rotated(seq.cache().key(0, s), seq.cache().key(0, s) + row);
+          rotate(0, rotated.data(), 0, s);
+          const float* got = rotated.data();
           const float* want = fresh.key(0, s);
           double d = 0;
           for (int i = 0; i < row; ++i) d = std::max(d, std::fabs(double(got[i]) - want[i]));
