@@ -96,14 +96,15 @@ double max_rel_err(const Model& m, unsigned threads) {
 }  // namespace
 
 TEST_CASE("quantized copies of the default model stay within their stated logit tolerance") {
-  // Measured (README "Correctness"): 1.9e-4, 6.2e-3, 7.4e-2; bounds with
-  // about 2x margin.
+  // Measured on the current default model (README "Correctness"): 5.9e-4,
+  // 1.7e-2, 0.17; bounds with about 2x margin. (The earlier, undertrained
+  // model measured 1.9e-4, 6.2e-3, 7.4e-2: trained weights spread wider.)
   struct Case {
     DType type;
     double tol;
   };
   auto dir = std::filesystem::temp_directory_path();
-  for (Case c : {Case{DType::kF16, 5e-4}, Case{DType::kQ8_0, 1.5e-2}, Case{DType::kQ4_0, 0.15}}) {
+  for (Case c : {Case{DType::kF16, 1.2e-3}, Case{DType::kQ8_0, 3.5e-2}, Case{DType::kQ4_0, 0.35}}) {
     std::string path = (dir / ("tok-forward-test-" + std::to_string(getpid()) + "-" +
                                std::string(dtype_name(c.type)) + ".gguf")).string();
     auto q = quantize_file(default_model(), path, c.type);
