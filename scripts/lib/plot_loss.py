@@ -2,7 +2,7 @@
 SVG (no plotting library needed): training loss per logged step and the
 validation loss where it was measured, against training tokens.
 
-  /usr/bin/python3 scripts/lib/plot_loss.py WORK/loss.tsv OUT.svg [--tokens-per-step N] [--title T]
+  /usr/bin/python3 scripts/lib/plot_loss.py WORK/loss.tsv OUT.svg [--tokens-per-step N] [--title T] [--mark STEP]
 """
 import argparse
 import math
@@ -31,7 +31,7 @@ def nice_ticks(lo, hi, n=5):
     return out
 
 
-def svg(rows, tokens_per_step, title):
+def svg(rows, tokens_per_step, title, mark=None):
     W, H, L, R, T, B = 640, 360, 64, 20, 40, 52
     xs = [r[0] * tokens_per_step / 1e6 for r in rows]
     train = [r[1] for r in rows]
@@ -70,6 +70,10 @@ def svg(rows, tokens_per_step, title):
         out.append(f'<polyline points="{pts}" fill="none" stroke="#d62728" stroke-width="2"/>')
         for x, y in vals:
             out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="#d62728"/>')
+    if mark:
+        x = px(mark * tokens_per_step / 1e6)
+        out.append(f'<line x1="{x:.1f}" y1="{T}" x2="{x:.1f}" y2="{H - B}" stroke="#2ca02c" stroke-dasharray="4 3"/>')
+        out.append(f'<text x="{x - 4:.1f}" y="{H - B - 8}" text-anchor="end" fill="#2ca02c">exported: step {mark}</text>')
     lx = W - R - 190
     out.append(f'<rect x="{lx}" y="{T + 10}" width="176" height="44" fill="white" stroke="#999"/>')
     out.append(f'<line x1="{lx + 10}" y1="{T + 26}" x2="{lx + 36}" y2="{T + 26}" stroke="#1f77b4" stroke-width="2"/>')
@@ -86,9 +90,10 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--tokens-per-step", type=int, default=16 * 256)
     ap.add_argument("--title", default="tok-tiny-bible: loss by training tokens")
+    ap.add_argument("--mark", type=int, help="draw a line at this step (the checkpoint exported)")
     a = ap.parse_args()
     with open(a.out, "w") as f:
-        f.write(svg(read_curve(a.tsv), a.tokens_per_step, a.title))
+        f.write(svg(read_curve(a.tsv), a.tokens_per_step, a.title, a.mark))
 
 
 if __name__ == "__main__":
