@@ -8,6 +8,8 @@
 // cache position (the RoPE position of its stored key) IS the slot index.
 // Without eviction slot == text position. After eviction kept tokens are
 // compacted to slots 0..k-1 and their keys re-rotated to the new slot index
+// by the KeyShift given, or moved as they are when none is (the model keeps
+// keys before RoPE under eviction and rotates them as it reads them)
 // (StreamingLLM's "positions within the cache"), so the model keeps
 // appending at position length(seq) and reads positions 0..length-1 as
 // before. original_position(seq, slot) still tells which text token a slot

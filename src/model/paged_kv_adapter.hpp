@@ -56,7 +56,8 @@ class PagedKvAdapter final : public KvCache {
   int text_pos() const { return text_pos_; }
   // A second adapter on a fork of this sequence (prefix shared by reference).
   PagedKvAdapter fork() const;
-  // Applies the cache's eviction policy (shift re-rotates moved keys);
+  // Applies the cache's eviction policy (shift re-rotates moved keys; an
+  // empty one moves them as they are, for keys kept before RoPE);
   // returns the number of positions evicted.
   Result<int> evict(const kv::KeyShift& shift);
   // Adds attention mass received by a slot (H2O's heavy-hitter score).
