@@ -1,7 +1,5 @@
 #include "core/huge_buffer.hpp"
 
-#include "core/huge_pages.hpp"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +8,8 @@
 #include <cstring>
 #include <new>
 #include <utility>
+
+#include "core/huge_pages.hpp"
 
 namespace tok {
 namespace {
@@ -49,6 +49,19 @@ Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
   return b;
 }
 
+Result<HugeBuffer> HugeBuffer::copy_of(std::string_view bytes, const std::string& name) {
+  HugeBuffer b;
+  if (bytes.empty()) return b;
+  try {
+    b.data_ = static_cast<char*>(huge_allocate(bytes.size()));
+  } catch (const std::bad_alloc&) {
+    return make_error("{}: cannot allocate {} bytes", name, bytes.size());
+  }
+  b.size_ = bytes.size();
+  std::memcpy(b.data_, bytes.data(), bytes.size());
+  return b;
+}
+
 HugeBuffer::HugeBuffer(HugeBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
 
@@ -61,7 +74,9 @@ HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
   return *this;
 }
 
-HugeBuffer::~HugeBuffer() { release(); }
+HugeBuffer::~HugeBuffer() {
+  release();
+}
 
 void HugeBuffer::release() {
   if (data_) huge_deallocate(data_, size_);

@@ -17,6 +17,8 @@ namespace tok {
 class HugeBuffer {
  public:
   static Result<HugeBuffer> read_file(const std::string& path);
+  // A copy of bytes (`name` for the error message when memory runs out).
+  static Result<HugeBuffer> copy_of(std::string_view bytes, const std::string& name);
 
   HugeBuffer() = default;
   HugeBuffer(HugeBuffer&& other) noexcept;

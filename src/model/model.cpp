@@ -107,7 +107,7 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
 Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   Model m;
   m.path_ = path;
-  TOK_ASSIGN(formats::GgufFile file, formats::GgufFile::open(path));
+  TOK_ASSIGN(formats::GgufFile file, formats::GgufFile::read(path));  // weights in huge pages
   m.file_ = std::make_unique<formats::GgufFile>(std::move(file));
   const formats::GgufFile& f = *m.file_;
   TOK_ASSIGN(m.config_, read_config(f));

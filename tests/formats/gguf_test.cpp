@@ -1,12 +1,14 @@
 // GGUF reader/writer: hand-built byte buffers (valid, truncated, corrupt) and
 // writer round trips.
-#include <doctest/doctest.h>
+#include "formats/gguf.hpp"
 
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
-
-#include "formats/gguf.hpp"
 
 using namespace tok::formats;
 
@@ -97,8 +99,9 @@ TEST_CASE("gguf: accessor errors name the key and the type") {
   CHECK(r->get_u32("general.name").error().message ==
         "t.gguf: GGUF: metadata key 'general.name' should be an unsigned integer, found string");
   CHECK(r->get_string("nope").error().message == "t.gguf: GGUF: metadata key 'nope' is missing");
-  CHECK(r->get_array("tokenizer.ggml.tokens", ValueType::kInt32).error().message.find(
-            "array of int32, found array[string]") != std::string::npos);
+  CHECK(r->get_array("tokenizer.ggml.tokens", ValueType::kInt32)
+            .error()
+            .message.find("array of int32, found array[string]") != std::string::npos);
   CHECK_FALSE(r->get_bool("tiny.count").ok());
 }
 
@@ -125,7 +128,8 @@ TEST_CASE("gguf: absurd lengths are rejected before allocating") {
   CHECK(error_of(s.s).find("claims 4611686018427387904 bytes") != std::string::npos);
 
   Bytes a;
-  a.header(0, 1).str("arr").put<std::uint32_t>(9).put<std::uint32_t>(8).put<std::uint64_t>(1ull << 40);
+  a.header(0, 1).str("arr").put<std::uint32_t>(9).put<std::uint32_t>(8).put<std::uint64_t>(1ull
+                                                                                           << 40);
   std::string e = error_of(a.s);
   CHECK(e.find("array 'arr' claims 1099511627776 string elements") != std::string::npos);
   CHECK(e.find("(at byte ") != std::string::npos);
@@ -194,8 +198,10 @@ TEST_CASE("gguf: bad tensor infos") {
 
   Bytes o;  // two tensors overlapping
   o.header(2, 0);
-  o.str("a").put<std::uint32_t>(1).put<std::uint64_t>(16).put<std::uint32_t>(0).put<std::uint64_t>(0);
-  o.str("b").put<std::uint32_t>(1).put<std::uint64_t>(8).put<std::uint32_t>(0).put<std::uint64_t>(32);
+  o.str("a").put<std::uint32_t>(1).put<std::uint64_t>(16).put<std::uint32_t>(0).put<std::uint64_t>(
+      0);
+  o.str("b").put<std::uint32_t>(1).put<std::uint64_t>(8).put<std::uint32_t>(0).put<std::uint64_t>(
+      32);
   o.pad(32).s.append(128, '\0');
   CHECK(error_of(o.s).find("tensor 'b' overlaps tensor 'a'") != std::string::npos);
 }
@@ -203,7 +209,8 @@ TEST_CASE("gguf: bad tensor infos") {
 TEST_CASE("gguf: alignment from metadata") {
   Bytes b;
   b.header(1, 1).str("general.alignment").put<std::uint32_t>(4).put<std::uint32_t>(64);
-  b.str("t").put<std::uint32_t>(1).put<std::uint64_t>(4).put<std::uint32_t>(0).put<std::uint64_t>(0);
+  b.str("t").put<std::uint32_t>(1).put<std::uint64_t>(4).put<std::uint32_t>(0).put<std::uint64_t>(
+      0);
   b.pad(64).s.append(16, '\x01');
   auto r = GgufFile::parse(b.s, "t");
   REQUIRE_MESSAGE(r.ok(), r.error().message);
@@ -272,4 +279,38 @@ TEST_CASE("gguf: llama.cpp's vocabulary files parse") {
     CHECK((*tokens)->array.size() > 30000);
     CHECK(r->get_string("tokenizer.ggml.model").ok());
   }
+}
+
+TEST_CASE("gguf: read() copies the file into memory and parses it as open() does") {
+  auto path =
+      (std::filesystem::temp_directory_path() / fmt::format("tok-gguf-read-{}.gguf", ::getpid()))
+          .string();
+  {
+    std::FILE* out = std::fopen(path.c_str(), "wb");
+    REQUIRE(out);
+    std::string bytes = valid_file();
+    REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size());
+    std::fclose(out);
+  }
+  auto mapped = GgufFile::open(path);
+  auto copied = GgufFile::read(path);
+  std::filesystem::remove(path);
+  REQUIRE_MESSAGE(mapped.ok(), mapped.error().message);
+  REQUIRE_MESSAGE(copied.ok(), copied.error().message);
+  CHECK(copied->file_size() == mapped->file_size());
+  CHECK(*copied->get_string("general.name") == "tiny");
+  REQUIRE(copied->tensors().size() == 2);
+  const TensorInfo* w = copied->find_tensor("w");
+  REQUIRE(w);
+  CHECK(std::memcmp(w->data, mapped->find_tensor("w")->data, w->nbytes) == 0);
+  // The tensors point into the copy, not into a mapping that is gone.
+  GgufFile moved = std::move(*copied);
+  CHECK(static_cast<const float*>(moved.find_tensor("v")->data)[3] == 13.0f);
+  // The same errors as open().
+  auto missing = GgufFile::read(path);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == GgufFile::open(path).error().message);
+  auto dir = GgufFile::read(std::filesystem::temp_directory_path().string());
+  REQUIRE_FALSE(dir.ok());
+  CHECK(dir.error().message.find("is a directory") != std::string::npos);
 }
