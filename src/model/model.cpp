@@ -1,5 +1,8 @@
 #include "model/model.hpp"
 
+#include <filesystem>
+#include <optional>
+
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
@@ -104,10 +107,25 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
   return v;
 }
 
+namespace {
+// The file read into huge pages (formats::GgufFile::read: decode streams
+// every weight once per token, and through a mapping's 4 KiB pages it ran at
+// half the memory's rate), unless that would take more than half the memory
+// available: then it is mapped, and a model larger than memory still runs,
+// paging from disk, instead of meeting the OOM killer.
+Result<formats::GgufFile> open_weights(const std::string& path) {
+  std::error_code ec;
+  std::uintmax_t size = std::filesystem::file_size(path, ec);
+  std::optional<std::uint64_t> avail = available_memory();
+  if (!ec && avail && size > *avail / 2) return formats::GgufFile::open(path);
+  return formats::GgufFile::read(path);
+}
+}  // namespace
+
 Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   Model m;
   m.path_ = path;
-  TOK_ASSIGN(formats::GgufFile file, formats::GgufFile::read(path));  // weights in huge pages
+  TOK_ASSIGN(formats::GgufFile file, open_weights(path));
   m.file_ = std::make_unique<formats::GgufFile>(std::move(file));
   const formats::GgufFile& f = *m.file_;
   TOK_ASSIGN(m.config_, read_config(f));
