@@ -15,10 +15,9 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 constexpr char kMagic[4] = {'G', 'G', 'U', 'F'};
 // Smallest possible encodings, for bounding counts before allocating.
-constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;  // key length, type, 1-byte value
+constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;         // key length, type, 1-byte value
 constexpr std::uint64_t kMaxArrayElements = 1ull << 23;
-constexpr std::uint64_t kMinTensorBytes =
-    8 + 4 + 8 + 4 + 8;  // name len, n_dims, 1 dim, type, offset
+constexpr std::uint64_t kMinTensorBytes = 8 + 4 + 8 + 4 + 8;  // name len, n_dims, 1 dim, type, offset
 }  // namespace
 
 // Reads the file front to back; each read checks the bytes left first.
@@ -93,8 +92,7 @@ class GgufFile::Parser {
       if (f_.kv_index_.count(key)) return fail(at, "duplicate metadata key '{}'", key);
       std::size_t type_at = pos_;
       TOK_ASSIGN(std::uint32_t type, read<std::uint32_t>(fmt::format("type of '{}'", key)));
-      if (type >= kValueTypeCount)
-        return fail(type_at, "'{}' has unknown value type {}", key, type);
+      if (type >= kValueTypeCount) return fail(type_at, "'{}' has unknown value type {}", key, type);
       KeyValue kv{key, {}};
       TOK_TRY(value(static_cast<ValueType>(type), key, 0, kv.value));
       f_.kv_index_.emplace(key, f_.kv_.size());
@@ -106,24 +104,15 @@ class GgufFile::Parser {
   Status value(ValueType type, std::string_view key, std::size_t depth, Value& out) {
     out.type = type;
     switch (type) {
-      case ValueType::kUint8:
-        return unsigned_int<std::uint8_t>(key, out);
-      case ValueType::kUint16:
-        return unsigned_int<std::uint16_t>(key, out);
-      case ValueType::kUint32:
-        return unsigned_int<std::uint32_t>(key, out);
-      case ValueType::kUint64:
-        return unsigned_int<std::uint64_t>(key, out);
-      case ValueType::kBool:
-        return unsigned_int<std::uint8_t>(key, out);
-      case ValueType::kInt8:
-        return signed_int<std::int8_t>(key, out);
-      case ValueType::kInt16:
-        return signed_int<std::int16_t>(key, out);
-      case ValueType::kInt32:
-        return signed_int<std::int32_t>(key, out);
-      case ValueType::kInt64:
-        return signed_int<std::int64_t>(key, out);
+      case ValueType::kUint8: return unsigned_int<std::uint8_t>(key, out);
+      case ValueType::kUint16: return unsigned_int<std::uint16_t>(key, out);
+      case ValueType::kUint32: return unsigned_int<std::uint32_t>(key, out);
+      case ValueType::kUint64: return unsigned_int<std::uint64_t>(key, out);
+      case ValueType::kBool: return unsigned_int<std::uint8_t>(key, out);
+      case ValueType::kInt8: return signed_int<std::int8_t>(key, out);
+      case ValueType::kInt16: return signed_int<std::int16_t>(key, out);
+      case ValueType::kInt32: return signed_int<std::int32_t>(key, out);
+      case ValueType::kInt64: return signed_int<std::int64_t>(key, out);
       case ValueType::kFloat32: {
         TOK_ASSIGN(float v, read<float>(key));
         out.f = v;
@@ -137,8 +126,7 @@ class GgufFile::Parser {
         TOK_ASSIGN(out.str, string(key));
         return {};
       }
-      case ValueType::kArray:
-        return array(key, depth, out);
+      case ValueType::kArray: return array(key, depth, out);
     }
     return fail(pos_, "'{}' has unknown value type", key);
   }
@@ -160,11 +148,9 @@ class GgufFile::Parser {
 
   Status array(std::string_view key, std::size_t depth, Value& out) {
     std::size_t at = pos_;
-    if (depth >= kMaxArrayDepth)
-      return fail(at, "'{}' nests arrays deeper than {}", key, kMaxArrayDepth);
+    if (depth >= kMaxArrayDepth) return fail(at, "'{}' nests arrays deeper than {}", key, kMaxArrayDepth);
     TOK_ASSIGN(std::uint32_t elem, read<std::uint32_t>(key));
-    if (elem >= kValueTypeCount)
-      return fail(at, "array '{}' has unknown element type {}", key, elem);
+    if (elem >= kValueTypeCount) return fail(at, "array '{}' has unknown element type {}", key, elem);
     out.elem = static_cast<ValueType>(elem);
     std::size_t count_at = pos_;
     TOK_ASSIGN(std::uint64_t n, read<std::uint64_t>(key));
@@ -176,10 +162,8 @@ class GgufFile::Parser {
     // file: a cap on the total bounds what a hostile file can make tok allocate.
     elements_ += n;
     if (elements_ > kMaxArrayElements) {
-      return fail(count_at,
-                  "metadata arrays hold more than {} elements in all (real vocabularies "
-                  "have about 1 million)",
-                  kMaxArrayElements);
+      return fail(count_at, "metadata arrays hold more than {} elements in all (real vocabularies "
+                  "have about 1 million)", kMaxArrayElements);
     }
     out.array.resize(n);
     for (auto& item : out.array) TOK_TRY(value(out.elem, key, depth + 1, item));
@@ -277,7 +261,7 @@ class GgufFile::Parser {
   std::string_view bytes_;
   std::size_t pos_ = 0;
   std::uint64_t n_tensors_ = 0, n_kv_ = 0;
-  std::uint64_t elements_ = 0;          // array elements read so far (all arrays)
+  std::uint64_t elements_ = 0;  // array elements read so far (all arrays)
   std::vector<std::size_t> offset_at_;  // (n_tensors) byte position of each offset field
 };
 
@@ -287,9 +271,7 @@ Result<GgufFile> GgufFile::open(const std::string& path) {
   f.path_ = path;
   f.file_ = std::make_unique<MappedFile>(std::move(m));
   f.bytes_ = f.file_->bytes();
-  Parser p(f);
-  TOK_TRY(p.run());
-  return f;
+  return parsed(std::move(f));
 }
 
 Result<GgufFile> GgufFile::read(const std::string& path) {
@@ -303,6 +285,10 @@ Result<GgufFile> GgufFile::read(const std::string& path) {
   f.path_ = path;
   f.copy_ = std::make_unique<HugeBuffer>(std::move(copy));
   f.bytes_ = f.copy_->bytes();
+  return parsed(std::move(f));
+}
+
+Result<GgufFile> GgufFile::parsed(GgufFile f) {
   Parser p(f);
   TOK_TRY(p.run());
   return f;
@@ -313,9 +299,7 @@ Result<GgufFile> GgufFile::parse(std::string bytes, const std::string& name) {
   f.path_ = name;
   f.file_ = std::make_unique<MappedFile>(MappedFile::from_string(std::move(bytes)));
   f.bytes_ = f.file_->bytes();
-  Parser p(f);
-  TOK_TRY(p.run());
-  return f;
+  return parsed(std::move(f));
 }
 
 const Value* GgufFile::find(std::string_view key) const {
@@ -359,9 +343,8 @@ Result<std::uint32_t> GgufFile::get_u32(std::string_view key) const {
   std::uint64_t out = 0;
   if (!v || !value_to_int(*v, 0, UINT32_MAX, out)) {
     if (v && v->is_integer()) {
-      return make_error(
-          "{}: GGUF: metadata key '{}' = {} is out of range for uint32", path_, key,
-          v->type == ValueType::kUint64 ? std::to_string(v->u) : std::to_string(v->i));
+      return make_error("{}: GGUF: metadata key '{}' = {} is out of range for uint32", path_, key,
+                        v->type == ValueType::kUint64 ? std::to_string(v->u) : std::to_string(v->i));
     }
     return key_error(key, "an unsigned integer", v);
   }
@@ -371,8 +354,7 @@ Result<std::uint32_t> GgufFile::get_u32(std::string_view key) const {
 Result<std::uint64_t> GgufFile::get_u64(std::string_view key) const {
   const Value* v = find(key);
   std::uint64_t out = 0;
-  if (!v || !value_to_int(*v, 0, UINT64_MAX, out))
-    return key_error(key, "a non-negative integer", v);
+  if (!v || !value_to_int(*v, 0, UINT64_MAX, out)) return key_error(key, "a non-negative integer", v);
   return out;
 }
 

@@ -76,6 +76,8 @@ class GgufFile {
  private:
   class Parser;
   friend class Parser;
+  // Parses f's bytes_ (set by open, read or parse) into f.
+  static Result<GgufFile> parsed(GgufFile f);
   Error key_error(std::string_view key, std::string_view want, const Value* got) const;
 
   std::string path_;
