@@ -1,6 +1,7 @@
 #include "kv/half.hpp"
 
 #include <bit>
+#include <vector>
 
 namespace tok::kv {
 
@@ -55,6 +56,18 @@ float half_to_float(std::uint16_t h) {
     x = sign | ((112u - static_cast<std::uint32_t>(e)) << 23) | ((mant & 0x3ffu) << 13);
   }
   return std::bit_cast<float>(x);
+}
+
+void halves_to_floats(const std::uint8_t* src, int n, float* dst) {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = half_to_float(static_cast<std::uint16_t>(h));
+    return t;
+  }();
+  const float* t = table.data();
+  for (int i = 0; i < n; ++i) {
+    dst[i] = t[static_cast<std::uint32_t>(src[2 * i]) | (static_cast<std::uint32_t>(src[2 * i + 1]) << 8)];
+  }
 }
 
 }  // namespace tok::kv

@@ -156,7 +156,7 @@ void dequantize_row(KvType t, const std::uint8_t* src, int n, float* dst) {
       std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
       return;
     case KvType::kF16:
-      for (int i = 0; i < n; ++i) dst[i] = half_to_float(get_half(src + 2 * i));
+      halves_to_floats(src, n, dst);
       return;
     case KvType::kQ8_0:
       for (int b = 0; b < n / kQuantBlock; ++b)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 using namespace tok::kv;
 
@@ -51,4 +52,20 @@ TEST_CASE("half: float -> half agrees with the compiler's _Float16 on random flo
     auto ref = std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
     REQUIRE(float_to_half(f) == ref);
   }
+}
+
+TEST_CASE("half: halves_to_floats equals half_to_float for every half, bit for bit") {
+  std::vector<std::uint8_t> bytes(2 * 65536);
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    bytes[2 * h] = static_cast<std::uint8_t>(h & 0xff);  // little-endian, as KV rows store them
+    bytes[2 * h + 1] = static_cast<std::uint8_t>(h >> 8);
+  }
+  std::vector<float> out(65536);
+  halves_to_floats(bytes.data(), 65536, out.data());
+  int differ = 0;
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    differ += std::bit_cast<std::uint32_t>(out[h]) !=
+              std::bit_cast<std::uint32_t>(half_to_float(static_cast<std::uint16_t>(h)));
+  }
+  CHECK(differ == 0);
 }
