@@ -31,15 +31,7 @@ Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
   if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     return make_error("{}: not a regular file", path);
   }
-  HugeBuffer b;
-  if (st.st_size == 0) return b;
-  std::size_t size = static_cast<std::size_t>(st.st_size);
-  try {
-    b.data_ = static_cast<char*>(huge_allocate(size));  // 2 MiB-aligned, advised for huge pages
-  } catch (const std::bad_alloc&) {
-    return make_error("{}: cannot allocate {} bytes", path, size);
-  }
-  b.size_ = size;
+  TOK_ASSIGN(HugeBuffer b, allocate(static_cast<std::size_t>(st.st_size), path));
   for (std::size_t done = 0; done < b.size_;) {
     ssize_t n = ::pread(f.fd, b.data_ + done, b.size_ - done, static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
@@ -50,15 +42,20 @@ Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
 }
 
 Result<HugeBuffer> HugeBuffer::copy_of(std::string_view bytes, const std::string& name) {
+  TOK_ASSIGN(HugeBuffer b, allocate(bytes.size(), name));
+  if (!bytes.empty()) std::memcpy(b.data_, bytes.data(), bytes.size());
+  return b;
+}
+
+Result<HugeBuffer> HugeBuffer::allocate(std::size_t size, const std::string& name) {
   HugeBuffer b;
-  if (bytes.empty()) return b;
+  if (size == 0) return b;
   try {
-    b.data_ = static_cast<char*>(huge_allocate(bytes.size()));
+    b.data_ = static_cast<char*>(huge_allocate(size));  // 2 MiB-aligned, advised for huge pages
   } catch (const std::bad_alloc&) {
-    return make_error("{}: cannot allocate {} bytes", name, bytes.size());
+    return make_error("{}: cannot allocate {} bytes", name, size);
   }
-  b.size_ = bytes.size();
-  std::memcpy(b.data_, bytes.data(), bytes.size());
+  b.size_ = size;
   return b;
 }
 
@@ -74,9 +71,7 @@ HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
   return *this;
 }
 
-HugeBuffer::~HugeBuffer() {
-  release();
-}
+HugeBuffer::~HugeBuffer() { release(); }
 
 void HugeBuffer::release() {
   if (data_) huge_deallocate(data_, size_);

@@ -30,6 +30,8 @@ class HugeBuffer {
   std::string_view bytes() const { return {data_, size_}; }
 
  private:
+  // size bytes, uninitialised (`name` for the error message).
+  static Result<HugeBuffer> allocate(std::size_t size, const std::string& name);
   void release();
   char* data_ = nullptr;  // from huge_allocate(size_)
   std::size_t size_ = 0;

@@ -38,8 +38,7 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   std::int64_t cols = w.cols, rows = w.rows;
   ActBatch acts{x, cols, nullptr, cols / kQK, n};
   if (wants_q8(w.type)) {
-    for (std::int64_t b = 0; b < n; ++b)
-      k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
+    for (std::int64_t b = 0; b < n; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
     acts.xq = xq_.data();
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
@@ -65,45 +64,42 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   }
   // Caches that keep keys unrotated: the cos and sin of every position up
   // to max_pos, made once (the workers below only read them).
-  std::size_t half = static_cast<std::size_t>(hd / 2);
-  for (std::int64_t b = 0; b < n; ++b) {
-    if (!rows_[b].cache->keys_before_rope()) continue;
-    for (std::size_t p = rope_cs_.size() / hd; p <= static_cast<std::size_t>(max_pos); ++p) {
-      rope_cs_.resize((p + 1) * static_cast<std::size_t>(hd));
-      float* cs = rope_cs_.data() + p * static_cast<std::size_t>(hd);
+  std::size_t half = static_cast<std::size_t>(hd / 2), uhd = static_cast<std::size_t>(hd);
+  bool rotate_keys = std::any_of(rows_.begin(), rows_.begin() + n,
+                                 [](const BatchRow& r) { return r.cache->keys_before_rope(); });
+  std::size_t have = rope_cs_.size() / uhd, need = static_cast<std::size_t>(max_pos) + 1;
+  if (rotate_keys && need > have) {
+    rope_cs_.resize(need * uhd);
+    for (std::size_t p = have; p < need; ++p) {
+      float* cs = rope_cs_.data() + p * uhd;
       rope_angles(hd, static_cast<std::int64_t>(p), inv_freq_.data(), cs, cs + half);
     }
-    break;
   }
   // One task per (row, head); each chunk has its own score and row buffers
   // (a quantized cache dequantizes into them).
   auto body = [&](std::int64_t t0, std::int64_t t1) {
     std::vector<float> scores(static_cast<std::size_t>(max_pos) + 1);
     std::vector<float> kbuf(static_cast<std::size_t>(kvd)), vbuf(static_cast<std::size_t>(kvd));
-    std::vector<float> krot(static_cast<std::size_t>(hd));
+    std::vector<float> krot(uhd);
     float* att = scores.data();
     for (std::int64_t t = t0; t < t1; ++t) {
       std::int64_t b = t / c.n_heads, h = t % c.n_heads, kvh = h / group;
       const KvCache& cache = *rows_[b].cache;
       int pos = rows_[b].pos;
       const float* q = q_.data() + (b * c.n_heads + h) * hd;
-      if (cache.keys_before_rope()) {
-        for (int p = 0; p <= pos; ++p) {
-          const float* k = cache.key_into(layer, p, kbuf.data()) + kvh * hd;
-          const float* cs =
-              rope_cs_.data() + static_cast<std::size_t>(p) * static_cast<std::size_t>(hd);
+      bool rotate = cache.keys_before_rope();
+      for (int p = 0; p <= pos; ++p) {
+        const float* k = cache.key_into(layer, p, kbuf.data()) + kvh * hd;
+        if (rotate) {
+          const float* cs = rope_cs_.data() + static_cast<std::size_t>(p) * uhd;
           std::copy(k, k + hd, krot.data());
           rope_cs(krot.data(), hd, cs, cs + half, c.rope_neox);
-          att[p] = k_.f32(q, krot.data(), hd) * scale;
+          k = krot.data();
         }
-      } else {
-        for (int p = 0; p <= pos; ++p) {
-          att[p] = k_.f32(q, cache.key_into(layer, p, kbuf.data()) + kvh * hd, hd) * scale;
-        }
+        att[p] = k_.f32(q, k, hd) * scale;
       }
       softmax(att, pos + 1);
-      if (observer_)
-        std::copy(att, att + pos + 1, probs_.data() + static_cast<std::size_t>(t) * probs_stride_);
+      if (observer_) std::copy(att, att + pos + 1, probs_.data() + static_cast<std::size_t>(t) * probs_stride_);
       float* out = xb_.data() + (b * c.n_heads + h) * hd;
       std::fill(out, out + hd, 0.0f);
       for (int p = 0; p <= pos; ++p) {
@@ -121,9 +117,9 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   }
   if (observer_) {
     for (std::int64_t b = 0; b < n; ++b) {
-      observer_->on_attention(
-          layer, rows_[b], static_cast<int>(c.n_heads),
-          probs_.data() + static_cast<std::size_t>(b * c.n_heads) * probs_stride_, probs_stride_);
+      observer_->on_attention(layer, rows_[b], static_cast<int>(c.n_heads),
+                              probs_.data() + static_cast<std::size_t>(b * c.n_heads) * probs_stride_,
+                              probs_stride_);
     }
   }
 }
@@ -133,8 +129,7 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
   const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(l)];
   std::int64_t dim = c.dim, hd = c.head_dim, qd = c.n_heads * hd, kvd = c.n_kv_heads * hd;
   for (std::int64_t b = 0; b < n; ++b) {
-    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.attn_norm.data),
-            dim, c.eps);
+    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.attn_norm.data), dim, c.eps);
   }
   matmul(w.wq, xb_.data(), n, q_.data());
   matmul(w.wk, xb_.data(), n, k_buf_.data());
@@ -149,11 +144,9 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
       add(v, static_cast<const float*>(w.bv.data), kvd);
     }
     int pos = rows_[b].pos;
-    for (std::int64_t h = 0; h < c.n_heads; ++h)
-      rope(q + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
-    if (!rows_[b].cache->keys_before_rope()) {
-      for (std::int64_t h = 0; h < c.n_kv_heads; ++h)
-        rope(k + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
+    for (std::int64_t h = 0; h < c.n_heads; ++h) rope(q + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
+    if (!rows_[b].cache->keys_before_rope()) {  // else attention rotates them as it reads them
+      for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rope(k + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
     }
     TOK_TRY(rows_[b].cache->append(static_cast<int>(l), pos, k, v));
   }
@@ -161,8 +154,7 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
   matmul(w.wo, xb_.data(), n, tmp_.data());
   add(x_.data(), tmp_.data(), n * dim);
   for (std::int64_t b = 0; b < n; ++b) {
-    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.ffn_norm.data),
-            dim, c.eps);
+    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.ffn_norm.data), dim, c.eps);
   }
   matmul(w.w_gate, xb_.data(), n, gate_.data());
   matmul(w.w_up, xb_.data(), n, up_.data());
@@ -199,8 +191,7 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
   std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(all_logits ? tokens.size() * nv : nv);
   for (std::size_t start = 0; start < tokens.size(); start += kMaxBatch) {
-    std::int64_t n =
-        std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>(tokens.size() - start));
+    std::int64_t n = std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>(tokens.size() - start));
     int pos0 = cache.size();
     if (pos0 + n > cache.shape().capacity) {
       return make_error("context full: {} tokens do not fit in a context of {}", pos0 + n,
@@ -213,10 +204,8 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
     }
     bool last_chunk = start + static_cast<std::size_t>(n) == tokens.size();
     float* out = nullptr;
-    if (all_logits)
-      out = logits_.data() + start * nv;
-    else if (last_chunk)
-      out = logits_.data();
+    if (all_logits) out = logits_.data() + start * nv;
+    else if (last_chunk) out = logits_.data();
     TOK_TRY(run(n, all_logits ? 0 : n - 1, out));
   }
   return std::span<const float>(logits_);
@@ -224,8 +213,7 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
 
 Result<std::span<const float>> Forward::eval_step(std::span<const bpe::TokenId> tokens,
                                                   std::span<KvCache* const> caches) {
-  TOK_ASSERT(tokens.size() == caches.size() &&
-             tokens.size() <= static_cast<std::size_t>(kMaxBatch));
+  TOK_ASSERT(tokens.size() == caches.size() && tokens.size() <= static_cast<std::size_t>(kMaxBatch));
   std::int64_t n = static_cast<std::int64_t>(tokens.size());
   std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(tokens.size() * nv);

@@ -206,15 +206,15 @@ void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
   }
 }
 
-// How far ahead of the weights being read row_vnni512 prefetches. Decode
-// reads each matrix once per token, from memory, and the hardware
-// prefetchers alone kept the 100M model's Q4_0 decode at 8 GB/s on an Intel
-// Xeon with AVX-512 (they stop at every 4 KiB page). Measured there (tok
+// kDecodePrefetchBytes (kernels_avx512_vbmi.hpp): how far ahead of the
+// weights being read row_vnni512 prefetches. Decode reads each matrix once
+// per token, from memory, and the hardware prefetchers alone kept the 100M
+// model's Q4_0 decode at 8 GB/s on an Intel Xeon with AVX-512 (they stop at
+// every 4 KiB page). Measured there (tok
 // generate, 1 thread, tokens/s): Q4_0 97 without, 252 at 8 KiB ahead into
 // L1 (T0); Q8_0 88 without, 114 with T0, 140 with T1 (into L2). 16 KiB was as
 // good, 32 KiB worse, 1-2 KiB half the gain. Prefetches never fault, so
 // reading past the matrix's end is harmless.
-constexpr std::size_t kPrefetchAhead = 8192;
 
 // One row over nb blocks: the prepared pairs, two accumulators, and an odd
 // last block through the 256-bit code (x: the same blocks, unprepared).
@@ -232,7 +232,7 @@ float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ
   };
   std::int64_t b = 0;
   for (; b + 4 <= nb; b += 4) {
-    const char* ahead = reinterpret_cast<const char*>(w + b) + kPrefetchAhead;
+    const char* ahead = reinterpret_cast<const char*>(w + b) + kDecodePrefetchBytes;
     TOK_UNROLL
     for (std::size_t o = 0; o < 4 * sizeof(Block); o += 64) {
       _mm_prefetch(ahead + o, W512::kPrefetchHint);

@@ -92,10 +92,8 @@ float block_dot(const BlockQ4_0& w, const BlockQ8_0& x) {
   return _cvtsh_ss(w.d) * _cvtsh_ss(x.d) * static_cast<float>(s);
 }
 
-// Prefetch distance and hint as for the VNNI decode (kernels_avx512.cpp).
-constexpr std::size_t kPrefetchAhead = 8192;
-
-// One row's quads [0, nq) against prepared activations.
+// One row's quads (prefetching kDecodePrefetchBytes ahead into L1, as the
+// VNNI Q4_0 decode does) [0, nq) against prepared activations.
 float row(const BlockQ4_0* w, const ActQuad* xq, std::int64_t nq) {
   const __m512i nibbles = _mm512_load_si512(kTables.nibbles);
   const __m512i scales = _mm512_load_si512(kTables.scales);
@@ -104,8 +102,8 @@ float row(const BlockQ4_0* w, const ActQuad* xq, std::int64_t nq) {
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const char* p = reinterpret_cast<const char*>(w);
   for (std::int64_t i = 0; i < nq; ++i, p += 4 * sizeof(BlockQ4_0)) {
-    _mm_prefetch(p + kPrefetchAhead, _MM_HINT_T0);
-    _mm_prefetch(p + kPrefetchAhead + 64, _MM_HINT_T0);
+    _mm_prefetch(p + kDecodePrefetchBytes, _MM_HINT_T0);
+    _mm_prefetch(p + kDecodePrefetchBytes + 64, _MM_HINT_T0);
     __m512i a = _mm512_loadu_si512(p);
     __m512i b = _mm512_loadu_si512(p + 8);
     __m512i q = _mm512_permutex2var_epi8(a, nibbles, b);

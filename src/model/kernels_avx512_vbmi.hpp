@@ -10,6 +10,10 @@
 
 namespace tok::model {
 
+// How far ahead of the weights being read the AVX-512 decode kernels
+// prefetch (kernels_avx512.cpp says why and what was measured).
+inline constexpr std::size_t kDecodePrefetchBytes = 8192;
+
 // Whether this CPU can run q4_0_decode_vbmi (AVX-512 F, BW, VNNI and VBMI).
 bool q4_0_decode_vbmi_supported();
 

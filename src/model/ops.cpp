@@ -1,7 +1,6 @@
 #include "model/ops.hpp"
 
 #include <cmath>
-#include <vector>
 
 namespace tok::model {
 
@@ -24,11 +23,34 @@ void softmax(float* x, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
 
+namespace {
+
+// Angles in double: pos * freq reaches thousands of radians at long contexts.
+double angle(std::int64_t pos, float inv_freq) { return static_cast<double>(pos) * inv_freq; }
+
+// Rotates pair i of a head vector (adjacent, or i and i + half for neox).
+void rotate_pair(float* x, std::int64_t i, std::int64_t half, float c, float s, bool neox) {
+  float* p0 = neox ? x + i : x + 2 * i;
+  float* p1 = neox ? x + i + half : x + 2 * i + 1;
+  float x0 = *p0, x1 = *p1;
+  *p0 = x0 * c - x1 * s;
+  *p1 = x0 * s + x1 * c;
+}
+
+}  // namespace
+
+void rope(float* x, std::int64_t head_dim, std::int64_t pos, const float* inv_freq, bool neox) {
+  std::int64_t half = head_dim / 2;
+  for (std::int64_t i = 0; i < half; ++i) {
+    double a = angle(pos, inv_freq[i]);
+    rotate_pair(x, i, half, static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)), neox);
+  }
+}
+
 void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq, float* cos,
                  float* sin) {
   for (std::int64_t i = 0; i < head_dim / 2; ++i) {
-    // Angles in double: pos * freq reaches thousands of radians at long contexts.
-    double a = static_cast<double>(pos) * inv_freq[i];
+    double a = angle(pos, inv_freq[i]);
     cos[i] = static_cast<float>(std::cos(a));
     sin[i] = static_cast<float>(std::sin(a));
   }
@@ -36,26 +58,7 @@ void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq,
 
 void rope_cs(float* x, std::int64_t head_dim, const float* cos, const float* sin, bool neox) {
   std::int64_t half = head_dim / 2;
-  for (std::int64_t i = 0; i < half; ++i) {
-    float c = cos[i], s = sin[i];
-    float* p0 = neox ? x + i : x + 2 * i;
-    float* p1 = neox ? x + i + half : x + 2 * i + 1;
-    float x0 = *p0, x1 = *p1;
-    *p0 = x0 * c - x1 * s;
-    *p1 = x0 * s + x1 * c;
-  }
-}
-
-void rope(float* x, std::int64_t head_dim, std::int64_t pos, const float* inv_freq, bool neox) {
-  float cs[2 * 256];
-  std::vector<float> big;
-  float* c = cs;
-  if (head_dim > 256) {
-    big.resize(static_cast<std::size_t>(head_dim));
-    c = big.data();
-  }
-  rope_angles(head_dim, pos, inv_freq, c, c + head_dim / 2);
-  rope_cs(x, head_dim, c, c + head_dim / 2, neox);
+  for (std::int64_t i = 0; i < half; ++i) rotate_pair(x, i, half, cos[i], sin[i], neox);
 }
 
 void swiglu(float* a, const float* b, std::int64_t n) {
