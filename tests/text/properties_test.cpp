@@ -135,3 +135,46 @@ TEST_CASE("safe_boundary stays in (from, from + limit] or returns size") {
   CHECK(pt->safe_boundary("\nA", 0, 100) == 2);     // nothing before '\n'
   CHECK(pt->safe_boundary("", 0, 100) == 0);
 }
+
+// The scanners find the end of ASCII letter and space runs sixteen bytes at a
+// time, with a byte loop for the last fifteen bytes of a text: runs of every
+// length around those sizes, at the end of the text and before every kind of
+// character, must still split as PCRE2 does.
+TEST_CASE("long ASCII letter and space runs equal PCRE2") {
+  constexpr std::string_view kPrefixes[] = {"", " ", "x", "X", "\n", "'", ".", "\xc3\xa9"};
+  constexpr std::string_view kSuffixes[] = {"",   " ",  "\xc3\xa9", "\xc3\x89", "\n", "'s", "'LL",
+                                            "1",  "A",  "a",        "  x",      "\t", "\xe2\x80\x83",
+                                            ".",  "\xcc\x81"};
+  auto run = [](int kind, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) {
+      switch (kind) {
+        case 0: s += char('a' + i % 26); break;                   // lower case
+        case 1: s += char('A' + i % 26); break;                   // upper case
+        case 2: s += i % 7 == 3 ? char('A' + i % 26) : char('a' + i % 26); break;
+        case 3: s += i + 1 < n ? 'A' : 'b'; break;                // capitals, then one lower
+        case 4: s += ' '; break;                                  // spaces
+        default: s += i % 9 == 8 ? '\n' : ' '; break;             // spaces and newlines
+      }
+    }
+    return s;
+  };
+  // One text, the cases separated by an invalid byte: each valid run is split
+  // as a text of its own, so every case also ends a text.
+  std::string text;
+  for (int kind = 0; kind < 6; ++kind) {
+    for (std::size_t n = 1; n <= 50; ++n) {
+      for (auto pre : kPrefixes) {
+        for (auto suf : kSuffixes) text.append(pre).append(run(kind, n)).append(suf).append("\xff");
+      }
+    }
+  }
+  for (const char* name : kNames) {
+    auto pt = PreTokenizer::named(name);
+    REQUIRE(pt.ok());
+    INFO("pattern: " << name);
+    Pieces hand = pieces(*pt, text), regex = regex_pieces(*pt, text);
+    INFO(first_difference(hand, regex));
+    CHECK(hand == regex);
+  }
+}
