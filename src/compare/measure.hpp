@@ -48,6 +48,11 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options);
 
+// Can the vocabulary's text be cut at line_chunks' points? Only with one
+// named pre-tokenizer scanner (a general regex offers no safe boundary) and
+// no transform.
+bool can_cut(const bpe::Tokenizer& tk);
+
 // Cut points 0 = c0 < ... < cn = text.size() as described above.
 std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes);
 

@@ -63,6 +63,11 @@ TEST_CASE("line chunks cut only between a printable character + newline and a le
   CHECK(line_chunks("short", 100).size() == 2);
 }
 
+TEST_CASE("samples of a named-scanner vocabulary are cut into chunks") {
+  // A probe that never found its cut once left every sample whole.
+  CHECK(can_cut(cl100k()));
+}
+
 TEST_CASE("measure: tokens equal Tokenizer::count; threads and chunks change nothing") {
   std::string big;
   for (int i = 0; i < 3000; ++i) big += "The river rose quickly. Река поднялась! 河水上涨了。\n";
