@@ -237,6 +237,21 @@ std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
   return w + contraction_ci(c, w);
 }
 
+
+// o200k's [^\s\p{L}\p{N}]+[\r\n/]* from start (the " ?" already taken).
+std::size_t o200k_other(const Cursor& c, std::size_t start) {
+  std::size_t e = c.skip_other(start);
+  while (e < c.n && (c.s[e] == '\r' || c.s[e] == '\n' || c.s[e] == '/')) ++e;
+  return e;
+}
+
+// o200k's whitespace alternatives at pos: \s*[\r\n]+ (which backtracks to
+// the run's last newline), then \s+(?!\S) and \s+.
+std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
+  WsRun r = whitespace_run(c, pos);
+  if (r.last_newline_end) return r.last_newline_end;
+  return whitespace_tail(c, r, pos);
+}
 }  // namespace
 
 std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
@@ -314,6 +329,26 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
 
 std::size_t scan_o200k(std::string_view text, std::size_t pos) {
   Cursor c(text);
+  if (c.s[pos] < 0x80) {
+    // ASCII, neither this byte nor the next a letter (half of the pieces of
+    // code: punctuation, spaces, newlines, digits). Then no word alternative
+    // matches here: a word needs a letter or a mark at pos, or at pos + 1
+    // after a prefix, and ASCII has no marks. The pattern's later
+    // alternatives decide, without the general path's failed word attempts.
+    unsigned char b = c.s[pos];
+    std::uint8_t pb = kAsciiProps.bits[b];
+    if (b == '\r' || b == '\n') return o200k_whitespace(c, pos);  // never a prefix
+    bool last = pos + 1 == c.n;
+    if (!(pb & kPropLetter) && (last || c.s[pos + 1] < 0x80)) {
+      std::uint8_t pn = last ? 0 : kAsciiProps.bits[c.s[pos + 1]];
+      if (!(pn & kPropLetter)) {
+        if (pb & kPropNumber) return skip_digits(c, pos, 3);
+        if (pb == 0) return o200k_other(c, pos);
+        if (b == ' ' && !last && pn == 0) return o200k_other(c, pos + 1);
+        return o200k_whitespace(c, pos);
+      }
+    }
+  }
   {
     // An ASCII word: optional prefix, capitals, then lower case letters.
     // Without lower case letters the general path handles the backtracking.
@@ -348,14 +383,8 @@ std::size_t scan_o200k(std::string_view text, std::size_t pos) {
     std::size_t len2;
     if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
   }
-  if (start != kNone) {
-    e = c.skip_other(start);
-    while (e < c.n && (c.s[e] == '\r' || c.s[e] == '\n' || c.s[e] == '/')) ++e;
-    return e;
-  }
-  WsRun r = whitespace_run(c, pos);
-  if (r.last_newline_end) return r.last_newline_end;  // \s*[\r\n]+
-  return whitespace_tail(c, r, pos);
+  if (start != kNone) return o200k_other(c, start);
+  return o200k_whitespace(c, pos);
 }
 
 }  // namespace tok::text
