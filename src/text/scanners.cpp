@@ -238,6 +238,48 @@ std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
 }
 
 
+// A piece that starts with an ASCII byte that is not a letter, followed by
+// an ASCII byte that is not a letter or by the end of the text (half the
+// pieces of code: punctuation, spaces, newlines, digits). No word or
+// contraction alternative of cl100k or o200k matches there: each needs a
+// letter or mark at pos, or at pos + 1 after a one-character prefix, and
+// ASCII has no marks. (A newline is never a prefix, so "\n" before a letter
+// is whitespace too.) What the later alternatives do is decided by the two
+// bytes alone, without the general path's failed word attempts.
+enum class AsciiStart { kGeneral, kDigits, kOther, kSpaceOther, kWhitespace };
+
+AsciiStart ascii_start(const Cursor& c, std::size_t pos) {
+  unsigned char b = c.s[pos];
+  if (b >= 0x80) return AsciiStart::kGeneral;
+  if (b == '\r' || b == '\n') return AsciiStart::kWhitespace;
+  std::uint8_t pb = kAsciiProps.bits[b];
+  bool last = pos + 1 == c.n;
+  if ((pb & kPropLetter) || (!last && c.s[pos + 1] >= 0x80)) return AsciiStart::kGeneral;
+  std::uint8_t pn = last ? 0 : kAsciiProps.bits[c.s[pos + 1]];
+  if (pn & kPropLetter) return AsciiStart::kGeneral;
+  if (pb & kPropNumber) return AsciiStart::kDigits;
+  if (pb == 0) return AsciiStart::kOther;  // [^\s\p{L}\p{N}]+ from pos
+  if (b == ' ' && !last && pn == 0) return AsciiStart::kSpaceOther;  // " ?" taken
+  return AsciiStart::kWhitespace;
+}
+
+// cl100k's [^\s\p{L}\p{N}]+[\r\n]* from start (the " ?" already taken).
+std::size_t cl100k_other(const Cursor& c, std::size_t start) {
+  std::size_t e = c.skip_other(start);
+  while (c.is_newline(e)) ++e;
+  return e;
+}
+
+// cl100k's whitespace alternatives at pos.
+std::size_t cl100k_whitespace(const Cursor& c, std::size_t pos, bool ws_run_to_end) {
+  WsRun r = whitespace_run(c, pos);
+  if (ws_run_to_end && r.end == c.n) return r.end;  // \s++$
+  // \s*[\r\n]+ (or \s*[\r\n]): \s* backtracks to the run's last newline, and
+  // nothing after it in the run is a newline.
+  if (r.last_newline_end) return r.last_newline_end;
+  return whitespace_tail(c, r, pos);
+}
+
 // o200k's [^\s\p{L}\p{N}]+[\r\n/]* from start (the " ?" already taken).
 std::size_t o200k_other(const Cursor& c, std::size_t start) {
   std::size_t e = c.skip_other(start);
@@ -284,6 +326,13 @@ std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
 std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
                         bool ws_run_to_end) {
   Cursor c(text);
+  switch (ascii_start(c, pos)) {
+    case AsciiStart::kGeneral: break;
+    case AsciiStart::kDigits: return skip_digits(c, pos, max_digits);
+    case AsciiStart::kOther: return cl100k_other(c, pos);
+    case AsciiStart::kSpaceOther: return cl100k_other(c, pos + 1);
+    case AsciiStart::kWhitespace: return cl100k_whitespace(c, pos, ws_run_to_end);
+  }
   {
     unsigned char b = c.s[pos];
     bool prefix = b < 0x80 && b != '\'' && b != '\r' && b != '\n' &&
@@ -314,40 +363,18 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
     std::size_t len2;
     if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
   }
-  if (start != kNone) {
-    std::size_t e = c.skip_other(start);
-    while (c.is_newline(e)) ++e;
-    return e;
-  }
-  WsRun r = whitespace_run(c, pos);
-  if (ws_run_to_end && r.end == c.n) return r.end;  // \s++$
-  // \s*[\r\n]+ (or \s*[\r\n]): \s* backtracks to the run's last newline, and
-  // nothing after it in the run is a newline.
-  if (r.last_newline_end) return r.last_newline_end;
-  return whitespace_tail(c, r, pos);
+  if (start != kNone) return cl100k_other(c, start);
+  return cl100k_whitespace(c, pos, ws_run_to_end);
 }
 
 std::size_t scan_o200k(std::string_view text, std::size_t pos) {
   Cursor c(text);
-  if (c.s[pos] < 0x80) {
-    // ASCII, neither this byte nor the next a letter (half of the pieces of
-    // code: punctuation, spaces, newlines, digits). Then no word alternative
-    // matches here: a word needs a letter or a mark at pos, or at pos + 1
-    // after a prefix, and ASCII has no marks. The pattern's later
-    // alternatives decide, without the general path's failed word attempts.
-    unsigned char b = c.s[pos];
-    std::uint8_t pb = kAsciiProps.bits[b];
-    if (b == '\r' || b == '\n') return o200k_whitespace(c, pos);  // never a prefix
-    bool last = pos + 1 == c.n;
-    if (!(pb & kPropLetter) && (last || c.s[pos + 1] < 0x80)) {
-      std::uint8_t pn = last ? 0 : kAsciiProps.bits[c.s[pos + 1]];
-      if (!(pn & kPropLetter)) {
-        if (pb & kPropNumber) return skip_digits(c, pos, 3);
-        if (pb == 0) return o200k_other(c, pos);
-        if (b == ' ' && !last && pn == 0) return o200k_other(c, pos + 1);
-        return o200k_whitespace(c, pos);
-      }
-    }
+  switch (ascii_start(c, pos)) {
+    case AsciiStart::kGeneral: break;
+    case AsciiStart::kDigits: return skip_digits(c, pos, 3);
+    case AsciiStart::kOther: return o200k_other(c, pos);
+    case AsciiStart::kSpaceOther: return o200k_other(c, pos + 1);
+    case AsciiStart::kWhitespace: return o200k_whitespace(c, pos);
   }
   {
     // An ASCII word: optional prefix, capitals, then lower case letters.
