@@ -1,7 +1,8 @@
 // PieceCache: a bounded map from recently seen pieces to their tokens, so a
 // word that BPE split once is not merged again. Real text repeats its words;
 // on prose this removes most merge work. Per-thread scratch, never shared.
-// When full, it is cleared (simple, and keeps memory bounded).
+// It doubles as it fills; at kMaxEntries it is cleared (simple, and keeps
+// memory bounded).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,7 @@ class PieceCache {
   };
   static_assert(sizeof(Slot) == 16 && kMaxPieceBytes <= UINT16_MAX);
   static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
+  void grow();
   // Huge pages: the slots alone reach 8 MB, and are written all over.
   std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::uint64_t mask_ = 0;
