@@ -3,6 +3,7 @@
 #include <unicode/ubrk.h>
 #include <unicode/utext.h>
 
+#include "compare/ascii_segment.hpp"
 #include "compare/simple_segment.hpp"
 
 namespace tok::compare {
@@ -63,52 +64,77 @@ void Segmenter::word_spans_icu(std::string_view text, std::vector<ByteSpan>& out
 }
 
 std::size_t Segmenter::segment_icu(std::string_view text, std::size_t begin, std::size_t end,
-                                   std::vector<ByteSpan>* words) {
+                                   WordBits& words) {
   std::string_view part = text.substr(begin, end - begin);
   std::size_t graphemes = count_graphemes_icu(part);
-  if (words) {
-    std::size_t first = words->size();
-    word_spans_icu(part, *words);
-    for (std::size_t k = first; k < words->size(); ++k) {
-      (*words)[k].begin += begin;
-      (*words)[k].end += begin;
+  if (part.empty() || !s_->attach(s_->words, part)) return graphemes;
+  int32_t b = ubrk_first(s_->words);
+  for (int32_t e = ubrk_next(s_->words); e != UBRK_DONE; e = ubrk_next(s_->words)) {
+    if (ubrk_getRuleStatus(s_->words) != UBRK_WORD_NONE) {
+      words.add(begin + static_cast<std::size_t>(b), begin + static_cast<std::size_t>(e));
     }
+    b = e;
   }
   return graphemes;
 }
 
-std::size_t Segmenter::segment(std::string_view text, std::vector<ByteSpan>& words) {
+namespace {
+// Shorter ASCII runs go through the fragment scan: the kernel's setup costs
+// about as much as scanning a few words.
+constexpr std::size_t kMinAsciiRun = 32;
+}  // namespace
+
+std::size_t Segmenter::segment(std::string_view text, WordBits& words) {
   const detail::SimpleClasses& classes = detail::SimpleClasses::get();
+  const bool ascii_kernel = detail::ascii_kernel_matches_icu();
+  words.reset(text.size());
   std::size_t graphemes = 0;
-  std::size_t pos = 0;
+  std::size_t pos = 0;  // always a safe point
   std::size_t icu_begin = std::string_view::npos;  // start of pending non-simple fragments
+  auto flush_icu = [&] {
+    if (icu_begin == std::string_view::npos) return;
+    graphemes += segment_icu(text, icu_begin, pos, words);
+    icu_begin = std::string_view::npos;
+  };
+  // Where the ASCII kernel last looked: a run found too short is not looked
+  // at again for every fragment inside it.
+  std::size_t ascii_checked = 0;
   while (pos < text.size()) {
-    std::size_t before = words.size();
+    if (ascii_kernel && pos >= ascii_checked) {
+      std::size_t x = detail::simple_ascii_end(text, pos);
+      std::size_t run_end = x == text.size() ? x : detail::prev_safe_point(text, pos, x);
+      ascii_checked = x;
+      if (run_end - pos >= kMinAsciiRun) {
+        flush_icu();
+        graphemes += detail::segment_ascii(text, pos, run_end, words);
+        pos = run_end;
+        continue;
+      }
+    }
     detail::FragmentScan f = detail::scan_fragment(text, pos, classes, words);
     if (!f.simple) {
       if (icu_begin == std::string_view::npos) icu_begin = pos;
       pos = f.end;
       continue;
     }
-    if (icu_begin != std::string_view::npos) {
-      // Words must stay in text order: ICU's first, then this fragment again.
-      words.resize(before);
-      graphemes += segment_icu(text, icu_begin, pos, &words);
-      icu_begin = std::string_view::npos;
-      continue;
-    }
+    flush_icu();  // words are bits by position: ICU's may come after the fragment's
     graphemes += f.graphemes;
     pos = f.end;
   }
-  if (icu_begin != std::string_view::npos) {
-    graphemes += segment_icu(text, icu_begin, text.size(), &words);
-  }
+  flush_icu();
+  return graphemes;
+}
+
+std::size_t Segmenter::segment(std::string_view text, std::vector<ByteSpan>& words) {
+  WordBits bits;
+  std::size_t graphemes = segment(text, bits);
+  bits.spans(words);
   return graphemes;
 }
 
 std::size_t Segmenter::count_graphemes(std::string_view text) {
-  std::vector<ByteSpan> words;
-  return segment(text, words);
+  WordBits bits;
+  return segment(text, bits);
 }
 
 void Segmenter::word_spans(std::string_view text, std::vector<ByteSpan>& out) {
@@ -116,9 +142,9 @@ void Segmenter::word_spans(std::string_view text, std::vector<ByteSpan>& out) {
 }
 
 std::size_t Segmenter::count_words(std::string_view text) {
-  std::vector<ByteSpan> words;
-  segment(text, words);
-  return words.size();
+  WordBits bits;
+  segment(text, bits);
+  return bits.count();
 }
 
 }  // namespace tok::compare

@@ -7,8 +7,9 @@
 //
 // Most text never reaches ICU: fragments of "simple" code points (ASCII,
 // Latin, Greek, Cyrillic, Arabic letters and the like, without combining
-// marks) are counted by hand with exactly ICU's results (simple_segment.hpp);
-// the *_icu functions are the plain ICU reference the tests compare with.
+// marks) are counted by hand with exactly ICU's results (simple_segment.hpp),
+// runs of simple ASCII 64 bytes at a time (ascii_segment.hpp); the *_icu
+// functions are the plain ICU reference the tests compare with.
 //
 // A Segmenter owns ICU iterators with mutable state: one per thread.
 #pragma once
@@ -18,14 +19,10 @@
 #include <string_view>
 #include <vector>
 
+#include "compare/word_bits.hpp"
 #include "core/result.hpp"
 
 namespace tok::compare {
-
-struct ByteSpan {
-  std::size_t begin = 0;
-  std::size_t end = 0;  // one past the last byte
-};
 
 class Segmenter {
  public:
@@ -34,8 +31,10 @@ class Segmenter {
   Segmenter& operator=(Segmenter&&) noexcept;
   ~Segmenter();
 
-  // Grapheme clusters of `text`, and its word spans appended to `words`
-  // (as word_spans), in one pass.
+  // Grapheme clusters of `text`, and its words (as word_spans) in `words`,
+  // in one pass.
+  std::size_t segment(std::string_view text, WordBits& words);
+  // The same with the words as spans appended to `words`.
   std::size_t segment(std::string_view text, std::vector<ByteSpan>& words);
   // Number of grapheme clusters (ICU character BreakIterator).
   std::size_t count_graphemes(std::string_view text);
@@ -53,7 +52,7 @@ class Segmenter {
   struct State;
   // ICU over text[begin, end), a span between safe points.
   std::size_t segment_icu(std::string_view text, std::size_t begin, std::size_t end,
-                          std::vector<ByteSpan>* words);
+                          WordBits& words);
   explicit Segmenter(std::unique_ptr<State> s);
   std::unique_ptr<State> s_;
 };

@@ -129,14 +129,20 @@ std::size_t next_safe_point(std::string_view text, std::size_t from) {
   return text.size();
 }
 
+std::size_t prev_safe_point(std::string_view text, std::size_t from, std::size_t to) {
+  for (std::size_t q = to; q > from; --q) {
+    if (is_safe_point(text, q)) return q;
+  }
+  return from;
+}
+
 FragmentScan scan_fragment(std::string_view text, std::size_t begin, const SimpleClasses& classes,
-                           std::vector<ByteSpan>& words) {
+                           WordBits& words) {
   using W = WordClass;
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   FragmentScan r;
   if (begin >= n) return {true, n, 0};
-  const std::size_t words_before = words.size();
   // The current segment: where it starts, whether ICU tags it as a word (a
   // letter or digit, or two or more '_': word.txt has "$ExtendNumLetEx
   // $ExtendNumLetEx {200}" but no rule for one '_' alone).
@@ -144,14 +150,14 @@ FragmentScan scan_fragment(std::string_view text, std::size_t begin, const Simpl
   bool seg_letters = false;
   unsigned seg_underscores = 0;
   auto close = [&](std::size_t at) {
-    if (seg_letters || seg_underscores >= 2) words.push_back({seg, at});
+    if (seg_letters || seg_underscores >= 2) words.add(seg, at);
   };
   W pp = W::kNotSimple, p = W::kNotSimple;  // kNotSimple: nothing before
   std::size_t i = begin;
   Decoded cur = read(classes, s, i, n);
   for (;;) {
     if (cur.cls == W::kNotSimple) {
-      words.resize(words_before);
+      words.clear(begin, i);
       return {false, next_safe_point(text, i), 0};
     }
     std::size_t next = i + cur.len;

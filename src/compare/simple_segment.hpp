@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare/segment.hpp"
+#include "compare/word_bits.hpp"
 
 namespace tok::compare::detail {
 
@@ -78,9 +78,12 @@ struct FragmentScan {
   std::size_t graphemes = 0;
 };
 
+// The last safe point in (from, to], or from if there is none.
+std::size_t prev_safe_point(std::string_view text, std::size_t from, std::size_t to);
+
 // Counts the fragment that starts at the safe point `begin`: graphemes, and
-// appends the spans of its words (offsets into text) to `words`.
+// adds its words to `words` (none when it is not simple).
 FragmentScan scan_fragment(std::string_view text, std::size_t begin, const SimpleClasses& classes,
-                           std::vector<ByteSpan>& words);
+                           WordBits& words);
 
 }  // namespace tok::compare::detail

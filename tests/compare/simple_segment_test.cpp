@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compare/ascii_segment.hpp"
 #include "compare/metrics.hpp"
 #include "compare/segment.hpp"
 #include "compare/simple_segment.hpp"
@@ -216,6 +217,48 @@ TEST_CASE("fast segmentation equals ICU on the shipped samples") {
     }
   }
   CHECK(files >= 40);
+}
+
+TEST_CASE("the ASCII kernel's classes are ICU's") {
+  // Else Segmenter quietly runs without it: the tests below would pass, slower.
+  CHECK(tok::compare::detail::ascii_kernel_matches_icu());
+}
+
+TEST_CASE("ASCII kernel equals ICU on long random ASCII") {
+  // Runs of 32+ bytes between safe points take the kernel: words and CR LF
+  // pairs across its 64-byte blocks, at every alignment.
+  Segmenter s = make();
+  std::mt19937 rng(64);
+  const std::string alphabet = "aZ@09_.'\",;: \r\n\t-!#x";
+  std::size_t failures = 0;
+  for (int round = 0; round < 5000 && failures < 10; ++round) {
+    std::string text;
+    std::size_t len = 32 + rng() % 300;
+    // Long letter runs (a word across blocks) as well as mixed bytes.
+    bool runs = round % 2 == 0;
+    while (text.size() < len) {
+      char c = alphabet[rng() % alphabet.size()];
+      text.append(runs ? 1 + rng() % 70 : 1, c);
+    }
+    if (!agree(s, text)) ++failures;
+    // The same after a non-ASCII byte: the run starts mid-text.
+    if (!agree(s, "\xC3\xA9\n" + text + "\xC3\xA9")) ++failures;
+  }
+  CHECK(failures == 0);
+}
+
+TEST_CASE("ASCII kernel: hand-checked words across blocks") {
+  Segmenter s = make();
+  std::string a(70, 'a'), d(70, '1');
+  std::vector<ByteSpan> w;
+  // A 70-letter word, "e.g.", a 70-digit number with commas, "x_y", lone '_'.
+  std::string text = a + " e.g. " + d + ",000 x_y _ __\r\n" + a + "." + a + "\n";
+  CHECK(s.segment(text, w) == text.size() - 1);  // CR LF is one grapheme
+  REQUIRE(w.size() == 6);
+  CHECK(w[0].end - w[0].begin == 70);
+  CHECK(w[2].end - w[2].begin == 74);
+  CHECK(w[5].end - w[5].begin == 141);  // letters '.' letters: one word
+  CHECK(agree(s, text));
 }
 
 TEST_CASE("safe points") {
