@@ -275,12 +275,18 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
   TOK_ASSERT(n <= kPieceBatch);
   // Stage 1: hash every piece and start loading its hot-cache slot (or, for a
   // long piece, its index slot).
+  // A short piece is loaded once, as the ShortKey that both its hash and
+  // the hot cache's comparison use.
   std::uint64_t h[kPieceBatch];
+  ShortKey key[kPieceBatch];
   for (std::size_t i = 0; i < n; ++i) {
-    h[i] = hash_bytes(pieces[i]);
-    if (pieces[i].size() <= HotCache::kMaxBytes) {
+    std::size_t len = pieces[i].size();
+    if (len - 1 < HotCache::kMaxBytes) {  // 1..kMaxBytes
+      key[i] = short_key(reinterpret_cast<const unsigned char*>(pieces[i].data()), len);
+      h[i] = hash_short(key[i], len);
       s.hot.prefetch(h[i]);
     } else {
+      h[i] = hash_bytes(pieces[i]);
       table.prefetch(h[i]);
     }
   }
@@ -289,7 +295,8 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
   TokenId hot[kPieceBatch][HotCache::kMaxTokens];
   std::size_t nhot[kPieceBatch];
   for (std::size_t i = 0; i < n; ++i) {
-    nhot[i] = pieces[i].size() <= HotCache::kMaxBytes ? s.hot.find(pieces[i], h[i], hot[i]) : 0;
+    std::size_t len = pieces[i].size();
+    nhot[i] = len - 1 < HotCache::kMaxBytes ? s.hot.find(key[i], len, h[i], hot[i]) : 0;
     if (!nhot[i]) table.prefetch(h[i]);
   }
   // Stage 3: in order, the answers or the cold path.

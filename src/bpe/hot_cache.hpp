@@ -22,11 +22,14 @@ class HotCache {
 
   // Tokens of piece (size <= kMaxBytes, hash h) or 0 when absent.
   std::size_t find(std::string_view piece, std::uint64_t h, TokenId* out) const {
+    return find(short_key(reinterpret_cast<const unsigned char*>(piece.data()), piece.size()),
+                piece.size(), h, out);
+  }
+  // The same for a piece of n (1..kMaxBytes) bytes given by its ShortKey.
+  std::size_t find(ShortKey k, std::size_t n, std::uint64_t h, TokenId* out) const {
     if (slots_.empty()) return 0;
     const Slot& s = slots_[h & mask_];
-    std::uint64_t k0, k1;
-    key(piece, k0, k1);
-    if (s.meta != meta(h, piece.size()) || s.k0 != k0 || s.k1 != k1) return 0;
+    if (s.meta != meta(h, n) || s.k0 != k.k0 || s.k1 != k.k1) return 0;
     std::memcpy(out, s.tokens, sizeof(s.tokens));
     return std::size_t{s.tokens[1] != kNoToken} + (s.tokens[2] != kNoToken) + 1;
   }
@@ -47,7 +50,9 @@ class HotCache {
       inserts_ = 0;
     }
     Slot& s = slots_[h & mask_];
-    key(piece, s.k0, s.k1);
+    ShortKey k = short_key(reinterpret_cast<const unsigned char*>(piece.data()), piece.size());
+    s.k0 = k.k0;
+    s.k1 = k.k1;
     s.meta = meta(h, piece.size());
     for (std::size_t i = 0; i < kMaxTokens; ++i) s.tokens[i] = i < n ? toks[i] : kNoToken;
   }
@@ -64,19 +69,6 @@ class HotCache {
     TokenId tokens[kMaxTokens] = {kNoToken, kNoToken, kNoToken};  // unused: kNoToken
   };
   static_assert(sizeof(Slot) == 32);
-  // The piece's (<= 16) bytes, zero-padded, without a variable-length memcpy.
-  static void key(std::string_view p, std::uint64_t& k0, std::uint64_t& k1) {
-    const auto* b = reinterpret_cast<const unsigned char*>(p.data());
-    std::size_t n = p.size();
-    if (n <= 8) {
-      k0 = load_le(b, n);
-      k1 = 0;
-    } else {
-      std::memcpy(&k0, b, 8);
-      std::memcpy(&k1, b + n - 8, 8);  // bytes n-8..n-1; drop those k0 holds
-      k1 >>= (16 - n) * 8;
-    }
-  }
   static std::uint32_t meta(std::uint64_t h, std::size_t len) {
     return static_cast<std::uint32_t>((h >> 40) << 8) | static_cast<std::uint32_t>(len);
   }
