@@ -126,6 +126,44 @@ std::size_t simple_ascii_end(std::string_view text, std::size_t from) {
   return i;
 }
 
+AsciiLetters ascii_letters(std::string_view text, std::size_t from) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t i = from, n = text.size(), letters = 0;
+#if defined(__SSE2__)
+  // Per-byte counters (a letter's compare result is -1) summed every 255
+  // blocks, before they can wrap.
+  const __m128i zero = _mm_setzero_si128();
+  __m128i counts = zero;
+  unsigned blocks = 0;
+  auto flush = [&] {
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    letters += static_cast<std::size_t>(_mm_cvtsi128_si64(sums)) +
+               static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+    counts = zero;
+    blocks = 0;
+  };
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    __m128i t = _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)),
+                             _mm_set1_epi8(static_cast<char>(0x80 - 'a')));
+    __m128i is_letter = _mm_cmplt_epi8(t, _mm_set1_epi8(static_cast<char>(-128 + 26)));
+    auto high = static_cast<unsigned>(_mm_movemask_epi8(v));
+    if (high) {
+      auto k = static_cast<unsigned>(std::countr_zero(high));
+      auto before = static_cast<unsigned>(_mm_movemask_epi8(is_letter)) & ((1u << k) - 1);
+      letters += popcount64(before);
+      flush();
+      return {i + k, letters};
+    }
+    counts = _mm_sub_epi8(counts, is_letter);
+    if (++blocks == 255) flush();
+  }
+  flush();
+#endif
+  for (; i < n && s[i] < 0x80; ++i) letters += static_cast<unsigned char>((s[i] | 0x20) - 'a') < 26;
+  return {i, letters};
+}
+
 std::size_t segment_ascii(std::string_view text, std::size_t begin, std::size_t end,
                           WordBits& words) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());

@@ -28,6 +28,15 @@ bool ascii_kernel_matches_icu();
 // VT, FF), or text.size().
 std::size_t simple_ascii_end(std::string_view text, std::size_t from);
 
+// The ASCII run from `from` on: where it ends (the first byte >= 0x80, or
+// text.size()) and how many of its bytes are letters A-Z, a-z (Latin
+// script, for the script shares).
+struct AsciiLetters {
+  std::size_t end = 0;
+  std::size_t letters = 0;
+};
+AsciiLetters ascii_letters(std::string_view text, std::size_t from);
+
 // Graphemes of text[begin, end), simple ASCII between two safe points; adds
 // its words to `words`.
 std::size_t segment_ascii(std::string_view text, std::size_t begin, std::size_t end,

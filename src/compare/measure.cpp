@@ -10,6 +10,9 @@
 #include <optional>
 #include <thread>
 
+#include "compare/ascii_segment.hpp"
+#include "compare/word_bits.hpp"
+
 namespace tok::compare {
 namespace {
 
@@ -49,9 +52,10 @@ void add_scripts(std::string_view text, ScriptHistogram& h) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t i = 0, n = static_cast<int32_t>(text.size());
   while (i < n) {
-    if (s[i] < 0x80) {  // fast path: ASCII is Latin letters or Common
-      if ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') ++h[USCRIPT_LATIN];
-      ++i;
+    if (s[i] < 0x80) {  // ASCII is Latin letters or Common, 16 bytes at a time
+      detail::AsciiLetters run = detail::ascii_letters(text, static_cast<std::size_t>(i));
+      h[USCRIPT_LATIN] += run.letters;
+      i = static_cast<int32_t>(run.end);
       continue;
     }
     UChar32 c;
@@ -63,18 +67,26 @@ void add_scripts(std::string_view text, ScriptHistogram& h) {
 
 // Byte length of every id of a vocabulary (Tokenizer::token_bytes looks
 // through the special tokens first, too slow once per token).
-std::vector<std::uint32_t> token_lengths(const bpe::Tokenizer& tk) {
-  std::vector<std::uint32_t> len(tk.vocab_size());
-  for (std::size_t id = 0; id < len.size(); ++id) {
-    len[id] = static_cast<std::uint32_t>(tk.token_bytes(static_cast<bpe::TokenId>(id)).size());
+TokenLengths token_lengths(const bpe::Tokenizer& tk) {
+  TokenLengths t;
+  t.len.resize(tk.vocab_size());
+  t.long_len.resize(tk.vocab_size());
+  for (std::size_t id = 0; id < t.len.size(); ++id) {
+    std::size_t n = tk.token_bytes(static_cast<bpe::TokenId>(id)).size();
+    t.long_len[id] = static_cast<std::uint32_t>(n);
+    t.len[id] = static_cast<std::uint8_t>(std::min<std::size_t>(n, 255));
   }
-  return len;
+  return t;
 }
 
 // Per-thread scratch and totals.
 struct Worker {
   std::optional<Segmenter> seg;
-  std::vector<ByteSpan> words, words_t;
+  WordBits bits;                         // the unit's words
+  std::vector<ByteSpan> words, words_t;  // as spans, for vocabularies that need them
+  bool have_spans = false;               // words holds the unit's
+  std::vector<bpe::TokenId> ids;  // of one part of the unit
+  TokenStarts token_starts;
   std::vector<bpe::TokenSpan> spans;
   // (vocabularies): one per vocabulary, as the scratch holds its piece cache
   std::vector<bpe::EncodeScratch> scratch;
@@ -84,6 +96,55 @@ struct Unit {
   std::size_t sample;
   std::string_view text;
 };
+
+// Parts of a unit that a tiled vocabulary encodes at a time: their ids (4
+// bytes a token) stay in cache until their starts are marked (with whole
+// 4 MiB units, 5 MB of ids, marking them took about a third longer).
+constexpr std::size_t kPartBytes = std::size_t{256} << 10;
+
+// Tokens and continued words of a vocabulary whose tokens tile the text
+// (tokens_tile()), on a unit whose words are in w.bits. The parts are cut
+// at the vocabulary's safe boundaries, so the tokens are the whole unit's.
+// nullopt if they do not tile it after all.
+std::optional<TokenCounts> count_by_ids(const bpe::Tokenizer& tk, std::string_view text,
+                                        const TokenLengths& lengths, Worker& w, std::size_t v) {
+  std::vector<std::size_t> cuts = tk.chunk_boundaries(text, kPartBytes, bpe::SpecialMode::kText);
+  w.token_starts.reset(w.bits);
+  TokenCounts c;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    w.ids.clear();
+    std::string_view part = text.substr(cuts[k], cuts[k + 1] - cuts[k]);
+    if (!tk.encode(part, bpe::SpecialMode::kText, w.ids, w.scratch[v]).ok()) return std::nullopt;
+    if (!w.token_starts.add(part.size(), w.ids, lengths)) return std::nullopt;
+    c.tokens += w.ids.size();
+  }
+  std::optional<std::size_t> continued = w.token_starts.count_continued();
+  if (!continued) return std::nullopt;
+  c.continued_words = *continued;
+  return c;
+}
+
+// The same for any vocabulary, from encode_spans' offsets and the words as
+// spans (of the transformed text when the vocabulary transforms it).
+Status count_by_spans(const bpe::Tokenizer& tk, std::string_view text, bpe::SpecialMode mode,
+                      const TokenLengths& lengths, Worker& w, std::size_t v, TokenCounts& out) {
+  w.spans.clear();
+  TOK_TRY(tk.encode_spans(text, mode, w.spans, w.scratch[v]));
+  const std::vector<ByteSpan>* words = &w.words;
+  if (tk.has_transform()) {  // spans are offsets into the transformed text
+    std::string transformed = tk.apply_transform(text);
+    w.words_t.clear();
+    w.seg->word_spans(transformed, w.words_t);
+    words = &w.words_t;
+  } else if (!w.have_spans) {
+    w.words.clear();
+    w.bits.spans(w.words);
+    w.have_spans = true;
+  }
+  out.tokens += w.spans.size();
+  out.continued_words += count_continued_words(*words, w.spans, lengths.long_len);
+  return {};
+}
 
 }  // namespace
 
@@ -119,6 +180,26 @@ bool can_cut(const bpe::Tokenizer& tk) {
   return tk.chunk_boundaries(kProbe, 2, bpe::SpecialMode::kText).size() > 2;
 }
 
+// Why tokens tile (measure.hpp): the encoding sees the text itself (no
+// transform of any kind: can_cut() is false for a segment transform; no
+// specials matched in it) and every byte has its own one-byte token, so no
+// byte is dropped or becomes an unknown token. TokenStarts checks that the
+// lengths add up on every part too; a unit where they do not takes the
+// offset path.
+bool tokens_tile(const bpe::Tokenizer& tk, bpe::SpecialMode mode) {
+  if (mode != bpe::SpecialMode::kText || !can_cut(tk)) return false;
+  for (const bpe::SpecialToken& s : tk.specials()) {
+    if (s.always) return false;
+  }
+  for (unsigned b = 0; b < 256; ++b) {
+    bpe::TokenId id = tk.table().byte_token(static_cast<unsigned char>(b));
+    if (id == bpe::kNoToken || !tk.table().has(id)) return false;
+    std::string_view bytes = tk.table().bytes(id);
+    if (bytes.size() != 1 || static_cast<unsigned char>(bytes[0]) != b) return false;
+  }
+  return true;
+}
+
 Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options) {
@@ -149,10 +230,14 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
   std::vector<std::vector<TextCounts>> text(nthreads, std::vector<TextCounts>(ns));
   std::vector<std::vector<TokenCounts>> toks(nthreads, std::vector<TokenCounts>(ns * nv));
   std::vector<std::vector<ScriptHistogram>> scripts(nthreads);
-  // (vocabularies) x (ids): token byte lengths, for continued words.
-  std::vector<std::vector<std::uint32_t>> lengths;
+  // (vocabularies): token byte lengths, and whether the tokens tile the text.
+  std::vector<TokenLengths> lengths;
+  std::vector<char> tiled;
   if (options.words) {
-    for (const bpe::Tokenizer* tk : vocabs) lengths.push_back(token_lengths(*tk));
+    for (const bpe::Tokenizer* tk : vocabs) {
+      lengths.push_back(token_lengths(*tk));
+      tiled.push_back(tokens_tile(*tk, options.special));
+    }
   }
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
@@ -176,9 +261,9 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       TextCounts& tc = text[t][unit.sample];
       tc.bytes += unit.text.size();
       if (options.words) {
-        w.words.clear();
-        tc.graphemes += w.seg->segment(unit.text, w.words);
-        tc.words += w.words.size();
+        tc.graphemes += w.seg->segment(unit.text, w.bits);
+        tc.words += w.bits.count();
+        w.have_spans = false;
         add_scripts(unit.text, scripts[t][unit.sample]);
       }
       for (std::size_t v = 0; v < nv; ++v) {
@@ -198,22 +283,18 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           out.tokens += *n;
           continue;
         }
-        w.spans.clear();
-        Status st = tk.encode_spans(unit.text, options.special, w.spans, w.scratch[v]);
+        if (tiled[v]) {
+          if (auto c = count_by_ids(tk, unit.text, lengths[v], w, v)) {
+            out += *c;
+            continue;
+          }
+        }
+        Status st = count_by_spans(tk, unit.text, options.special, lengths[v], w, v, out);
         if (!st.ok()) {
           std::lock_guard lock(error_mutex);
           error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
           return;
         }
-        const std::vector<ByteSpan>* words = &w.words;
-        if (tk.has_transform()) {  // spans are offsets into the transformed text
-          std::string transformed = tk.apply_transform(unit.text);
-          w.words_t.clear();
-          w.seg->word_spans(transformed, w.words_t);
-          words = &w.words_t;
-        }
-        out.tokens += w.spans.size();
-        out.continued_words += count_continued_words(*words, w.spans, lengths[v]);
       }
     }
   };

@@ -53,6 +53,11 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
 // no transform.
 bool can_cut(const bpe::Tokenizer& tk);
 
+// Do the vocabulary's tokens tile the text they encode in this mode (token k
+// starts where token k-1 ends)? Then continued words come from the token ids
+// and their lengths (TokenStarts), not from encode_spans' offset per token.
+bool tokens_tile(const bpe::Tokenizer& tk, bpe::SpecialMode mode);
+
 // Cut points 0 = c0 < ... < cn = text.size() as described above.
 std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes);
 

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tok::compare {
 namespace {
 
@@ -61,6 +65,98 @@ void WordBits::spans(std::vector<ByteSpan>& out) const {
       out.push_back({b, e});
     }
   }
+}
+
+void TokenStarts::reset(const WordBits& words) {
+  words_ = &words;
+  pos_ = 0;
+  starts_.assign(words.inside().size(), 0);
+  done_ = 0;
+  continued_ = 0;
+  carry_ = false;
+}
+
+bool TokenStarts::add(std::size_t bytes, std::span<const bpe::TokenId> ids,
+                      const TokenLengths& lengths) {
+  if (bytes > words_->size() - pos_) return false;
+  if (marks_.size() < bytes + 64) marks_.resize(bytes + 64, 0);
+  if (++stamp_ == 0) {  // every value was used: start over
+    std::fill(marks_.begin(), marks_.end(), 0);
+    stamp_ = 1;
+  }
+  // A byte per position first, then 64 of them to a word: a store per token
+  // and no dependency between tokens but the running offset (setting bits
+  // in place would make each token wait on the previous one's update). The
+  // pointers are locals: a byte store may alias any member, which would
+  // otherwise be reloaded after every token.
+  std::uint8_t* marks = marks_.data();
+  const std::uint8_t stamp = stamp_;
+  const std::uint8_t* len8 = lengths.len.data();
+  const std::uint32_t* long_len = lengths.long_len.data();
+  const std::size_t nlen = lengths.len.size();
+  std::size_t p = 0;
+  for (bpe::TokenId id : ids) {
+    if (id >= nlen || p >= bytes) return false;
+    marks[p] = stamp;
+    std::size_t len = len8[id];
+    if (len == 255) len = long_len[id];
+    p += len;
+  }
+  if (p != bytes) return false;
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi8(static_cast<char>(stamp));
+#endif
+  for (std::size_t i = 0; i < bytes; i += 64) {
+    std::uint64_t m = 0;
+#if defined(__SSE2__)
+    for (int k = 0; k < 4; ++k) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(marks + i + 16 * k));
+      auto bits = static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, want)));
+      m |= std::uint64_t{bits} << (16 * k);
+    }
+#else
+    for (int k = 0; k < 64; ++k) m |= std::uint64_t{marks[i + k] == stamp} << k;
+#endif
+    std::size_t at = pos_ + i;
+    unsigned sh = at & 63;
+    starts_[at >> 6] |= m << sh;
+    if (sh) starts_[(at >> 6) + 1] |= m >> (64 - sh);
+  }
+  pos_ += bytes;
+  // The words before the one holding pos_ get no more starts: count them
+  // while they are in cache.
+  count_upto(pos_ >> 6);
+  return true;
+}
+
+// Each run of `inside` bits is the interior of one word. Adding to the
+// bitmap the token starts that fall in it (h, a subset of it) carries out
+// of the run exactly when there is at least one: the run's ones from bit s
+// to bit e are worth 2^(e+1) - 2^s, the starts add between 2^s and
+// 2^(e+1) - 2^s, so the sum sets bit e + 1 (never in `inside`) and carries
+// no further. Counting those carry bits counts the continued words; a run
+// that crosses a 64-bit word passes its carry on like an add with carry.
+void TokenStarts::count_upto(std::size_t end) {
+  std::span<const std::uint64_t> inside = words_->inside();
+  std::size_t continued = 0;
+  bool carry = carry_;
+  for (std::size_t w = done_; w < end; ++w) {
+    std::uint64_t a = inside[w];
+    std::uint64_t sum = 0;
+    bool c1 = __builtin_add_overflow(a, a & starts_[w], &sum);
+    bool c2 = __builtin_add_overflow(sum, std::uint64_t{carry}, &sum);
+    carry = c1 || c2;
+    continued += popcount64(sum & ~a);
+  }
+  continued_ += continued;
+  carry_ = carry;
+  done_ = std::max(done_, end);
+}
+
+std::optional<std::size_t> TokenStarts::count_continued() {
+  if (!words_ || pos_ != words_->size()) return std::nullopt;
+  count_upto(starts_.size());
+  return continued_;
 }
 
 }  // namespace tok::compare

@@ -7,6 +7,8 @@
 #include "compare/composition.hpp"
 #include "compare/corpus.hpp"
 #include "compare/measure.hpp"
+#include "compare/metrics.hpp"
+#include "compare/segment.hpp"
 #include "compare/report.hpp"
 #include "formats/registry.hpp"
 
@@ -66,6 +68,9 @@ TEST_CASE("line chunks cut only between a printable character + newline and a le
 TEST_CASE("samples of a named-scanner vocabulary are cut into chunks") {
   // A probe that never found its cut once left every sample whole.
   CHECK(can_cut(cl100k()));
+  // And continued words take the path through token ids.
+  CHECK(tokens_tile(cl100k(), bpe::SpecialMode::kText));
+  CHECK(!tokens_tile(cl100k(), bpe::SpecialMode::kAllow));
 }
 
 TEST_CASE("measure: tokens equal Tokenizer::count; threads and chunks change nothing") {
@@ -103,6 +108,38 @@ TEST_CASE("measure: tokens equal Tokenizer::count; threads and chunks change not
   REQUIRE(f.ok());
   CHECK((*f)[1].vocab[0].tokens == (*a)[1].vocab[0].tokens);
   CHECK((*f)[1].text.words == 0);
+}
+
+TEST_CASE("measure: continued words from token ids equal those from ICU words and token spans") {
+  // measure() counts them from WordBits and the ids of a vocabulary whose
+  // tokens tile the text; the reference is plain ICU and encode_spans.
+  std::string mixed;
+  for (int i = 0; i < 200; ++i) {
+    mixed += "Der Fluss stieg schnell, 3.14 km/h. Река поднялась! नदी तेज़ी से बढ़ी। 河水上涨了。"
+             " don't x_y __init__ caf\xC3\xA9 e\xCC\x81 \xF0\x9F\x98\x80\r\n";
+  }
+  Corpus c = corpus_of({{"mixed", mixed}, {"en", "There is a small town beside a wide, slow river.\n"}});
+  std::vector<const bpe::Tokenizer*> v{&cl100k()};
+  MeasureOptions o;
+  o.chunk_bytes = 3000;
+  auto m = measure(c, v, o);
+  REQUIRE(m.ok());
+  auto seg = Segmenter::create();
+  REQUIRE(seg.ok());
+  std::vector<std::uint32_t> lengths(cl100k().vocab_size());
+  for (std::size_t id = 0; id < lengths.size(); ++id) {
+    lengths[id] = static_cast<std::uint32_t>(cl100k().token_bytes(static_cast<bpe::TokenId>(id)).size());
+  }
+  for (std::size_t i = 0; i < c.samples.size(); ++i) {
+    std::string_view text = c.samples[i].text.bytes();
+    std::vector<ByteSpan> words;
+    seg->word_spans_icu(text, words);
+    std::vector<bpe::TokenSpan> spans;
+    REQUIRE(cl100k().encode_spans(text, bpe::SpecialMode::kText, spans).ok());
+    CHECK((*m)[i].text.words == words.size());
+    CHECK((*m)[i].vocab[0].tokens == spans.size());
+    CHECK((*m)[i].vocab[0].continued_words == count_continued_words(words, spans, lengths));
+  }
 }
 
 TEST_CASE("report: baseline premium is 1, rows sorted worst first") {
