@@ -34,6 +34,11 @@ void PieceCache::grow() {
     entries_ = 0;
     keys_.clear();
     tokens_.clear();
+    // Address space for a full table of typical pieces (about 12 bytes, 4
+    // tokens), reserved once: pages are touched only as entries fill them,
+    // and the arrays are never copied into fresh memory as they grow.
+    keys_.reserve(kMaxEntries * 12);
+    tokens_.reserve(kMaxEntries * 4);
     return;
   }
   capacity_ *= 2;

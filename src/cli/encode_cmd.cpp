@@ -1,4 +1,5 @@
 // tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -77,7 +78,15 @@ int run_encode(const EncodeArgs& a) {
     out.flush();
     return 0;
   }
+  // Room for the largest chunk's ids up front (at most one per byte; pages
+  // are only touched as ids fill them): grown by doubling, the vector copied
+  // itself into fresh memory again and again, and fresh pages are costly.
+  std::size_t largest = 0;
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    largest = std::max(largest, cuts[c + 1] - cuts[c]);
+  }
   std::vector<bpe::TokenId> ids;
+  ids.reserve(largest + 2);
   bpe::EncodeScratch scratch;
   double encode_ms = 0, encode_cpu_ms = 0;
   std::size_t ntokens = 0;
