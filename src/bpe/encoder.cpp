@@ -297,7 +297,10 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t len = pieces[i].size();
     nhot[i] = len - 1 < HotCache::kMaxBytes ? s.hot.find(key[i], len, h[i], hot[i]) : 0;
-    if (!nhot[i]) table.prefetch(h[i]);
+    if (!nhot[i]) {
+      table.prefetch(h[i]);
+      s.cache.prefetch(h[i]);
+    }
   }
   // Stage 3: in order, the answers or the cold path.
   for (std::size_t i = 0; i < n; ++i) {

@@ -36,6 +36,9 @@ class PieceCache {
       }
     }
   }
+  void prefetch(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
+  }
   void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n);
 
  private:
