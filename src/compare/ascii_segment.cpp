@@ -28,7 +28,7 @@ WordClass kernel_class(unsigned char b) {
     case ' ': return WordClass::kSpace;
     case '\r': return WordClass::kCR;
     case '\n': return WordClass::kLF;
-    default: return WordClass::kOther;
+    default: return b < 0x20 || b == 0x7F ? WordClass::kControl : WordClass::kOther;
   }
 }
 

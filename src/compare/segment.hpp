@@ -6,10 +6,11 @@
 // byte offset into the caller's string. Ill-formed UTF-8 reads as U+FFFD.
 //
 // Most text never reaches ICU: fragments of "simple" code points (ASCII,
-// Latin, Greek, Cyrillic, Arabic letters and the like, without combining
-// marks) are counted by hand with exactly ICU's results (simple_segment.hpp),
-// runs of simple ASCII 64 bytes at a time (ascii_segment.hpp); the *_icu
-// functions are the plain ICU reference the tests compare with.
+// Latin, Greek, Cyrillic, Arabic, the Indic scripts, Hangul and the like,
+// with their combining marks) are counted by hand with exactly ICU's
+// results (simple_segment.hpp), runs of simple ASCII 64 bytes at a time
+// (ascii_segment.hpp); the *_icu functions are the plain ICU reference the
+// tests compare with.
 //
 // A Segmenter owns ICU iterators with mutable state: one per thread.
 #pragma once

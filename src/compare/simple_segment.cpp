@@ -1,96 +1,58 @@
 #include "compare/simple_segment.hpp"
 
-#include <unicode/uchar.h>
-#include <unicode/uscript.h>
-
 namespace tok::compare::detail {
 namespace {
 
-// ICU 72's word.txt follows CLDR 42 in two tailorings of UAX #29: ':' (and
-// U+FE55, U+FF1A, not below kLimit) is not MidLetter ("a:b" is two words),
-// and '@' is ALetter ("rranjan@redhat.com" is one word). The differential
-// tests fail if another ICU disagrees.
-constexpr bool kColonIsMidLetter = false;
-
-bool dictionary_or_cjk(UChar32 c) {
-  if (u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT) return true;
-  if (u_hasBinaryProperty(c, UCHAR_IDEOGRAPHIC)) return true;
-  UErrorCode st = U_ZERO_ERROR;
-  UScriptCode sc = uscript_getScript(c, &st);
-  return U_FAILURE(st) || sc == USCRIPT_HAN || sc == USCRIPT_HIRAGANA ||
-         sc == USCRIPT_KATAKANA || sc == USCRIPT_HANGUL;
-}
-
-WordClass classify(UChar32 c) {
-  switch (c) {
-    case '\r': return WordClass::kCR;
-    case '\n': return WordClass::kLF;
-    case ' ': return WordClass::kSpace;
-    case '_': return WordClass::kUnderscore;
-    case '@': return WordClass::kLetter;
-    case ':': return kColonIsMidLetter ? WordClass::kMidLetter : WordClass::kOther;
-    default: break;
-  }
-  if (U_IS_SURROGATE(c)) return WordClass::kNotSimple;
-  int gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);
-  if (gcb != U_GCB_OTHER && gcb != U_GCB_CONTROL) return WordClass::kNotSimple;
-  if (u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) || dictionary_or_cjk(c)) {
-    return WordClass::kNotSimple;
-  }
-  switch (u_getIntPropertyValue(c, UCHAR_WORD_BREAK)) {
-    case U_WB_ALETTER: return WordClass::kLetter;
-    case U_WB_NUMERIC: return WordClass::kDigit;
-    case U_WB_MIDLETTER: return WordClass::kMidLetter;
-    case U_WB_MIDNUMLET:
-    case U_WB_SINGLE_QUOTE: return WordClass::kMidNumLet;
-    case U_WB_MIDNUM: return WordClass::kMidNum;
-    // Double_Quote only joins next to Hebrew letters, which are not simple
-    // and so never share a fragment with a counted one.
-    case U_WB_DOUBLE_QUOTE:
-    case U_WB_OTHER: return WordClass::kOther;
-    // Extend, Format, ZWJ, Katakana, Hebrew_Letter, Newline, RI, other
-    // ExtendNumLet and WSegSpace: ICU.
-    default: return WordClass::kNotSimple;
-  }
-}
-
 struct Decoded {
   WordClass cls;
+  std::uint8_t flags;  // ConjunctFlags
   std::uint32_t len;
 };
 
 bool is_cont(unsigned char b) { return (b & 0xC0) == 0x80; }
 
 // The class of the code point at s[i] (i < n) and its length; ill-formed
-// UTF-8 and code points from U+3000 on are kNotSimple.
+// UTF-8 and code points from kLimit on are kNotSimple.
 Decoded read(const SimpleClasses& t, const unsigned char* s, std::size_t i, std::size_t n) {
   unsigned char b = s[i];
-  if (b < 0x80) return {t.of(b), 1};
-  if (b >= 0xC2 && b <= 0xDF && i + 1 < n && is_cont(s[i + 1])) {
-    return {t.of(static_cast<char32_t>(((b & 0x1F) << 6) | (s[i + 1] & 0x3F))), 2};
+  char32_t c;
+  std::uint32_t len;
+  if (b < 0x80) {
+    c = b, len = 1;
+  } else if (b >= 0xC2 && b <= 0xDF && i + 1 < n && is_cont(s[i + 1])) {
+    c = static_cast<char32_t>(((b & 0x1F) << 6) | (s[i + 1] & 0x3F)), len = 2;
+  } else if (b >= 0xE0 && b <= 0xED && i + 2 < n && is_cont(s[i + 1]) && is_cont(s[i + 2])) {
+    c = static_cast<char32_t>(((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F));
+    len = 3;
+    // Overlong forms and surrogates are ill-formed.
+    if (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF)) return {WordClass::kNotSimple, 0, 1};
+  } else {
+    return {WordClass::kNotSimple, 0, 1};
   }
-  if (b >= 0xE0 && b <= 0xE2 && i + 2 < n && is_cont(s[i + 1]) && is_cont(s[i + 2])) {
-    char32_t c = static_cast<char32_t>(((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) |
-                                       (s[i + 2] & 0x3F));
-    if (c >= 0x800) return {t.of(c), 3};  // else overlong
-  }
-  return {WordClass::kNotSimple, 1};
+  std::uint8_t bits = t.bits(c);
+  return {static_cast<WordClass>(bits & 0x0F), static_cast<std::uint8_t>(bits & 0xF0), len};
 }
 
 bool letter_or_digit(WordClass c) { return c == WordClass::kLetter || c == WordClass::kDigit; }
+// Does a segment holding c have word status?
+bool wordlike(WordClass c) { return letter_or_digit(c) || c == WordClass::kHangul; }
 
 // UAX #29 word rules WB3-WB13b restricted to simple classes: no break
-// between p and c, given the code points before (pp) and after (n).
-bool joins(WordClass pp, WordClass p, WordClass c, WordClass n) {
+// before c. raw is the code point just before c; pp, p are the two before
+// it with marks skipped (WB4: the rules from WB5 on see through them);
+// next() gives the first class after c that is not a mark.
+template <class Next>
+bool joins(WordClass pp, WordClass p, WordClass raw, WordClass c, Next&& next) {
   using W = WordClass;
-  if (p == W::kCR) return c == W::kLF;                                // WB3, WB3a
-  if (p == W::kLF || c == W::kCR || c == W::kLF) return false;         // WB3a, WB3b
-  if (p == W::kSpace && c == W::kSpace) return true;                   // WB3d
+  if (raw == W::kCR) return c == W::kLF;                               // WB3, WB3a
+  if (raw == W::kLF || c == W::kCR || c == W::kLF) return false;       // WB3a, WB3b
+  if (raw == W::kSpace && c == W::kSpace) return true;                 // WB3d
+  if (p == W::kHangul || c == W::kHangul) return p == c;               // ICU's Hangul runs
   if (letter_or_digit(p) && letter_or_digit(c)) return true;           // WB5, WB8-10
   bool mid_letter = c == W::kMidLetter || c == W::kMidNumLet;
   bool mid_num = c == W::kMidNum || c == W::kMidNumLet;
-  if (p == W::kLetter && mid_letter && n == W::kLetter) return true;   // WB6
-  if (p == W::kDigit && mid_num && n == W::kDigit) return true;        // WB12
+  if (p == W::kLetter && mid_letter && next() == W::kLetter) return true;  // WB6
+  if (p == W::kDigit && mid_num && next() == W::kDigit) return true;       // WB12
   if (c == W::kLetter && pp == W::kLetter && (p == W::kMidLetter || p == W::kMidNumLet)) {
     return true;  // WB7
   }
@@ -102,18 +64,26 @@ bool joins(WordClass pp, WordClass p, WordClass c, WordClass n) {
   return false;
 }
 
-}  // namespace
-
-const SimpleClasses& SimpleClasses::get() {
-  static const SimpleClasses table;
-  return table;
-}
-
-SimpleClasses::SimpleClasses() : table_(kLimit) {
-  for (char32_t c = 0; c < kLimit; ++c) {
-    table_[c] = static_cast<std::uint8_t>(classify(static_cast<UChar32>(c)));
+// Where an Indic conjunct stands (CLDR's rule: LinkingConsonant ExtCccZwj*
+// Virama ExtCccZwj* x LinkingConsonant), one code point at a time.
+struct Conjunct {
+  enum State : std::uint8_t { kNone, kConsonant, kLinked } state = kNone;
+  // Does the code point with these flags join the cluster before it?
+  bool next(std::uint8_t flags) {
+    bool joined = false;
+    if (flags & kLinkingConsonant) {
+      joined = state == kLinked;
+      state = kConsonant;
+    } else if ((flags & kVirama) && state != kNone) {
+      state = kLinked;
+    } else if (!(flags & kCccOrZwj)) {
+      state = kNone;
+    }
+    return joined;
   }
-}
+};
+
+}  // namespace
 
 bool is_safe_point(std::string_view text, std::size_t q) {
   if (q == 0 || q >= text.size()) return true;
@@ -145,41 +115,80 @@ FragmentScan scan_fragment(std::string_view text, std::size_t begin, const Simpl
   if (begin >= n) return {true, n, 0};
   // The current segment: where it starts, whether ICU tags it as a word (a
   // letter or digit, or two or more '_': word.txt has "$ExtendNumLetEx
-  // $ExtendNumLetEx {200}" but no rule for one '_' alone).
+  // $ExtendNumLetEx {200}" but no rule for one '_' alone), and whether it
+  // ends in '_' and marks: ICU gives "a_" + U+0301 (and "__" + U+0301) no
+  // word status, though "a_" and "a_" U+0301 "b" have it (found by the
+  // differential tests).
   std::size_t seg = begin;
   bool seg_letters = false;
   unsigned seg_underscores = 0;
+  bool seg_marked_underscore = false;
   auto close = [&](std::size_t at) {
-    if (seg_letters || seg_underscores >= 2) words.add(seg, at);
+    if ((seg_letters || seg_underscores >= 2) && !seg_marked_underscore) words.add(seg, at);
   };
-  W pp = W::kNotSimple, p = W::kNotSimple;  // kNotSimple: nothing before
-  std::size_t i = begin;
-  Decoded cur = read(classes, s, i, n);
-  for (;;) {
+  auto start_segment = [&](std::size_t at) {
+    close(at);
+    seg = at;
+    seg_letters = false;
+    seg_underscores = 0;
+    seg_marked_underscore = false;
+  };
+  // pp, p: the classes before, marks skipped; raw: the code point just
+  // before (kNotSimple: nothing, the fragment starts here).
+  W pp = W::kNotSimple, p = W::kNotSimple, raw = W::kNotSimple;
+  Conjunct conjunct;
+  for (std::size_t i = begin;;) {
+    Decoded cur = read(classes, s, i, n);
     if (cur.cls == W::kNotSimple) {
       words.clear(begin, i);
       return {false, next_safe_point(text, i), 0};
     }
     std::size_t next = i + cur.len;
-    Decoded ahead = next < n ? read(classes, s, next, n) : Decoded{W::kNotSimple, 0};
-    if (i > begin && !joins(pp, p, cur.cls, ahead.cls)) {
-      close(i);
-      seg = i;
-      seg_letters = false;
-      seg_underscores = 0;
+    bool joined_conjunct = conjunct.next(cur.flags);
+    if (cur.cls == W::kExtend) {
+      // GB9, GB9a: a mark joins the cluster before it, except after a
+      // control or line end (GB4) or at the start. WB4: for words it joins
+      // whatever is before it, except a line end or the start, where it
+      // stands alone (and then acts as Other).
+      bool alone = raw == W::kNotSimple || raw == W::kCR || raw == W::kLF;
+      if (p == W::kHangul && !alone) {
+        // ICU then gives the Hangul run no word status ("강" U+0301, "강강"
+        // U+0301 are not words): left to ICU.
+        words.clear(begin, i);
+        return {false, next_safe_point(text, i), 0};
+      }
+      if (alone || raw == W::kControl) ++r.graphemes;
+      if (alone) {
+        if (i > begin) start_segment(i);
+        pp = p;
+        p = W::kOther;
+      } else if (p == W::kUnderscore) {
+        seg_marked_underscore = true;
+      }
+    } else {
+      auto ahead = [&] {
+        for (std::size_t j = next; j < n;) {
+          Decoded d = read(classes, s, j, n);
+          if (d.cls != W::kExtend) return d.cls;
+          j += d.len;
+        }
+        return W::kNotSimple;
+      };
+      if (i > begin && !joins(pp, p, raw, cur.cls, ahead)) start_segment(i);
+      if (!(raw == W::kCR && cur.cls == W::kLF) && !joined_conjunct) ++r.graphemes;
+      seg_letters |= wordlike(cur.cls);
+      seg_underscores += cur.cls == W::kUnderscore;
+      seg_marked_underscore = false;
+      pp = p;
+      p = cur.cls;
     }
-    if (!(p == W::kCR && cur.cls == W::kLF)) ++r.graphemes;
-    seg_letters |= letter_or_digit(cur.cls);
-    seg_underscores += cur.cls == W::kUnderscore;
+    raw = cur.cls;
     if (next >= n || cur.cls == W::kLF || (cur.cls == W::kSpace && s[next] < 0x80 && s[next] != ' ')) {
       close(next);
       r.simple = true;
       r.end = next;
       return r;
     }
-    pp = p;
-    p = cur.cls;
-    cur = ahead;
     i = next;
   }
 }

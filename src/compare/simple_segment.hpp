@@ -2,23 +2,11 @@
 // text counted by hand, with ICU's results, so that ICU's BreakIterators
 // (which cost about as much as three BPE encodings) only see the rest.
 //
-// Simple code points are those for which the UAX #29 rules, as ICU's
-// word.txt and char.txt implement them, reduce to a few pairwise cases:
-// below U+3000, valid UTF-8, and one of
-//   kLetter     Word_Break ALetter (not Hebrew, not a dictionary script),
-//               and '@' (ICU 72 follows CLDR 42 there)
-//   kDigit      Word_Break Numeric
-//   kMidLetter  MidLetter (ICU 72 leaves ':' out of it: see the class table)
-//   kMidNumLet  MidNumLet or Single_Quote ('.', '\'', U+2019...)
-//   kMidNum     MidNum (',', ';', ...)
-//   kUnderscore '_' (the only ExtendNumLet kept)
-//   kSpace      U+0020 (the only WSegSpace kept)
-//   kCR, kLF
-//   kOther      Word_Break Other
-// each with Grapheme_Cluster_Break Other or Control (no marks, no Prepend,
-// no Hangul jamo, no emoji), and not Han, kana, Hangul or Line_Break
-// Complex_Context (ICU's dictionary scripts). Every simple code point is one
-// grapheme cluster, except that CR LF is one.
+// Simple code points (simple_classes.hpp) follow UAX #29 with a few cases:
+// every one starts a grapheme cluster except that CR LF is one, marks
+// (kExtend) join the cluster before them unless it ends in a control, and
+// an Indic conjunct stays one; for words, marks are transparent (WB4) and
+// the rest is the pairwise rules WB3-WB13b restricted to those classes.
 //
 // The text is cut into fragments at "safe points": after '\n', and after ' '
 // when an ASCII byte other than ' ' follows. No word or grapheme rule joins
@@ -30,42 +18,12 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
-#include <vector>
 
+#include "compare/simple_classes.hpp"
 #include "compare/word_bits.hpp"
 
 namespace tok::compare::detail {
-
-enum class WordClass : std::uint8_t {
-  kNotSimple,
-  kLetter,
-  kDigit,
-  kMidLetter,
-  kMidNumLet,
-  kMidNum,
-  kUnderscore,
-  kSpace,
-  kCR,
-  kLF,
-  kOther,
-};
-
-// Code point -> WordClass for U+0000..U+2FFF, from ICU's properties.
-// Immutable once built; shared by all threads.
-class SimpleClasses {
- public:
-  static constexpr char32_t kLimit = 0x3000;
-  static const SimpleClasses& get();
-  WordClass of(char32_t c) const {
-    return c < kLimit ? static_cast<WordClass>(table_[c]) : WordClass::kNotSimple;
-  }
-
- private:
-  SimpleClasses();
-  std::vector<std::uint8_t> table_;  // (kLimit) WordClass values
-};
 
 // Is `q` a safe point of `text` (see above)? 0 and text.size() are.
 bool is_safe_point(std::string_view text, std::size_t q);

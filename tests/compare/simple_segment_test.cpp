@@ -36,6 +36,22 @@ const std::vector<std::string> kHardAlphabet = {
     "\xE2\x80\xBF" /* undertie (ExtendNumLet) */, "\xF0\x9F\x87\xA9" /* regional indicator D */,
     "\xE2\x80\xAF" /* narrow NBSP */, "\xC2\x85" /* NEL */};
 
+// Marks and the Indic conjunct rule's roles: consonants of linking scripts
+// (Devanagari, Bengali, Malayalam) and not (Tamil), viramas, nukta (a
+// combining class), vowel signs (SpacingMark and Extend, class 0), ZWJ,
+// ZWNJ, Arabic and Latin combining marks, next to letters, spaces, tabs
+// and line ends.
+const std::vector<std::string> kMarkAlphabet = {
+    "\xE0\xA4\x95" /* ka */, "\xE0\xA4\xB7" /* ssa */, "\xE0\xA5\x8D" /* virama */,
+    "\xE0\xA4\xBC" /* nukta */, "\xE0\xA4\xBE" /* aa sign */, "\xE0\xA5\x81" /* u sign */,
+    "\xE0\xA4\x82" /* anusvara */, "\xE0\xA6\x95" /* Bengali ka */,
+    "\xE0\xA7\x8D" /* Bengali virama */, "\xE0\xAE\x95" /* Tamil ka */,
+    "\xE0\xAF\x8D" /* Tamil pulli */, "\xE0\xB4\x95" /* Malayalam ka */,
+    "\xE0\xB5\x8D" /* Malayalam virama */, "\xE2\x80\x8D" /* ZWJ */,
+    "\xE2\x80\x8C" /* ZWNJ */, "\xD9\x8E" /* Arabic fatha */, "\xCC\x81" /* acute */,
+    "a", "1", " ", "\t", "\n", ".", "_", "\xEA\xB0\x95" /* Hangul gang */,
+    "\xEC\x9D\x80" /* Hangul eun */};
+
 std::string fmt_hex(unsigned char c) {
   const char* d = "0123456789abcdef";
   return {d[c >> 4], d[c & 15], ' '};
@@ -109,6 +125,7 @@ TEST_CASE("fast segmentation equals ICU on every short string") {
   std::string cur;
   for (int len = 1; len <= 3; ++len) each(all, len, each, cur);
   each(kSimpleAlphabet, 4, each, cur);
+  each(kMarkAlphabet, 4, each, cur);
   CHECK(failures == 0);
 }
 
@@ -167,6 +184,36 @@ TEST_CASE("fast segmentation equals ICU for every code point below U+3000 in con
     if (!agree(s, u + u) || !agree(s, "a" + u + "a" + u + "a") || !agree(s, "1" + u + "1" + u + "1")) {
       ++failures;
     }
+    // Marks and conjuncts: after a consonant, between a virama and a
+    // consonant, after a tab, at the start of a line.
+    const char* ka = "\xE0\xA4\x95";
+    const char* virama = "\xE0\xA5\x8D";
+    for (const std::string& t : {ka + u + virama + ka, std::string(ka) + virama + u + ka,
+                                 std::string(ka) + virama + u, u + virama + ka,
+                                 "\t" + u + "a", "a\n" + u + "a", "a" + u + u + ".a"}) {
+      if (!agree(s, t)) ++failures;
+    }
+  }
+  CHECK(failures == 0);
+}
+
+TEST_CASE("fast segmentation equals ICU for every Hangul syllable in context") {
+  Segmenter s = make();
+  const std::vector<std::string> ctx = {"", "a", "1", "_", ".", "'", " ", "\n", "\xEA\xB0\x95",
+                                        "\xCC\x81", "\xE3\x84\xB1" /* compatibility jamo */};
+  std::size_t failures = 0;
+  for (char32_t c = 0xAC00; c <= 0xD7A3 && failures < 10; ++c) {
+    std::string u = utf8(c);
+    // Every syllable next to everything would take a minute: all of them
+    // in a few contexts, every 37th in all.
+    if ((c - 0xAC00) % 37 == 0) {
+      for (const auto& x : ctx) {
+        for (const auto& y : ctx) {
+          if (!agree(s, x + u + y)) ++failures;
+        }
+      }
+    }
+    if (!agree(s, u + u + " " + u + "a") || !agree(s, "a " + u + "." + u)) ++failures;
   }
   CHECK(failures == 0);
 }
@@ -181,7 +228,9 @@ TEST_CASE("fast segmentation equals ICU on random strings") {
     std::string text;
     int len = 1 + static_cast<int>(rng() % 40);
     for (int i = 0; i < len; ++i) {
-      if (hard && rng() % 6 == 0) {
+      if (round % 3 == 1) {
+        text += kMarkAlphabet[rng() % kMarkAlphabet.size()];
+      } else if (hard && rng() % 6 == 0) {
         text += kHardAlphabet[rng() % kHardAlphabet.size()];
       } else {
         text += kSimpleAlphabet[rng() % kSimpleAlphabet.size()];
