@@ -100,19 +100,20 @@ Result<PreTokenizer> PreTokenizer::from_regex(std::string_view pattern) {
   return p;
 }
 
-std::size_t PreTokenizer::next_end(std::string_view text, std::size_t pos) const {
+std::size_t PreTokenizer::next_ends(std::string_view text, std::size_t pos, std::size_t* ends,
+                                    std::size_t max) const {
   switch (scanner_) {
     case Scanner::kGpt2:
-      return scan_gpt2(text, pos);
+      return scan_gpt2(text, pos, ends, max);
     case Scanner::kCl100k:
-      return scan_cl100k(text, pos, max_digits_, ws_run_to_end_);
+      return scan_cl100k(text, pos, ends, max, max_digits_, ws_run_to_end_);
     case Scanner::kO200k:
-      return scan_o200k(text, pos);
+      return scan_o200k(text, pos, ends, max);
     case Scanner::kRegex:
       break;
   }
-  TOK_ASSERT(!"next_end called for a regex pre-tokenizer");
-  return text.size();
+  TOK_ASSERT(!"next_ends called for a regex pre-tokenizer");
+  return 0;
 }
 
 // A safe boundary p satisfies: text[p-2] is ASCII but not whitespace (0x21..

@@ -57,8 +57,11 @@ class PreTokenizer {
  private:
   struct Regex;  // compiled PCRE2 pattern
   void split_regex_fn(std::string_view text, const std::function<void(std::string_view)>& f) const;
-  // End of the piece starting at pos in a valid-UTF-8 text (hand scanners).
-  std::size_t next_end(std::string_view text, std::size_t pos) const;
+  // Ends of up to max pieces from pos in a valid-UTF-8 text (hand scanners);
+  // returns their number.
+  static constexpr std::size_t kScanBatch = 16;
+  std::size_t next_ends(std::string_view text, std::size_t pos, std::size_t* ends,
+                        std::size_t max) const;
 
   std::string name_;
   std::string pattern_;
@@ -91,11 +94,13 @@ void PreTokenizer::split(std::string_view text, F&& f) const {
     if (scanner_ == Scanner::kRegex) {
       split_regex_fn(run, f);
     } else {
-      std::size_t p = 0;
+      std::size_t p = 0, ends[kScanBatch];
       while (p < run.size()) {
-        std::size_t e = next_end(run, p);
-        f(run.substr(p, e - p));
-        p = e;
+        std::size_t k = next_ends(run, p, ends, kScanBatch);
+        for (std::size_t i = 0; i < k; ++i) {
+          f(run.substr(p, ends[i] - p));
+          p = ends[i];
+        }
       }
     }
     pos += valid;

@@ -248,7 +248,7 @@ std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
 // bytes alone, without the general path's failed word attempts.
 enum class AsciiStart { kGeneral, kDigits, kOther, kSpaceOther, kWhitespace };
 
-AsciiStart ascii_start(const Cursor& c, std::size_t pos) {
+[[gnu::always_inline]] inline AsciiStart ascii_start(const Cursor& c, std::size_t pos) {
   unsigned char b = c.s[pos];
   if (b >= 0x80) return AsciiStart::kGeneral;
   if (b == '\r' || b == '\n') return AsciiStart::kWhitespace;
@@ -294,10 +294,8 @@ std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
   if (r.last_newline_end) return r.last_newline_end;
   return whitespace_tail(c, r, pos);
 }
-}  // namespace
 
-std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
-  Cursor c(text);
+[[gnu::always_inline]] inline std::size_t gpt2_piece(const Cursor& c, std::size_t pos) {
   std::size_t word = pos + (c.s[pos] == ' ' && pos + 1 < c.n);
   if (is_ascii_letter(c.s[word])) {
     std::size_t e = ascii_word_end<kPropLetter>(c, word);
@@ -323,9 +321,8 @@ std::size_t scan_gpt2(std::string_view text, std::size_t pos) {
   return whitespace_tail(c, whitespace_run(c, pos), pos);
 }
 
-std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
-                        bool ws_run_to_end) {
-  Cursor c(text);
+[[gnu::always_inline]] inline std::size_t cl100k_piece(const Cursor& c, std::size_t pos,
+                                                       int max_digits, bool ws_run_to_end) {
   switch (ascii_start(c, pos)) {
     case AsciiStart::kGeneral: break;
     case AsciiStart::kDigits: return skip_digits(c, pos, max_digits);
@@ -367,8 +364,7 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, int max_digits,
   return cl100k_whitespace(c, pos, ws_run_to_end);
 }
 
-std::size_t scan_o200k(std::string_view text, std::size_t pos) {
-  Cursor c(text);
+[[gnu::always_inline]] inline std::size_t o200k_piece(const Cursor& c, std::size_t pos) {
   switch (ascii_start(c, pos)) {
     case AsciiStart::kGeneral: break;
     case AsciiStart::kDigits: return skip_digits(c, pos, 3);
@@ -412,6 +408,41 @@ std::size_t scan_o200k(std::string_view text, std::size_t pos) {
   }
   if (start != kNone) return o200k_other(c, start);
   return o200k_whitespace(c, pos);
+}
+
+
+// Up to `max` consecutive pieces from pos: a loop around the inlined scanner,
+// so the per-piece cost is the scan itself, not two calls and a dispatch.
+template <class Piece>
+std::size_t scan_many(std::string_view text, std::size_t pos, std::size_t* ends,
+                      std::size_t max, Piece piece) {
+  Cursor c(text);
+  std::size_t k = 0;
+  while (k < max && pos < c.n) ends[k++] = pos = piece(c, pos);
+  return k;
+}
+
+}  // namespace
+
+std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
+                      std::size_t max) {
+  return scan_many(text, pos, ends, max, [](const Cursor& c, std::size_t p) {
+    return gpt2_piece(c, p);
+  });
+}
+
+std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
+                        std::size_t max, int max_digits, bool ws_run_to_end) {
+  return scan_many(text, pos, ends, max, [=](const Cursor& c, std::size_t p) {
+    return cl100k_piece(c, p, max_digits, ws_run_to_end);
+  });
+}
+
+std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,
+                       std::size_t max) {
+  return scan_many(text, pos, ends, max, [](const Cursor& c, std::size_t p) {
+    return o200k_piece(c, p);
+  });
 }
 
 }  // namespace tok::text
