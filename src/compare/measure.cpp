@@ -148,6 +148,11 @@ Status count_by_spans(const bpe::Tokenizer& tk, std::string_view text, bpe::Spec
 
 }  // namespace
 
+std::size_t chunk_size(std::size_t bytes, unsigned threads) {
+  constexpr std::size_t kMin = std::size_t{4} << 20, kMax = std::size_t{64} << 20;
+  return std::clamp(bytes / (8 * std::size_t{std::max(1u, threads)}), kMin, kMax);
+}
+
 std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes) {
   std::vector<std::size_t> cuts{0};
   std::size_t pos = 0;
@@ -205,11 +210,15 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           const MeasureOptions& options) {
   bool cut = std::all_of(vocabs.begin(), vocabs.end(),
                          [](const bpe::Tokenizer* t) { return can_cut(*t); });
+  std::size_t corpus_bytes = 0;
+  for (const Sample& sample : corpus.samples) corpus_bytes += sample.text.bytes().size();
+  const std::size_t chunk_bytes =
+      options.chunk_bytes ? options.chunk_bytes : chunk_size(corpus_bytes, options.threads);
   std::vector<Unit> units;
   for (std::size_t i = 0; i < corpus.samples.size(); ++i) {
     std::string_view text = corpus.samples[i].text.bytes();
     std::vector<std::size_t> cuts =
-        cut ? line_chunks(text, options.chunk_bytes) : std::vector<std::size_t>{0, text.size()};
+        cut ? line_chunks(text, chunk_bytes) : std::vector<std::size_t>{0, text.size()};
     for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
       std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
       if (options.words && part.size() > static_cast<std::size_t>(INT32_MAX)) {

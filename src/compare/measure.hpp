@@ -4,7 +4,7 @@
 // and adds into its own totals, merged at the end, so results never depend on
 // the thread count.
 //
-// Large samples are cut into chunks of about 4 MiB, only just after a "\n"
+// Large samples are cut into chunks (chunk_size()), only just after a "\n"
 // that follows a printable ASCII character and precedes an ASCII letter: the
 // point where the named pre-tokenizer scanners guarantee a piece boundary
 // (text::PreTokenizer::safe_boundary), and where no grapheme or word spans.
@@ -15,7 +15,7 @@
 //
 // Text counts (graphemes, words, scripts) are the same for every vocabulary
 // and computed once per chunk; each vocabulary then encodes the chunk once
-// (with byte spans when words are measured, else the count-only path).
+// (with word metrics through its token ids, else the count-only path).
 #pragma once
 
 #include <array>
@@ -34,7 +34,7 @@ struct MeasureOptions {
   unsigned threads = 1;
   bool words = true;  // graphemes, words, continued words, scripts (ICU)
   bpe::SpecialMode special = bpe::SpecialMode::kText;
-  std::size_t chunk_bytes = std::size_t{4} << 20;
+  std::size_t chunk_bytes = 0;  // 0: chunk_size() picks it
 };
 
 struct SampleCounts {
@@ -57,6 +57,15 @@ bool can_cut(const bpe::Tokenizer& tk);
 // starts where token k-1 ends)? Then continued words come from the token ids
 // and their lengths (TokenStarts), not from encode_spans' offset per token.
 bool tokens_tile(const bpe::Tokenizer& tk, bpe::SpecialMode mode);
+
+// The chunk size for a corpus of `bytes` on `threads` threads: 4 MiB, or
+// more for a large corpus, about 8 chunks a thread, up to 64 MiB. Each
+// vocabulary encodes a whole chunk before the next vocabulary starts, so
+// fewer, larger chunks keep its caches warm (on the 657 MB bench corpus
+// 32 MiB chunks took about 7% less CPU than 4 MiB ones with --no-words, 3%
+// with word metrics, two threads on one CPU), and 8 a thread, biggest
+// first, still keep the threads busy to the end.
+std::size_t chunk_size(std::size_t bytes, unsigned threads);
 
 // Cut points 0 = c0 < ... < cn = text.size() as described above.
 std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_bytes);

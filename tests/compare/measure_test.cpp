@@ -65,6 +65,15 @@ TEST_CASE("line chunks cut only between a printable character + newline and a le
   CHECK(line_chunks("short", 100).size() == 2);
 }
 
+TEST_CASE("chunk size: 4 MiB, larger for large corpora, at most 64 MiB") {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  CHECK(chunk_size(10 * kMiB, 2) == 4 * kMiB);
+  CHECK(chunk_size(640 * kMiB, 2) == 40 * kMiB);  // 8 chunks a thread
+  CHECK(chunk_size(640 * kMiB, 16) == 5 * kMiB);
+  CHECK(chunk_size(std::size_t{100} << 30, 1) == 64 * kMiB);
+  CHECK(chunk_size(kMiB, 0) == 4 * kMiB);
+}
+
 TEST_CASE("samples of a named-scanner vocabulary are cut into chunks") {
   // A probe that never found its cut once left every sample whole.
   CHECK(can_cut(cl100k()));
