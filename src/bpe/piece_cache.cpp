@@ -8,9 +8,7 @@ void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* 
                         std::size_t n) {
   if (piece.empty() || piece.size() > kMaxPieceBytes || n > UINT16_MAX) return;
   if (slots_.empty() || entries_ >= capacity_) grow();
-  std::uint64_t i = h & mask_;
-  while (slots_[i].key_len != 0) i = (i + 1) & mask_;
-  Slot& s = slots_[i];
+  Slot& s = free_slot(h);
   s.tag = tag(h);
   s.key_off = static_cast<std::uint32_t>(keys_.size());
   s.key_len = static_cast<std::uint16_t>(piece.size());
@@ -19,6 +17,13 @@ void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* 
   keys_.insert(keys_.end(), piece.begin(), piece.end());
   tokens_.insert(tokens_.end(), toks, toks + n);
   ++entries_;
+}
+
+// The first empty slot of h's probe sequence.
+PieceCache::Slot& PieceCache::free_slot(std::uint64_t h) {
+  std::uint64_t i = h & mask_;
+  while (slots_[i].key_len != 0) i = (i + 1) & mask_;
+  return slots_[i];
 }
 
 // Doubles the table, keeping its entries, from a small start (cheap for a
@@ -47,10 +52,7 @@ void PieceCache::grow() {
   mask_ = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.key_len == 0) continue;
-    std::uint64_t h = hash_bytes(std::string_view(keys_.data() + s.key_off, s.key_len));
-    std::uint64_t i = h & mask_;
-    while (slots_[i].key_len != 0) i = (i + 1) & mask_;
-    slots_[i] = s;
+    free_slot(hash_bytes(std::string_view(keys_.data() + s.key_off, s.key_len))) = s;
   }
 }
 

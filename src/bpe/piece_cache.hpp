@@ -53,6 +53,7 @@ class PieceCache {
   };
   static_assert(sizeof(Slot) == 16 && kMaxPieceBytes <= UINT16_MAX);
   static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
+  Slot& free_slot(std::uint64_t h);
   void grow();
   // Huge pages: the slots alone reach 8 MB, and are written all over.
   std::vector<Slot, HugePageAllocator<Slot>> slots_;

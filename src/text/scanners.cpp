@@ -270,12 +270,13 @@ std::size_t cl100k_other(const Cursor& c, std::size_t start) {
   return e;
 }
 
-// cl100k's whitespace alternatives at pos.
-std::size_t cl100k_whitespace(const Cursor& c, std::size_t pos, bool ws_run_to_end) {
+// The whitespace alternatives at pos, as cl100k and o200k order them:
+// \s++$ when ws_run_to_end (tiktoken's cl100k), then \s*[\r\n]+ (or
+// \s*[\r\n]: \s* backtracks to the run's last newline, and nothing after it
+// in the run is a newline), then \s+(?!\S) and \s+.
+std::size_t whitespace_piece(const Cursor& c, std::size_t pos, bool ws_run_to_end) {
   WsRun r = whitespace_run(c, pos);
-  if (ws_run_to_end && r.end == c.n) return r.end;  // \s++$
-  // \s*[\r\n]+ (or \s*[\r\n]): \s* backtracks to the run's last newline, and
-  // nothing after it in the run is a newline.
+  if (ws_run_to_end && r.end == c.n) return r.end;
   if (r.last_newline_end) return r.last_newline_end;
   return whitespace_tail(c, r, pos);
 }
@@ -287,13 +288,6 @@ std::size_t o200k_other(const Cursor& c, std::size_t start) {
   return e;
 }
 
-// o200k's whitespace alternatives at pos: \s*[\r\n]+ (which backtracks to
-// the run's last newline), then \s+(?!\S) and \s+.
-std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
-  WsRun r = whitespace_run(c, pos);
-  if (r.last_newline_end) return r.last_newline_end;
-  return whitespace_tail(c, r, pos);
-}
 
 [[gnu::always_inline]] inline std::size_t gpt2_piece(const Cursor& c, std::size_t pos) {
   std::size_t word = pos + (c.s[pos] == ' ' && pos + 1 < c.n);
@@ -328,7 +322,7 @@ std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
     case AsciiStart::kDigits: return skip_digits(c, pos, max_digits);
     case AsciiStart::kOther: return cl100k_other(c, pos);
     case AsciiStart::kSpaceOther: return cl100k_other(c, pos + 1);
-    case AsciiStart::kWhitespace: return cl100k_whitespace(c, pos, ws_run_to_end);
+    case AsciiStart::kWhitespace: return whitespace_piece(c, pos, ws_run_to_end);
   }
   {
     unsigned char b = c.s[pos];
@@ -361,7 +355,7 @@ std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
     if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
   }
   if (start != kNone) return cl100k_other(c, start);
-  return cl100k_whitespace(c, pos, ws_run_to_end);
+  return whitespace_piece(c, pos, ws_run_to_end);
 }
 
 [[gnu::always_inline]] inline std::size_t o200k_piece(const Cursor& c, std::size_t pos) {
@@ -370,7 +364,7 @@ std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
     case AsciiStart::kDigits: return skip_digits(c, pos, 3);
     case AsciiStart::kOther: return o200k_other(c, pos);
     case AsciiStart::kSpaceOther: return o200k_other(c, pos + 1);
-    case AsciiStart::kWhitespace: return o200k_whitespace(c, pos);
+    case AsciiStart::kWhitespace: return whitespace_piece(c, pos, false);
   }
   {
     // An ASCII word: optional prefix, capitals, then lower case letters.
@@ -407,7 +401,7 @@ std::size_t o200k_whitespace(const Cursor& c, std::size_t pos) {
     if (!(c.at(pos + 1, len2) & kLNS)) start = pos + 1;
   }
   if (start != kNone) return o200k_other(c, start);
-  return o200k_whitespace(c, pos);
+  return whitespace_piece(c, pos, false);
 }
 
 
