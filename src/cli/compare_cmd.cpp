@@ -25,6 +25,7 @@ struct CompareArgs {
   std::vector<std::string> encodings;
   std::vector<std::string> corpora;
   std::string baseline = "en";
+  bool baseline_given = false;  // --baseline on the command line, not the default
   std::optional<std::string> model;
   std::optional<std::string> svg, html;
   bool csv = false, json = false, quiet = false;
@@ -112,15 +113,34 @@ int run_compare(const CompareArgs& a) {
   compare::Report rep;
   rep.vocabs = cols;
   rep.words = mo.words;
+  std::vector<compare::Corpus> corpora;
   for (const auto& path : paths) {
     auto corpus = compare::load_corpus(path);
     if (!corpus.ok()) return report(corpus.error());
     if (a.corpora.empty()) {  // name the shipped samples as the docs do
       corpus->name = "vocab" + path.substr(vocab_dir().size());
     }
-    auto counts = compare::measure(*corpus, ptrs, mo);
+    corpora.push_back(std::move(*corpus));
+  }
+  // A corpus without the default baseline (code, data formats) just gets no
+  // premium; a --baseline that no corpus has is a typo, caught before the
+  // measuring.
+  if (a.baseline_given) {
+    bool found = false;
+    for (const auto& c : corpora) {
+      for (const auto& s : c.samples) found = found || s.name == a.baseline;
+    }
+    if (!found) {
+      std::string names;
+      for (const auto& s : corpora.front().samples) names += (names.empty() ? "" : ", ") + s.name;
+      return report(make_error("{}: no sample named '{}' for --baseline; its samples: {}",
+                               corpora.front().name, a.baseline, names));
+    }
+  }
+  for (const auto& corpus : corpora) {
+    auto counts = compare::measure(corpus, ptrs, mo);
     if (!counts.ok()) return report(counts.error());
-    rep.corpora.push_back(compare::build_table(*corpus, *counts, cols, a.baseline, mo.words));
+    rep.corpora.push_back(compare::build_table(corpus, *counts, cols, a.baseline, mo.words));
   }
   if (!a.no_composition) {
     for (const auto* t : ptrs) rep.composition.push_back(compare::compose(*t));
@@ -164,8 +184,10 @@ void add_compare(CLI::App& app, Registry& r) {
                   "(header row of language codes). Default: the shipped vocab/samples, its "
                   "code/ and data/");
   sub->add_option("--baseline", a->baseline,
-                  "Sample the premium is relative to (tokens / its tokens)")
-      ->capture_default_str();
+                  "Sample the premium is relative to (tokens / its tokens); an error if no "
+                  "corpus has it")
+      ->capture_default_str()
+      ->each([a](const std::string&) { a->baseline_given = true; });
   sub->add_option("-m,--model", a->model,
                   "Add the cost per 1,000 words at this model's input price (vocab/models.json); "
                   "its tokenizer is added if not compared already");
