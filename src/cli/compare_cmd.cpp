@@ -6,7 +6,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "cli/command.hpp"
 #include "compare/corpus.hpp"
@@ -16,6 +15,7 @@
 #include "core/atomic_file.hpp"
 #include "core/data_dir.hpp"
 #include "core/output.hpp"
+#include "core/system_cpus.hpp"
 #include "formats/registry.hpp"
 
 namespace tok::cli {
@@ -108,7 +108,7 @@ int run_compare(const CompareArgs& a) {
     return report(make_error("{}/samples: no shipped samples found; name a corpus", vocab_dir()));
   }
   compare::MeasureOptions mo;
-  mo.threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  mo.threads = a.threads ? a.threads : available_cpus();
   mo.words = !a.no_words;
   compare::Report rep;
   rep.vocabs = cols;
@@ -202,7 +202,7 @@ void add_compare(CLI::App& app, Registry& r) {
                 "and bytes only, at full counting speed");
   sub->add_flag("--no-composition", a->no_composition,
                 "Skip the vocabulary composition and overlap tables");
-  sub->add_option("--threads", a->threads, "Worker threads (default: all cores)");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)");
   r.add(sub, [a] { return run_compare(*a); });
 }
 

@@ -20,6 +20,7 @@
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "core/mapped_file.hpp"
+#include "core/system_cpus.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/small_file.hpp"
 #include "cost/stream_count.hpp"
@@ -234,7 +235,7 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   // `threads` threads in all: this one walks, then counts beside the others.
   // More than the cap only adds threads that wait on each other (a huge
   // --threads still splits a large file into that many chunks, below).
-  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  unsigned hw = available_cpus();
   unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
   std::vector<std::thread> pool;
   try {
@@ -322,7 +323,7 @@ int run_count(const CountArgs& a) {
   r.cached_tokens = a.cached_tokens;
   r.kv = a.kv;
   r.top = a.top;
-  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
   if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
   r.total.tokens.assign(r.columns.size(), 0);
@@ -377,7 +378,7 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
-  sub->add_option("--threads", a->threads, "Worker threads (default: all cores); never changes a count");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count");
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
   sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");

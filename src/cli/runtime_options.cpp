@@ -1,10 +1,10 @@
 #include "cli/runtime_options.hpp"
 
 #include <algorithm>
-#include <thread>
 
 #include "cli/input.hpp"
 #include "core/data_dir.hpp"
+#include "core/system_cpus.hpp"
 
 namespace tok::cli {
 
@@ -12,7 +12,7 @@ void RuntimeOptions::add(CLI::App* app) {
   app->add_option("-m,--model", model,
                   std::string("Model file (GGUF: llama or qwen2); default: ") + kDefaultModel +
                       " from tok's vocab directory");
-  app->add_option("--threads", threads, "Threads for the matrix products (default: all cores, at most 8)")
+  app->add_option("--threads", threads, "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
       ->check(CLI::Range(1u, 256u));
   app->add_option("--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
       ->check(CLI::Range(1, 1 << 20));
@@ -20,7 +20,7 @@ void RuntimeOptions::add(CLI::App* app) {
 
 unsigned RuntimeOptions::thread_count() const {
   if (threads > 0) return threads;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  return std::clamp(available_cpus(), 1u, 8u);
 }
 
 Result<model::Model> RuntimeOptions::load() const {

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <memory>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
@@ -18,6 +17,7 @@
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
+#include "core/system_cpus.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
@@ -80,7 +80,7 @@ Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenize
   }
   std::vector<std::string_view> texts;
   for (const auto& f : corpus.files) texts.push_back(f.bytes());
-  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = a.threads ? a.threads : available_cpus();
   bpe::CountProgress progress;
   stats.bytes = corpus.bytes;
   ProgressBar bar("counting", corpus.bytes, ProgressBar::Unit::kBytes,
@@ -278,7 +278,7 @@ void add_train(CLI::App& app, Registry& r) {
   sub->add_option("--special", a->specials,
                   "Special token (repeatable); ids follow the learned tokens, in order");
   sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
-  sub->add_option("--threads", a->threads, "Counting threads (default: all cores); never changes the result");
+  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result");
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
       ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
   sub->add_option("--save-counts", a->save_counts,

@@ -35,6 +35,16 @@ for k in ["prompt_tokens","generated_tokens","ttft_ms","prefill_tokens_per_s","d
     assert k in j, k
 assert j["generated_tokens"]==5' "$T/err" || fail "--stats: $(cat "$T/err")"
 
+# The default thread count is the CPUs the process may use, not the
+# machine's: pinned to one CPU, one thread.
+if command -v taskset >/dev/null; then
+  cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+  taskset -c "$cpu" "$TOK" generate --stats --greedy -n 1 "Hello" >/dev/null 2>"$T/err" || fail "pinned --stats failed"
+  grep -q '"threads":1[,}]' "$T/err" || fail "pinned to CPU $cpu, not 1 thread: $(cat "$T/err")"
+else
+  echo "skipped: the pinned thread count (taskset, from util-linux, not found)"
+fi
+
 # A closed pipe ends generation quietly with status 0.
 "$TOK" generate --greedy -n 2000 --ctx 256 "In the beginning" | head -c 5 >/dev/null
 expect_eq "generate | head exit status" "0" "${PIPESTATUS[0]}"
