@@ -1,4 +1,9 @@
-// tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]
+// tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]: token ids of a
+// file (mapped, in chunks) or of a stream (a pipe, stdin, a device: as it arrives).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +15,7 @@
 #include "cli/input.hpp"
 #include "core/id_text.hpp"
 #include "core/output.hpp"
+#include "cost/stream_chunks.hpp"
 
 namespace tok::cli {
 namespace {
@@ -33,98 +39,194 @@ double thread_cpu_ms() {
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
-// Encodes in chunks cut at guaranteed piece boundaries, printing as it goes:
-// memory stays bounded and `tok encode big | head` stops early.
+// Prints the tokens of consecutive chunks of one input, as they are encoded.
+class EncodeWriter {
+ public:
+  EncodeWriter(const EncodeArgs& a, const bpe::Tokenizer& tk, std::string name)
+      : a_(a), tk_(tk), name_(std::move(name)), id_text_(a.json ? ',' : ' ', tk.vocab_size()) {
+    if (a.tokens) return;
+    if (a.json) out_.put('[');
+    if (a.enc.add_edge_tokens && tk.add_bos && tk.bos) emit(*tk.bos);
+  }
+
+  // Room for a chunk of `bytes` bytes' ids up front (at most one per byte;
+  // pages are only touched as ids fill them): grown by doubling, the vector
+  // copied itself into fresh memory again and again, and fresh pages are
+  // costly.
+  void reserve(std::size_t bytes) { ids_.reserve(bytes + 2); }
+
+  // The tokens of `text`, which starts at byte `base` of the input.
+  Status chunk(std::string_view text, std::uint64_t base, bpe::SpecialMode mode) {
+    bytes_ += text.size();
+    if (a_.tokens) {
+      spans_.clear();
+      auto st = tk_.encode_spans(text, mode, spans_, scratch_);
+      if (!st.ok()) return make_error("{}: {}", name_, st.error().message);
+      for (const auto& s : spans_) {
+        out_.write_u64(s.id);
+        out_.put('\t');
+        out_.write_u64(base + s.offset);
+        out_.write("\t\"");
+        out_.write(escape_bytes(tk_.token_bytes(s.id)));
+        out_.write("\"\n");
+      }
+      return {};
+    }
+    ids_.clear();
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = thread_cpu_ms();
+    auto st = tk_.encode(text, mode, ids_, scratch_);
+    encode_cpu_ms_ += thread_cpu_ms() - c0;
+    encode_ms_ += ms_since(t0);
+    ntokens_ += ids_.size();
+    if (!st.ok()) return make_error("{}: {}", name_, st.error().message);
+    std::size_t k = 0;
+    if (first_ && !ids_.empty()) emit(ids_[k++]);
+    for (; k < ids_.size(); ++k) id_text_.put(out_, ids_[k]);
+    return {};
+  }
+
+  // After an error: what was printed ends its line (a JSON array stays
+  // open, so that it is not taken for the whole text's).
+  void abandon() {
+    if (!first_ || a_.json) out_.put('\n');
+    out_.flush();
+  }
+
+  void finish(double load_ms) {
+    if (!a_.tokens) {
+      if (a_.enc.add_edge_tokens && tk_.add_eos && tk_.eos) emit(*tk_.eos);
+      if (a_.json) out_.put(']');
+      out_.put('\n');
+    }
+    out_.flush();
+    if (a_.stats && !a_.tokens) {
+      std::fprintf(stderr,
+                   "{\"encoding\":\"%s\",\"bytes\":%llu,\"tokens\":%zu,\"load_ms\":%.2f,"
+                   "\"encode_ms\":%.2f,\"encode_cpu_ms\":%.2f,\"encode_mb_per_s\":%.2f}\n",
+                   tk_.name().c_str(), static_cast<unsigned long long>(bytes_), ntokens_, load_ms,
+                   encode_ms_, encode_cpu_ms_,
+                   encode_ms_ > 0 ? static_cast<double>(bytes_) / 1e3 / encode_ms_ : 0.0);
+    }
+  }
+
+ private:
+  void emit(bpe::TokenId id) {
+    if (first_) {
+      out_.write_u64(id);
+      first_ = false;
+    } else {
+      id_text_.put(out_, id);
+    }
+  }
+
+  const EncodeArgs& a_;
+  const bpe::Tokenizer& tk_;
+  std::string name_;
+  Output out_;
+  IdText id_text_;
+  bool first_ = true;
+  std::vector<bpe::TokenId> ids_;
+  std::vector<bpe::TokenSpan> spans_;
+  bpe::EncodeScratch scratch_;
+  std::uint64_t bytes_ = 0;
+  std::size_t ntokens_ = 0;
+  double encode_ms_ = 0, encode_cpu_ms_ = 0;
+};
+
+Error special_error(const std::string& name, const bpe::Tokenizer& tk, std::size_t k,
+                    std::uint64_t at) {
+  return make_error(
+      "{}: the text contains the special token {} at byte {}; pass --special allow to encode it "
+      "as a special token or --special text to encode it as ordinary text",
+      name, tk.specials()[k].text, at);
+}
+
+// A file: encoded in chunks cut at guaranteed piece boundaries, printing as
+// it goes, so memory stays bounded and `tok encode big | head` stops early.
+// A special token that --special error refuses is looked for first, so
+// nothing is printed for a refused text.
+int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile& in,
+                const std::string& name, double load_ms) {
+  std::string_view text = in.bytes();
+  bpe::SpecialMode mode = a.enc.special_mode();
+  if (mode == bpe::SpecialMode::kError && !tk.specials().empty()) {
+    auto [at, k] = tk.find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
+    if (at != std::string_view::npos) return report(special_error(name, tk, k, at));
+    mode = bpe::SpecialMode::kText;
+  }
+  std::vector<std::size_t> cuts = tk.chunk_boundaries(text, std::size_t{1} << 22, mode);
+  EncodeWriter w(a, tk, name);
+  std::size_t largest = 0;
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) largest = std::max(largest, cuts[c + 1] - cuts[c]);
+  w.reserve(largest);
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    Status st = w.chunk(text.substr(cuts[c], cuts[c + 1] - cuts[c]), cuts[c], mode);
+    if (!st.ok()) return report(st.error());
+  }
+  w.finish(load_ms);
+  return 0;
+}
+
+// A pipe, terminal or device: encoded as it arrives (cost::StreamChunks), so
+// `yes | tok encode | head` ends and memory stays bounded. A refused special
+// token can only be found in the chunk it arrives in: the tokens before it
+// are printed by then, and the error follows them.
+int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const std::string& name,
+                  double load_ms) {
+  bpe::SpecialMode mode = a.enc.special_mode();
+  bool check = mode == bpe::SpecialMode::kError && !tk.specials().empty();
+  if (check) mode = bpe::SpecialMode::kText;
+  cost::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
+  EncodeWriter w(a, tk, name);
+  w.reserve(cost::kStreamBlock);
+  for (;;) {
+    auto chunk = chunks.next();
+    if (!chunk.ok()) return report(chunk.error());
+    if (chunk->empty()) break;
+    if (check) {
+      auto [at, k] = tk.find_special(*chunk, 0, bpe::Tokenizer::Match::kRefusable);
+      if (at != std::string_view::npos) {
+        w.abandon();
+        return report(special_error(name, tk, k, chunks.offset() + at));
+      }
+    }
+    Status st = w.chunk(*chunk, chunks.offset(), mode);
+    if (!st.ok()) {
+      w.abandon();
+      return report(st.error());
+    }
+  }
+  w.finish(load_ms);
+  return 0;
+}
+
+bool is_stream(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int run_encode(const EncodeArgs& a) {
   auto t_load = std::chrono::steady_clock::now();
   auto tk = a.enc.load();
   double load_ms = ms_since(t_load);
   if (!tk.ok()) return report(tk.error());
-  auto in = open_input(a.file);
+  const std::string path = a.file.empty() ? std::string("-") : a.file;
+  const std::string name = path == "-" ? std::string("<stdin>") : path;
+  if (path == "-" && is_stream(0)) return encode_stream(a, *tk, 0, name, load_ms);
+  if (path != "-") {
+    // A named pipe waits here for its writer, as `cat` does.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && is_stream(fd)) {
+      int rc = encode_stream(a, *tk, fd, name, load_ms);
+      ::close(fd);
+      return rc;
+    }
+    if (fd >= 0) ::close(fd);
+  }
+  auto in = open_input(path);
   if (!in.ok()) return report(in.error());
-  std::string_view text = in->bytes();
-  const std::string& name = in->path() == "-" ? std::string("<stdin>") : in->path();
-  bpe::SpecialMode mode = a.enc.special_mode();
-  if (mode == bpe::SpecialMode::kError && !tk->specials().empty()) {
-    auto [at, k] = tk->find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
-    if (at != std::string_view::npos) {
-      return report(make_error(
-          "{}: the text contains the special token {} at byte {}; pass --special allow to encode "
-          "it as a special token or --special text to encode it as ordinary text",
-          name, tk->specials()[k].text, at));
-    }
-    mode = bpe::SpecialMode::kText;
-  }
-  Output out;
-  bool first = true;
-  if (a.json) out.put('[');
-  std::vector<std::size_t> cuts = tk->chunk_boundaries(text, std::size_t{1} << 22, mode);
-  if (a.tokens) {
-    // Chunked like the id path, so memory stays bounded on big inputs.
-    std::vector<bpe::TokenSpan> spans;
-    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
-      spans.clear();
-      auto st = tk->encode_spans(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, spans);
-      if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-      for (const auto& s : spans) {
-        out.write_u64(s.id);
-        out.put('\t');
-        out.write_u64(cuts[c] + s.offset);
-        out.write("\t\"");
-        out.write(escape_bytes(tk->token_bytes(s.id)));
-        out.write("\"\n");
-      }
-    }
-    out.flush();
-    return 0;
-  }
-  // Room for the largest chunk's ids up front (at most one per byte; pages
-  // are only touched as ids fill them): grown by doubling, the vector copied
-  // itself into fresh memory again and again, and fresh pages are costly.
-  std::size_t largest = 0;
-  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
-    largest = std::max(largest, cuts[c + 1] - cuts[c]);
-  }
-  std::vector<bpe::TokenId> ids;
-  ids.reserve(largest + 2);
-  bpe::EncodeScratch scratch;
-  double encode_ms = 0, encode_cpu_ms = 0;
-  std::size_t ntokens = 0;
-  IdText id_text(a.json ? ',' : ' ', tk->vocab_size());
-  auto emit = [&](bpe::TokenId id) {
-    if (first) {
-      out.write_u64(id);
-      first = false;
-    } else {
-      id_text.put(out, id);
-    }
-  };
-  if (a.enc.add_edge_tokens && tk->add_bos && tk->bos) emit(*tk->bos);
-  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
-    ids.clear();
-    auto t0 = std::chrono::steady_clock::now();
-    double c0 = thread_cpu_ms();
-    auto st = tk->encode(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, ids, scratch);
-    encode_cpu_ms += thread_cpu_ms() - c0;
-    encode_ms += ms_since(t0);
-    ntokens += ids.size();
-    if (!st.ok()) return report(make_error("{}: {}", name, st.error().message));
-    std::size_t k = 0;
-    if (first && !ids.empty()) emit(ids[k++]);
-    for (; k < ids.size(); ++k) id_text.put(out, ids[k]);
-  }
-  if (a.enc.add_edge_tokens && tk->add_eos && tk->eos) emit(*tk->eos);
-  if (a.json) out.put(']');
-  out.put('\n');
-  out.flush();
-  if (a.stats) {
-    std::fprintf(stderr,
-                 "{\"encoding\":\"%s\",\"bytes\":%zu,\"tokens\":%zu,\"load_ms\":%.2f,"
-                 "\"encode_ms\":%.2f,\"encode_cpu_ms\":%.2f,\"encode_mb_per_s\":%.2f}\n",
-                 tk->name().c_str(), text.size(), ntokens, load_ms, encode_ms, encode_cpu_ms,
-                 encode_ms > 0 ? text.size() / 1e3 / encode_ms : 0.0);
-  }
-  return 0;
+  return encode_file(a, *tk, *in, name, load_ms);
 }
 
 }  // namespace

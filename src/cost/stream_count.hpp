@@ -1,8 +1,5 @@
-// Counting an unbounded stream (stdin, a pipe) in bounded memory: read blocks,
-// count up to the last guaranteed piece boundary in the buffer and carry the
-// tail over to the next block. The count equals counting the whole stream at
-// once. Memory is about two blocks, unless the input has no guaranteed
-// boundary for longer than that (one giant piece), when the buffer grows.
+// Counting an unbounded stream (stdin, a pipe) in bounded memory, chunk by
+// chunk (StreamChunks): the count equals counting the whole stream at once.
 #pragma once
 
 #include <cstddef>
@@ -10,10 +7,9 @@
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
+#include "cost/stream_chunks.hpp"
 
 namespace tok::cost {
-
-inline constexpr std::size_t kStreamBlock = 8u << 20;
 
 struct StreamCount {
   std::uint64_t bytes = 0;

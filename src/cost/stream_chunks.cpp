@@ -1,0 +1,74 @@
+#include "cost/stream_chunks.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace tok::cost {
+namespace {
+
+// Bytes kept back from the end before searching for a cut, so the cut never
+// depends on bytes not yet read (a split UTF-8 character, a lookahead, a
+// special token's rest).
+constexpr std::size_t kMargin = 1 << 12;
+
+// The last guaranteed boundary in buf (excluding its end), or 0.
+std::size_t last_cut(const bpe::Tokenizer& tk, std::string_view buf, std::size_t chunk,
+                     bpe::SpecialMode mode) {
+  if (buf.size() <= kMargin) return 0;
+  auto cuts = tk.chunk_boundaries(buf.substr(0, buf.size() - kMargin), chunk, mode);
+  return cuts.size() >= 3 ? cuts[cuts.size() - 2] : 0;
+}
+
+}  // namespace
+
+StreamChunks::StreamChunks(int fd, std::string name, const bpe::Tokenizer& tk,
+                           bpe::SpecialMode mode, std::size_t block)
+    : fd_(fd),
+      name_(std::move(name)),
+      tk_(tk),
+      mode_(mode == bpe::SpecialMode::kError ? bpe::SpecialMode::kAllow : mode),
+      block_(std::max<std::size_t>(block, 1)) {
+  buf_.reserve(2 * block_);
+}
+
+Result<std::string_view> StreamChunks::next() {
+  buf_.erase(0, handed_);
+  offset_ += handed_;
+  handed_ = 0;
+  for (;;) {
+    if (!eof_) {
+      // Fill the buffer to at least one block beyond what is carried over.
+      std::size_t target = buf_.size() + block_;
+      while (buf_.size() < target) {
+        std::size_t old = buf_.size();
+        buf_.resize(target);
+        ssize_t r = ::read(fd_, buf_.data() + old, target - old);
+        if (r < 0 && errno == EINTR) {
+          buf_.resize(old);
+          continue;
+        }
+        if (r < 0) {
+          int e = errno;
+          buf_.resize(old);
+          return make_error("{}: read failed: {}", name_, std::strerror(e));
+        }
+        buf_.resize(old + static_cast<std::size_t>(r));
+        if (r == 0) {
+          eof_ = true;
+          break;
+        }
+      }
+      peak_ = std::max(peak_, buf_.capacity());
+    }
+    std::size_t cut =
+        eof_ ? buf_.size() : last_cut(tk_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
+    if (cut == 0 && !eof_) continue;  // no boundary yet: read more
+    handed_ = cut;
+    return std::string_view(buf_).substr(0, cut);
+  }
+}
+
+}  // namespace tok::cost
