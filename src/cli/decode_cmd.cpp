@@ -1,10 +1,16 @@
 // tok decode [-e ENC] [IDS...]: ids (arguments, or stdin: whitespace-separated
-// or a JSON array) back to raw bytes on stdout.
-#include <charconv>
+// or a JSON array) back to raw bytes on stdout; a pipe as it arrives.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <span>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/encoding_options.hpp"
+#include "cli/id_parser.hpp"
 #include "cli/input.hpp"
 #include "core/output.hpp"
 
@@ -16,42 +22,78 @@ struct DecodeArgs {
   std::vector<std::string> ids;
 };
 
-// Parses ids separated by whitespace and/or commas, optionally in [ ].
-Status parse_ids(std::string_view s, const std::string& source, std::vector<bpe::TokenId>& out) {
-  std::size_t i = 0;
-  auto skip = [&] {
-    while (i < s.size() && (std::isspace(static_cast<unsigned char>(s[i])) || s[i] == ',')) ++i;
-  };
-  skip();
-  bool bracket = i < s.size() && s[i] == '[';
-  if (bracket) ++i;
-  for (;;) {
-    skip();
-    if (i >= s.size()) break;
-    if (bracket && s[i] == ']') {
-      ++i;
-      skip();
-      if (i < s.size()) return make_error("{}: unexpected text after ']' at byte {}", source, i);
-      return {};
-    }
-    std::uint64_t v = 0;
-    auto [end, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
-    std::size_t len = static_cast<std::size_t>(end - (s.data() + i));
-    if (ec != std::errc() || len == 0 || v > 0xffffffffu) {
-      std::size_t e = i;
-      while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != ',') ++e;
-      return make_error("{}: '{}' is not a token id (expected non-negative integers)", source,
-                        s.substr(i, std::min<std::size_t>(e - i, 40)));
-    }
-    out.push_back(static_cast<bpe::TokenId>(v));
-    i += len;
-    if (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s[i] != ',' &&
-        s[i] != ']') {
-      return make_error("{}: unexpected character '{}' at byte {}", source, s[i], i);
+Status check_ids(const bpe::Tokenizer& tk, std::span<const bpe::TokenId> ids) {
+  for (bpe::TokenId id : ids) {
+    if (!tk.has_token(id)) {
+      return make_error("unknown token id {} (the vocabulary {} has ids 0..{})", id, tk.name(),
+                        tk.vocab_size() - 1);
     }
   }
-  if (bracket) return make_error("{}: missing ']' at the end of the JSON array", source);
   return {};
+}
+
+// All ids at once: checked before anything is written.
+int decode_all(const bpe::Tokenizer& tk, const std::vector<bpe::TokenId>& ids) {
+  if (Status st = check_ids(tk, ids); !st.ok()) return report(st.error());
+  Output out;
+  if (tk.has_decode_transform()) {
+    // SentencePiece-style vocabularies: "▁" back to spaces, prefix space removed.
+    auto text = tk.decode(ids);
+    if (!text.ok()) return report(text.error());
+    out.write(*text);
+  } else {
+    for (bpe::TokenId id : ids) out.write(tk.token_bytes(id));
+  }
+  out.flush();
+  return 0;
+}
+
+// Ids from a pipe, decoded as they arrive (`yes 1 2 | tok decode | head`
+// ends): the bytes before a bad id are written by the time it is found.
+// Only for vocabularies without a decode transform, whose bytes are just
+// the tokens' (a transform such as SentencePiece's prefix-space removal
+// applies to the whole text: those read all ids first).
+int decode_stream(const bpe::Tokenizer& tk, int fd) {
+  IdParser parser("<stdin>");
+  std::vector<bpe::TokenId> ids;
+  std::string block(std::size_t{1} << 20, '\0');
+  Output out;
+  auto write = [&]() -> Status {
+    Status st = check_ids(tk, ids);
+    for (bpe::TokenId id : ids) {
+      if (!tk.has_token(id)) break;
+      out.write(tk.token_bytes(id));
+    }
+    ids.clear();
+    return st;
+  };
+  for (;;) {
+    ssize_t r = ::read(fd, block.data(), block.size());
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      out.flush();
+      return report(make_error("<stdin>: read failed: {}", std::strerror(errno)));
+    }
+    if (r == 0) break;
+    Status st = parser.feed(std::string_view(block).substr(0, static_cast<std::size_t>(r)), ids);
+    Status wst = write();
+    if (!st.ok() || !wst.ok()) {
+      out.flush();
+      return report(!wst.ok() ? wst.error() : st.error());
+    }
+    out.flush();  // a slow pipe's bytes go out as they are decoded
+  }
+  Status st = parser.finish(ids);
+  Status wst = write();
+  out.flush();
+  if (!st.ok()) return report(st.error());
+  if (!wst.ok()) return report(wst.error());
+  return 0;
+}
+
+bool is_stream(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 int run_decode(const DecodeArgs& a) {
@@ -63,29 +105,14 @@ int run_decode(const DecodeArgs& a) {
       auto st = parse_ids(s, "argument", ids);
       if (!st.ok()) return report(st.error());
     }
-  } else {
-    auto in = open_input("-");
-    if (!in.ok()) return report(in.error());
-    auto st = parse_ids(in->bytes(), "<stdin>", ids);
-    if (!st.ok()) return report(st.error());
+    return decode_all(*tk, ids);
   }
-  Output out;
-  for (bpe::TokenId id : ids) {
-    if (!tk->has_token(id)) {
-      return report(make_error("unknown token id {} (the vocabulary {} has ids 0..{})", id,
-                               tk->name(), tk->vocab_size() - 1));
-    }
-  }
-  if (tk->has_decode_transform()) {
-    // SentencePiece-style vocabularies: "▁" back to spaces, prefix space removed.
-    auto text = tk->decode(ids);
-    if (!text.ok()) return report(text.error());
-    out.write(*text);
-  } else {
-    for (bpe::TokenId id : ids) out.write(tk->token_bytes(id));
-  }
-  out.flush();
-  return 0;
+  if (is_stream(0) && !tk->has_decode_transform()) return decode_stream(*tk, 0);
+  auto in = open_input("-");
+  if (!in.ok()) return report(in.error());
+  auto st = parse_ids(in->bytes(), "<stdin>", ids);
+  if (!st.ok()) return report(st.error());
+  return decode_all(*tk, ids);
 }
 
 }  // namespace

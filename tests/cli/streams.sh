@@ -1,5 +1,6 @@
-# tok encode on a stream (stdin pipe, named pipe, device): encoded as it
-# arrives, with exactly the ids, offsets and errors of the same bytes as a file.
+# tok encode and tok decode on a stream (stdin pipe, named pipe, device):
+# processed as it arrives, with exactly the output and errors of the same
+# bytes as a file.
 source "$(dirname "$0")/lib.sh"
 
 # Endless input: `yes | tok encode | head` ends, quietly, with status 0.
@@ -48,4 +49,30 @@ expect_eq "refused special: output lines" 1 "$(wc -l <"$T/out")"
 # As a file nothing is printed (the whole text is checked first).
 expect_error 1 "at byte $at;" "$TOK" encode "$T/special"
 expect_eq "refused special, file: stdout" "" "$(cat "$T/out")"
-echo "encode_stream: ok"
+
+# decode: endless ids end with head; ids over many 1 MiB blocks (split
+# anywhere, JSON too) give the file's bytes; a bad id far in names its byte.
+timeout 60 bash -c 'yes "24912 2375 198" | "$0" decode 2>"$1" | head -c 100 >"$2"; exit ${PIPESTATUS[1]}' \
+  "$TOK" "$T/err" "$T/out"
+expect_eq "yes | decode | head: status" 0 $?
+expect_eq "yes | decode | head: stderr" "" "$(cat "$T/err")"
+expect_eq "yes | decode | head: bytes" "hello world" "$(head -n 1 "$T/out")"
+"$TOK" encode "$T/big" >"$T/ids"
+cat "$T/ids" | "$TOK" decode | cmp -s - "$T/big" || fail "decode through a pipe differs from the text"
+"$TOK" encode --json "$T/big" | "$TOK" decode | cmp -s - "$T/big" || fail "decode of piped JSON differs"
+"$TOK" decode <"$T/ids" | cmp -s - "$T/big" || fail "decode of a file differs"
+{ head -c 3000000 "$T/ids"; printf ' 1.5'; } >"$T/bad_ids"
+at=$(($(head -c 3000000 "$T/ids" | wc -c) + 2))
+n=$(head -c 3000000 "$T/ids" | tr ' ' '\n' | tail -1)
+cat "$T/bad_ids" | "$TOK" decode >/dev/null 2>"$T/err"
+expect_eq "bad id in a pipe: status" 1 $?
+grep -q "^tok: error: <stdin>: unexpected character '\.' at byte $at\$" "$T/err" ||
+  fail "bad id in a pipe: $(cat "$T/err") (expected byte $at after id $n)"
+expect_error 1 "unexpected character '\\.' at byte $at\$" "$TOK" decode <"$T/bad_ids"
+expect_eq "bad id in a file: nothing written" "" "$(cat "$T/out")"
+# A SentencePiece vocabulary (decode strips the prefix space once) reads
+# all ids first, and gives the file's bytes.
+printf 'hello world\nsecond line' | "$TOK" encode -e mistral >"$T/sp_ids"
+expect_eq "mistral decode through a pipe" "$("$TOK" decode -e mistral <"$T/sp_ids")" \
+  "$(cat "$T/sp_ids" | "$TOK" decode -e mistral)"
+echo "streams: ok"
