@@ -1,6 +1,5 @@
 // tok decode [-e ENC] [IDS...]: ids (arguments, or stdin: whitespace-separated
 // or a JSON array) back to raw bytes on stdout; a pipe as it arrives.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -89,11 +88,6 @@ int decode_stream(const bpe::Tokenizer& tk, int fd) {
   if (!st.ok()) return report(st.error());
   if (!wst.ok()) return report(wst.error());
   return 0;
-}
-
-bool is_stream(int fd) {
-  struct stat st {};
-  return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 int run_decode(const DecodeArgs& a) {

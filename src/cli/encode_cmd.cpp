@@ -1,7 +1,6 @@
 // tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]: token ids of a
 // file (mapped, in chunks) or of a stream (a pipe, stdin, a device: as it arrives).
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -199,11 +198,6 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
   }
   w.finish(load_ms);
   return 0;
-}
-
-bool is_stream(int fd) {
-  struct stat st {};
-  return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 int run_encode(const EncodeArgs& a) {

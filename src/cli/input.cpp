@@ -1,6 +1,7 @@
 #include "cli/input.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "text/pretokenizer.hpp"
 
@@ -8,6 +9,11 @@ namespace tok::cli {
 
 Result<MappedFile> open_input(const std::string& path) {
   return MappedFile::open(path.empty() ? std::string("-") : path);
+}
+
+bool is_stream(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 std::string escape_bytes(std::string_view bytes) {

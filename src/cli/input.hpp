@@ -11,6 +11,10 @@ namespace tok::cli {
 // Opens FILE, or stdin for "" and "-".
 Result<MappedFile> open_input(const std::string& path);
 
+// Is fd a pipe, terminal, socket or device, whose input may never end (not
+// a regular file or directory)? encode and decode then work as it arrives.
+bool is_stream(int fd);
+
 // Escapes bytes for one-line display: \n \r \t \\ \" and \xNN for control
 // bytes and invalid UTF-8; valid printable UTF-8 passes through.
 std::string escape_bytes(std::string_view bytes);
