@@ -2,6 +2,7 @@
 // Token counts per file (directories walked, .gitignore honoured), and with
 // -m the cost, context-window share and (--kv) KV-cache size per model.
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -156,6 +157,23 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
       return o;
     }
     // kFailed: open it the general way, which reads streams and names errors.
+  }
+  if (job.path != "-" && !job.walked && r.columns.size() == 1) {
+    // A named pipe, a device, <(process substitution): counted as it
+    // arrives, like stdin, in bounded memory.
+    int fd = ::open(job.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && is_stream(fd)) {
+      auto sc = cost::count_stream(fd, job.path, *r.columns[0].tokenizer, mode, threads);
+      ::close(fd);
+      if (!sc.ok()) {
+        o.error = sc.error();
+      } else {
+        o.row.bytes = sc->bytes;
+        o.row.tokens = {sc->tokens};
+      }
+      return o;
+    }
+    if (fd >= 0) ::close(fd);
   }
   auto in = open_input(job.path);
   if (!in.ok()) {

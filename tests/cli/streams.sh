@@ -29,6 +29,9 @@ want=$("$TOK" encode --tokens "$T/big" | md5sum)
 got=$(cat "$T/big" | "$TOK" encode --tokens | md5sum)
 expect_eq "--tokens through a pipe" "$want" "$got"
 
+# count: a process substitution (a pipe by name) is counted as it arrives.
+expect_eq "count <(cat big)" "$("$TOK" count -q "$T/big")" "$("$TOK" count -q <(cat "$T/big"))"
+
 # A named pipe is a stream too.
 mkfifo "$T/fifo"
 cat "$T/big" >"$T/fifo" &
