@@ -130,20 +130,33 @@ void count_into(std::string_view bytes, const FileJob& job, const CountReport& r
   if (!s.ok()) o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
 }
 
+// A stream (stdin, a named pipe): counted chunk by chunk as it arrives, in
+// bounded memory, cut where every distinct tokenizer can be cut.
+void count_stream_into(int fd, const std::string& name, const CountReport& r,
+                       bpe::SpecialMode mode, unsigned threads, FileOutcome& o) {
+  std::vector<const bpe::Tokenizer*> tks;
+  for (const auto& c : r.columns) {
+    if (c.tokenizer_index >= tks.size()) tks.resize(c.tokenizer_index + 1, nullptr);
+    tks[c.tokenizer_index] = c.tokenizer;
+  }
+  auto sc = cost::count_stream(fd, name, tks, mode, threads);
+  if (!sc.ok()) {
+    o.error = sc.error();
+    return;
+  }
+  o.row.bytes = sc->bytes;
+  o.row.tokens.clear();
+  for (const auto& c : r.columns) o.row.tokens.push_back(sc->tokens[c.tokenizer_index]);
+}
+
 // With a worker's state (small files): reads the file into its buffer, or
 // defers it when it is large. Without (large files, stdin): all threads.
 FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode mode,
                       unsigned threads, WorkerState* ws) {
   FileOutcome o;
   o.row.path = job.path;
-  if (job.path == "-" && r.columns.size() == 1) {
-    auto sc = cost::count_stream(0, "<stdin>", *r.columns[0].tokenizer, mode, threads);
-    if (!sc.ok()) {
-      o.error = sc.error();
-    } else {
-      o.row.bytes = sc->bytes;
-      o.row.tokens = {sc->tokens};
-    }
+  if (job.path == "-") {
+    count_stream_into(0, "<stdin>", r, mode, threads, o);
     return o;
   }
   if (ws && job.path != "-") {
@@ -158,19 +171,13 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     }
     // kFailed: open it the general way, which reads streams and names errors.
   }
-  if (job.path != "-" && !job.walked && r.columns.size() == 1) {
+  if (!job.walked) {
     // A named pipe, a device, <(process substitution): counted as it
-    // arrives, like stdin, in bounded memory.
+    // arrives, like stdin.
     int fd = ::open(job.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0 && is_stream(fd)) {
-      auto sc = cost::count_stream(fd, job.path, *r.columns[0].tokenizer, mode, threads);
+      count_stream_into(fd, job.path, r, mode, threads, o);
       ::close(fd);
-      if (!sc.ok()) {
-        o.error = sc.error();
-      } else {
-        o.row.bytes = sc->bytes;
-        o.row.tokens = {sc->tokens};
-      }
       return o;
     }
     if (fd >= 0) ::close(fd);

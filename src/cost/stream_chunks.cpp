@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cerrno>
 #include <cstring>
 
@@ -14,21 +15,41 @@ namespace {
 // special token's rest).
 constexpr std::size_t kMargin = 1 << 12;
 
-// The last guaranteed boundary in buf (excluding its end), or 0.
-std::size_t last_cut(const bpe::Tokenizer& tk, std::string_view buf, std::size_t chunk,
-                     bpe::SpecialMode mode) {
+// The last guaranteed boundary in buf (excluding its end) common to all the
+// tokenizers, or 0.
+std::size_t last_cut(const std::vector<const bpe::Tokenizer*>& tks, std::string_view buf,
+                     std::size_t chunk, bpe::SpecialMode mode) {
   if (buf.size() <= kMargin) return 0;
-  auto cuts = tk.chunk_boundaries(buf.substr(0, buf.size() - kMargin), chunk, mode);
-  return cuts.size() >= 3 ? cuts[cuts.size() - 2] : 0;
+  std::string_view head = buf.substr(0, buf.size() - kMargin);
+  std::vector<std::size_t> common;
+  for (std::size_t t = 0; t < tks.size(); ++t) {
+    auto cuts = tks[t]->chunk_boundaries(head, chunk, mode);
+    // Inner cuts only: 0 and the end of `head` are not boundaries.
+    std::vector<std::size_t> inner(cuts.begin() + 1, cuts.end() - 1);
+    if (t == 0) {
+      common = std::move(inner);
+    } else {
+      std::vector<std::size_t> both;
+      std::set_intersection(common.begin(), common.end(), inner.begin(), inner.end(),
+                            std::back_inserter(both));
+      common = std::move(both);
+    }
+    if (common.empty()) return 0;
+  }
+  return common.empty() ? 0 : common.back();
 }
 
 }  // namespace
 
 StreamChunks::StreamChunks(int fd, std::string name, const bpe::Tokenizer& tk,
                            bpe::SpecialMode mode, std::size_t block)
+    : StreamChunks(fd, std::move(name), std::vector<const bpe::Tokenizer*>{&tk}, mode, block) {}
+
+StreamChunks::StreamChunks(int fd, std::string name, std::vector<const bpe::Tokenizer*> tks,
+                           bpe::SpecialMode mode, std::size_t block)
     : fd_(fd),
       name_(std::move(name)),
-      tk_(tk),
+      tks_(std::move(tks)),
       mode_(mode == bpe::SpecialMode::kError ? bpe::SpecialMode::kAllow : mode),
       block_(std::max<std::size_t>(block, 1)) {
   buf_.reserve(2 * block_);
@@ -64,7 +85,7 @@ Result<std::string_view> StreamChunks::next() {
       peak_ = std::max(peak_, buf_.capacity());
     }
     std::size_t cut =
-        eof_ ? buf_.size() : last_cut(tk_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
+        eof_ ? buf_.size() : last_cut(tks_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
     if (cut == 0 && !eof_) continue;  // no boundary yet: read more
     handed_ = cut;
     return std::string_view(buf_).substr(0, cut);

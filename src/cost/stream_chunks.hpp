@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
@@ -25,6 +26,10 @@ class StreamChunks {
   // kError, inside one that would be refused (it is seen whole).
   StreamChunks(int fd, std::string name, const bpe::Tokenizer& tk, bpe::SpecialMode mode,
                std::size_t block = kStreamBlock);
+  // Cut only where every one of the tokenizers can be cut (several columns
+  // of `tok count`); with no common boundary the stream is read whole.
+  StreamChunks(int fd, std::string name, std::vector<const bpe::Tokenizer*> tks,
+               bpe::SpecialMode mode, std::size_t block = kStreamBlock);
   // The next chunk, empty at the end of the stream; valid until the next call.
   Result<std::string_view> next();
   // Where the chunk next() returned last starts in the stream.
@@ -34,7 +39,7 @@ class StreamChunks {
  private:
   int fd_;
   std::string name_;
-  const bpe::Tokenizer& tk_;
+  std::vector<const bpe::Tokenizer*> tks_;
   bpe::SpecialMode mode_;
   std::size_t block_;
   std::string buf_;

@@ -2,15 +2,34 @@
 
 namespace tok::cost {
 
-Result<StreamCount> count_stream(int fd, const std::string& name, const bpe::Tokenizer& tk,
+Result<StreamCount> count_stream(int fd, const std::string& name,
+                                 std::span<const bpe::Tokenizer* const> tks,
                                  bpe::SpecialMode mode, unsigned threads, std::size_t block) {
   StreamCount sc;
-  StreamChunks chunks(fd, name, tk, mode, block);
+  sc.tokens.assign(tks.size(), 0);
+  StreamChunks chunks(fd, name, std::vector<const bpe::Tokenizer*>(tks.begin(), tks.end()), mode,
+                      block);
   for (;;) {
     TOK_ASSIGN(std::string_view chunk, chunks.next());
     if (chunk.empty()) break;
-    TOK_ASSIGN(std::size_t n, tk.count(chunk, mode, threads));
-    sc.tokens += n;
+    for (std::size_t t = 0; t < tks.size(); ++t) {
+      const bpe::Tokenizer& tk = *tks[t];
+      bpe::SpecialMode m = mode;
+      if (m == bpe::SpecialMode::kError) {
+        // Looked for here, so that the byte named is the stream's.
+        auto [at, k] = tk.find_special(chunk, 0, bpe::Tokenizer::Match::kRefusable);
+        if (at != std::string_view::npos) {
+          return make_error(
+              "{}: the text contains the special token {} at byte {}; pass --special allow to "
+              "encode it as a special token or --special text to encode it as ordinary text",
+              name, tk.specials()[k].text, chunks.offset() + at);
+        }
+        m = bpe::SpecialMode::kText;
+      }
+      auto n = tk.count(chunk, m, threads);
+      if (!n.ok()) return make_error("{}: {}", name, n.error().message);
+      sc.tokens[t] += *n;
+    }
     sc.bytes += chunk.size();
   }
   sc.peak_buffer = chunks.peak_buffer();

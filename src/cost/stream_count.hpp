@@ -1,9 +1,11 @@
 // Counting an unbounded stream (stdin, a pipe) in bounded memory, chunk by
-// chunk (StreamChunks): the count equals counting the whole stream at once.
+// chunk (StreamChunks): the counts equal counting the whole stream at once.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
@@ -13,11 +15,14 @@ namespace tok::cost {
 
 struct StreamCount {
   std::uint64_t bytes = 0;
-  std::uint64_t tokens = 0;
-  std::size_t peak_buffer = 0;  // largest buffer held, for tests
+  std::vector<std::uint64_t> tokens;  // (tokenizers)
+  std::size_t peak_buffer = 0;        // largest buffer held, for tests
 };
 
-Result<StreamCount> count_stream(int fd, const std::string& name, const bpe::Tokenizer& tk,
+// The stream's tokens under each tokenizer (cut where all can be cut). A
+// special token that kError refuses is named with its byte in the stream.
+Result<StreamCount> count_stream(int fd, const std::string& name,
+                                 std::span<const bpe::Tokenizer* const> tks,
                                  bpe::SpecialMode mode, unsigned threads,
                                  std::size_t block = kStreamBlock);
 

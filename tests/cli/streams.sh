@@ -31,6 +31,12 @@ expect_eq "--tokens through a pipe" "$want" "$got"
 
 # count: a process substitution (a pipe by name) is counted as it arrives.
 expect_eq "count <(cat big)" "$("$TOK" count -q "$T/big")" "$("$TOK" count -q <(cat "$T/big"))"
+# Two vocabularies on stdin: cut where both can be; the file's counts.
+# (gpt-4o is o200k_base, gpt-4 cl100k_base.)
+totals='import json,sys; print([m["total"]["tokens"] for m in json.load(sys.stdin)["models"]])'
+want=$("$TOK" count --json -m gpt-4o -m gpt-4 "$T/big" 2>/dev/null | python3 -c "$totals")
+got=$(cat "$T/big" | "$TOK" count --json -m gpt-4o -m gpt-4 2>/dev/null | python3 -c "$totals")
+expect_eq "count -m gpt-4o -m gpt-4 through a pipe" "$want" "$got"
 
 # A named pipe is a stream too.
 mkfifo "$T/fifo"
@@ -49,6 +55,10 @@ expect_eq "refused special: one error line" 1 "$(wc -l <"$T/err")"
 grep -q "^tok: error: <stdin>: the text contains the special token <|endoftext|> at byte $at;" "$T/err" ||
   fail "refused special: $(cat "$T/err")"
 expect_eq "refused special: output lines" 1 "$(wc -l <"$T/out")"
+cat "$T/special" | "$TOK" count --special error >/dev/null 2>"$T/err"
+expect_eq "count, refused special: status" 1 $?
+grep -q "^tok: error: <stdin>: the text contains the special token <|endoftext|> at byte $at;" "$T/err" ||
+  fail "count, refused special: $(cat "$T/err")"
 # As a file nothing is printed (the whole text is checked first).
 expect_error 1 "at byte $at;" "$TOK" encode "$T/special"
 expect_eq "refused special, file: stdout" "" "$(cat "$T/out")"

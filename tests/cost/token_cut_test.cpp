@@ -19,6 +19,11 @@ const bpe::Tokenizer& o200k() {
   return tk;
 }
 
+const bpe::Tokenizer& cl100k() {
+  static bpe::Tokenizer tk = formats::load_tokenizer("cl100k_base").value();
+  return tk;
+}
+
 std::size_t count(std::string_view s) { return o200k().count(s, SpecialMode::kText).value(); }
 
 // Text where re-encoding a prefix differs from the prefix of the encoding:
@@ -100,7 +105,7 @@ TEST_CASE("counts are identical for 1..4 threads on adversarial input") {
   for (unsigned t = 2; t <= 4; ++t) CHECK(o200k().count(text, SpecialMode::kText, t).value() == one);
 }
 
-TEST_CASE("streamed counting in small blocks equals counting the whole") {
+TEST_CASE("streamed counting in small blocks equals counting the whole, for two vocabularies") {
   std::string text = adversarial(3 << 20, 5);
   int fds[2];
   REQUIRE(pipe(fds) == 0);
@@ -113,12 +118,14 @@ TEST_CASE("streamed counting in small blocks equals counting the whole") {
     }
     close(fds[1]);
   });
-  auto sc = cost::count_stream(fds[0], "pipe", o200k(), SpecialMode::kText, 2, 256 << 10);
+  const bpe::Tokenizer* tks[] = {&o200k(), &cl100k()};
+  auto sc = cost::count_stream(fds[0], "pipe", tks, SpecialMode::kText, 2, 256 << 10);
   writer.join();
   close(fds[0]);
   REQUIRE(sc.ok());
   CHECK(sc->bytes == text.size());
-  CHECK(sc->tokens == count(text));
+  CHECK(sc->tokens[0] == count(text));
+  CHECK(sc->tokens[1] == cl100k().count(text, SpecialMode::kText).value());
   // Bounded (about two blocks, not the 3 MB input) when the pre-tokenizer
   // offers guaranteed boundaries; the temporary regex-only one does not.
   std::string probe = adversarial(1 << 20, 9);
