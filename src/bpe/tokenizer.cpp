@@ -146,13 +146,13 @@ void Tokenizer::for_each_special(std::string_view text, O&& ordinary, S&& specia
   ordinary(text.substr(pos));
 }
 
-Status Tokenizer::check_no_specials(std::string_view text) const {
+Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset) const {
   auto [pos, k] = find_special(text, 0, Match::kRefusable);
   if (pos == std::string_view::npos) return {};
   return make_error(
       "the text contains the special token {} at byte {}; pass --special allow to encode it as "
       "a special token or --special text to encode it as ordinary text",
-      specials_[k].text, pos);
+      specials_[k].text, offset + pos);
 }
 
 void Tokenizer::encode_ordinary(std::string_view text, std::vector<TokenId>* out,

@@ -104,6 +104,11 @@ class Tokenizer {
                             EncodeScratch& scratch) const;
   std::size_t count_ordinary(std::string_view text, EncodeScratch& scratch) const;
 
+  // Refuses text holding a special token that kError refuses, naming the
+  // token and its byte (text starts at byte `offset` of the input: a chunk
+  // of a stream).
+  Status check_no_specials(std::string_view text, std::uint64_t offset = 0) const;
+
   // Cut points 0 = c0 < c1 < ... = text.size(), about `chunk` bytes apart,
   // at which the text can be encoded piecewise with exactly the result of
   // encoding it whole (guaranteed piece boundaries, never inside a special
@@ -126,7 +131,6 @@ class Tokenizer {
   void for_each_piece(std::string_view text, F&& f) const;
   template <class F>
   void split_level(std::size_t level, std::string_view text, F& f) const;
-  Status check_no_specials(std::string_view text) const;
   // The text encoding works on: the input after the transform (kept in
   // storage), checked for specials when mode is kError.
   Result<std::string_view> prepare(std::string_view input, SpecialMode mode,

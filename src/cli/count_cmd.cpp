@@ -2,7 +2,6 @@
 // Token counts per file (directories walked, .gitignore honoured), and with
 // -m the cost, context-window share and (--kv) KV-cache size per model.
 #include <fmt/format.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -171,16 +170,12 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     }
     // kFailed: open it the general way, which reads streams and names errors.
   }
-  if (!job.walked) {
-    // A named pipe, a device, <(process substitution): counted as it
-    // arrives, like stdin.
-    int fd = ::open(job.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && is_stream(fd)) {
-      count_stream_into(fd, job.path, r, mode, threads, o);
-      ::close(fd);
-      return o;
-    }
-    if (fd >= 0) ::close(fd);
+  // A named pipe, a device, <(process substitution): counted as it
+  // arrives, like stdin.
+  if (int fd = job.walked ? -1 : open_if_stream(job.path); fd >= 0) {
+    count_stream_into(fd, job.path, r, mode, threads, o);
+    ::close(fd);
+    return o;
   }
   auto in = open_input(job.path);
   if (!in.ok()) {

@@ -1,9 +1,5 @@
 // tok decode [-e ENC] [IDS...]: ids (arguments, or stdin: whitespace-separated
 // or a JSON array) back to raw bytes on stdout; a pipe as it arrives.
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -11,6 +7,7 @@
 #include "cli/encoding_options.hpp"
 #include "cli/id_parser.hpp"
 #include "cli/input.hpp"
+#include "core/mapped_file.hpp"
 #include "core/output.hpp"
 
 namespace tok::cli {
@@ -21,19 +18,22 @@ struct DecodeArgs {
   std::vector<std::string> ids;
 };
 
-Status check_ids(const bpe::Tokenizer& tk, std::span<const bpe::TokenId> ids) {
-  for (bpe::TokenId id : ids) {
-    if (!tk.has_token(id)) {
-      return make_error("unknown token id {} (the vocabulary {} has ids 0..{})", id, tk.name(),
-                        tk.vocab_size() - 1);
-    }
-  }
-  return {};
+// How many of ids, from the first, the vocabulary has; the error for the
+// first it lacks.
+std::size_t known_prefix(const bpe::Tokenizer& tk, std::span<const bpe::TokenId> ids) {
+  std::size_t n = 0;
+  while (n < ids.size() && tk.has_token(ids[n])) ++n;
+  return n;
+}
+
+Error unknown_id(const bpe::Tokenizer& tk, bpe::TokenId id) {
+  return make_error("unknown token id {} (the vocabulary {} has ids 0..{})", id, tk.name(),
+                    tk.vocab_size() - 1);
 }
 
 // All ids at once: checked before anything is written.
 int decode_all(const bpe::Tokenizer& tk, const std::vector<bpe::TokenId>& ids) {
-  if (Status st = check_ids(tk, ids); !st.ok()) return report(st.error());
+  if (std::size_t n = known_prefix(tk, ids); n < ids.size()) return report(unknown_id(tk, ids[n]));
   Output out;
   if (tk.has_decode_transform()) {
     // SentencePiece-style vocabularies: "▁" back to spaces, prefix space removed.
@@ -57,24 +57,21 @@ int decode_stream(const bpe::Tokenizer& tk, int fd) {
   std::vector<bpe::TokenId> ids;
   std::string block(std::size_t{1} << 20, '\0');
   Output out;
-  auto write = [&]() -> Status {
-    Status st = check_ids(tk, ids);
-    for (bpe::TokenId id : ids) {
-      if (!tk.has_token(id)) break;
-      out.write(tk.token_bytes(id));
-    }
+  auto write = [&]() -> Status {  // the ids parsed so far, up to an unknown one
+    std::size_t n = known_prefix(tk, ids);
+    for (std::size_t i = 0; i < n; ++i) out.write(tk.token_bytes(ids[i]));
+    Status st = n < ids.size() ? Status(unknown_id(tk, ids[n])) : Status{};
     ids.clear();
     return st;
   };
   for (;;) {
-    ssize_t r = ::read(fd, block.data(), block.size());
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
+    auto r = read_some(fd, block.data(), block.size(), "<stdin>");
+    if (!r.ok()) {
       out.flush();
-      return report(make_error("<stdin>: read failed: {}", std::strerror(errno)));
+      return report(r.error());
     }
-    if (r == 0) break;
-    Status st = parser.feed(std::string_view(block).substr(0, static_cast<std::size_t>(r)), ids);
+    if (*r == 0) break;
+    Status st = parser.feed(std::string_view(block).substr(0, *r), ids);
     Status wst = write();
     if (!st.ok() || !wst.ok()) {
       out.flush();

@@ -1,6 +1,5 @@
 // tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]: token ids of a
 // file (mapped, in chunks) or of a stream (a pipe, stdin, a device: as it arrives).
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -133,14 +132,6 @@ class EncodeWriter {
   double encode_ms_ = 0, encode_cpu_ms_ = 0;
 };
 
-Error special_error(const std::string& name, const bpe::Tokenizer& tk, std::size_t k,
-                    std::uint64_t at) {
-  return make_error(
-      "{}: the text contains the special token {} at byte {}; pass --special allow to encode it "
-      "as a special token or --special text to encode it as ordinary text",
-      name, tk.specials()[k].text, at);
-}
-
 // A file: encoded in chunks cut at guaranteed piece boundaries, printing as
 // it goes, so memory stays bounded and `tok encode big | head` stops early.
 // A special token that --special error refuses is looked for first, so
@@ -149,9 +140,10 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
                 const std::string& name, double load_ms) {
   std::string_view text = in.bytes();
   bpe::SpecialMode mode = a.enc.special_mode();
-  if (mode == bpe::SpecialMode::kError && !tk.specials().empty()) {
-    auto [at, k] = tk.find_special(text, 0, bpe::Tokenizer::Match::kRefusable);
-    if (at != std::string_view::npos) return report(special_error(name, tk, k, at));
+  if (mode == bpe::SpecialMode::kError) {
+    if (Status st = tk.check_no_specials(text); !st.ok()) {
+      return report(make_error("{}: {}", name, st.error().message));
+    }
     mode = bpe::SpecialMode::kText;
   }
   std::vector<std::size_t> cuts = tk.chunk_boundaries(text, std::size_t{1} << 22, mode);
@@ -174,7 +166,7 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
 int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const std::string& name,
                   double load_ms) {
   bpe::SpecialMode mode = a.enc.special_mode();
-  bool check = mode == bpe::SpecialMode::kError && !tk.specials().empty();
+  const bool check = mode == bpe::SpecialMode::kError;
   if (check) mode = bpe::SpecialMode::kText;
   cost::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
   EncodeWriter w(a, tk, name);
@@ -184,14 +176,12 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
     if (!chunk.ok()) return report(chunk.error());
     if (chunk->empty()) break;
     if (check) {
-      auto [at, k] = tk.find_special(*chunk, 0, bpe::Tokenizer::Match::kRefusable);
-      if (at != std::string_view::npos) {
+      if (Status st = tk.check_no_specials(*chunk, chunks.offset()); !st.ok()) {
         w.abandon();
-        return report(special_error(name, tk, k, chunks.offset() + at));
+        return report(make_error("{}: {}", name, st.error().message));
       }
     }
-    Status st = w.chunk(*chunk, chunks.offset(), mode);
-    if (!st.ok()) {
+    if (Status st = w.chunk(*chunk, chunks.offset(), mode); !st.ok()) {
       w.abandon();
       return report(st.error());
     }
@@ -208,15 +198,10 @@ int run_encode(const EncodeArgs& a) {
   const std::string path = a.file.empty() ? std::string("-") : a.file;
   const std::string name = path == "-" ? std::string("<stdin>") : path;
   if (path == "-" && is_stream(0)) return encode_stream(a, *tk, 0, name, load_ms);
-  if (path != "-") {
-    // A named pipe waits here for its writer, as `cat` does.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && is_stream(fd)) {
-      int rc = encode_stream(a, *tk, fd, name, load_ms);
-      ::close(fd);
-      return rc;
-    }
-    if (fd >= 0) ::close(fd);
+  if (int fd = path == "-" ? -1 : open_if_stream(path); fd >= 0) {
+    int rc = encode_stream(a, *tk, fd, name, load_ms);
+    ::close(fd);
+    return rc;
   }
   auto in = open_input(path);
   if (!in.ok()) return report(in.error());

@@ -1,7 +1,9 @@
 #include "cli/input.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "text/pretokenizer.hpp"
 
@@ -14,6 +16,14 @@ Result<MappedFile> open_input(const std::string& path) {
 bool is_stream(int fd) {
   struct stat st {};
   return ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+int open_if_stream(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (is_stream(fd)) return fd;
+  ::close(fd);
+  return -1;
 }
 
 std::string escape_bytes(std::string_view bytes) {

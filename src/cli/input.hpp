@@ -14,6 +14,11 @@ Result<MappedFile> open_input(const std::string& path);
 // Is fd a pipe, terminal, socket or device, whose input may never end (not
 // a regular file or directory)? encode and decode then work as it arrives.
 bool is_stream(int fd);
+// Opens `path` when it is such a stream (a named pipe waits for its writer
+// here, as `cat` does): the fd, which the caller closes; -1 for a regular
+// file, a directory or a path that cannot be opened (open_input then reads
+// it or names the error).
+int open_if_stream(const std::string& path);
 
 // Escapes bytes for one-line display: \n \r \t \\ \" and \xNN for control
 // bytes and invalid UTF-8; valid printable UTF-8 passes through.

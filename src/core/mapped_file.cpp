@@ -11,22 +11,24 @@
 
 namespace tok {
 
+Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name) {
+  for (;;) {
+    ssize_t r = ::read(fd, buf, n);
+    if (r >= 0) return static_cast<std::size_t>(r);
+    if (errno != EINTR) return make_error("{}: cannot read: {}", name, std::strerror(errno));
+  }
+}
+
 Result<std::string> read_fd(int fd, const std::string& name) {
   std::string out;
   std::size_t cap = 1 << 16;
   for (;;) {
     std::size_t old = out.size();
     out.resize(old + cap);
-    ssize_t n = ::read(fd, out.data() + old, cap);
-    if (n < 0) {
-      if (errno == EINTR) {
-        out.resize(old);
-        continue;
-      }
-      return make_error("{}: cannot read: {}", name, std::strerror(errno));
-    }
-    out.resize(old + static_cast<std::size_t>(n));
-    if (n == 0) break;
+    auto n = read_some(fd, out.data() + old, cap, name);
+    if (!n.ok()) return n.error();
+    out.resize(old + *n);
+    if (*n == 0) break;
     if (cap < (std::size_t{1} << 24)) cap *= 2;
   }
   return out;

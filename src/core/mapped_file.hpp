@@ -39,5 +39,8 @@ class MappedFile {
 
 // Reads a whole stream (by file descriptor) into a string.
 Result<std::string> read_fd(int fd, const std::string& name);
+// One read(2) of up to n bytes into buf, retried on EINTR: the bytes read,
+// 0 at the end of the stream; the error names `name`.
+Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name);
 
 }  // namespace tok

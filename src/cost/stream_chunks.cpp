@@ -1,11 +1,9 @@
 #include "cost/stream_chunks.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <iterator>
-#include <cerrno>
-#include <cstring>
+
+#include "core/mapped_file.hpp"
 
 namespace tok::cost {
 namespace {
@@ -66,18 +64,10 @@ Result<std::string_view> StreamChunks::next() {
       while (buf_.size() < target) {
         std::size_t old = buf_.size();
         buf_.resize(target);
-        ssize_t r = ::read(fd_, buf_.data() + old, target - old);
-        if (r < 0 && errno == EINTR) {
-          buf_.resize(old);
-          continue;
-        }
-        if (r < 0) {
-          int e = errno;
-          buf_.resize(old);
-          return make_error("{}: read failed: {}", name_, std::strerror(e));
-        }
-        buf_.resize(old + static_cast<std::size_t>(r));
-        if (r == 0) {
+        auto r = read_some(fd_, buf_.data() + old, target - old, name_);
+        buf_.resize(old + (r.ok() ? *r : 0));
+        if (!r.ok()) return r.error();
+        if (*r == 0) {
           eof_ = true;
           break;
         }

@@ -16,13 +16,9 @@ Result<StreamCount> count_stream(int fd, const std::string& name,
       const bpe::Tokenizer& tk = *tks[t];
       bpe::SpecialMode m = mode;
       if (m == bpe::SpecialMode::kError) {
-        // Looked for here, so that the byte named is the stream's.
-        auto [at, k] = tk.find_special(chunk, 0, bpe::Tokenizer::Match::kRefusable);
-        if (at != std::string_view::npos) {
-          return make_error(
-              "{}: the text contains the special token {} at byte {}; pass --special allow to "
-              "encode it as a special token or --special text to encode it as ordinary text",
-              name, tk.specials()[k].text, chunks.offset() + at);
+        // Checked here, so that the byte named is the stream's.
+        if (Status st = tk.check_no_specials(chunk, chunks.offset()); !st.ok()) {
+          return make_error("{}: {}", name, st.error().message);
         }
         m = bpe::SpecialMode::kText;
       }
