@@ -36,7 +36,10 @@ tok_build() {
   local dir="$1"; shift
   local log="$dir.log"
   if [ ! -f "$dir/build.ninja" ]; then
-    cmake -S "$TOK_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
+    # ccache, where installed, makes rebuilds in fresh clones and worktrees cheap.
+    local launcher=()
+    command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S "$TOK_ROOT" -B "$dir" -G Ninja "${launcher[@]}" "$@" >"$log" 2>&1 || {
       cat "$log" >&2; echo "tok: error: cmake configure failed ($dir)" >&2; exit 1; }
   fi
   local jobs; jobs=$(nproc 2>/dev/null || echo 2)
