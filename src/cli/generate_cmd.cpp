@@ -42,7 +42,7 @@ nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
                       {"kv_bytes", s.kv_bytes},
                       {"threads", threads},
                       {"stop", std::string(model::stop_reason_name(s.stop))}};
-  j.update(nlohmann::json::parse(s.kv.to_json()));  // kv_* keys: README "The KV cache"
+  j.update(nlohmann::json::parse(s.kv.to_json()));  // kv_* keys: docs/kv.md
   return j;
 }
 

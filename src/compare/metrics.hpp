@@ -2,7 +2,7 @@
 // derived from them. Counts are kept as integers so that samples, chunks and
 // threads add up exactly; ratios are computed at the end.
 //
-// Definitions (see the tok compare section of README.md):
+// Definitions (see docs/compare.md):
 //   bytes/token     UTF-8 bytes per token
 //   chars/token     grapheme clusters (ICU) per token
 //   fertility       tokens per word (ICU word segmentation)

@@ -95,7 +95,7 @@ class AttentionReport final : public AttentionObserver {
   // nullptr when no matrix was kept for h.
   const Heatmap* heatmap(HeadId h) const;
 
-  // The report (schema in README "### Attention diagnostics"); strings are
+  // The report (schema in docs/generate.md, "Attention diagnostics"); strings are
   // the prompt's tokens as the caller wants them shown.
   nlohmann::json to_json(const std::string& model, std::span<const bpe::TokenId> ids,
                          const std::vector<std::string>& strings) const;

@@ -294,7 +294,7 @@ void tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
 
 // Decode streams one row at a time: tiles of rows, which share each
 // activation load, were 3x slower here from memory (they defeat the
-// prefetcher; see README). The activations are prepared once per chunk of
+// prefetcher; see docs/design.md). The activations are prepared once per chunk of
 // columns, on the stack; rows longer than a chunk add up their chunks in y.
 template <class W256, class W512>
 void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {

@@ -8,7 +8,7 @@
 // and attention rotates each key to its position as it reads it (a bounded
 // sequence stores keys before RoPE), so RoPE positions stay below C + 1 <=
 // the context length however long the text is (StreamingLLM's "positions
-// within the cache", see README "Eviction policies").
+// within the cache", see docs/kv.md, "Eviction policies").
 #pragma once
 
 #include <span>

@@ -68,7 +68,7 @@ class PagedKvAdapter final : public KvCache {
   // The attention loop reads every row of every layer per token: this is
   // PagedKvCache::read_row inlined over cached block addresses, with a
   // shift for power-of-two block sizes (tok generate's decode speed on the
-  // small default model depends on it; see README "Speed: paged vs contiguous").
+  // small default model depends on it; see BENCHMARKS.md, "KV cache").
   const float* row(bool value, int layer, int pos, float* buf) const {
     std::size_t p = static_cast<std::size_t>(pos), b, s;
     if (block_shift_ >= 0) {

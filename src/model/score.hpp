@@ -4,7 +4,7 @@
 // each scored from an empty cache (`tok score`'s default). With a bounded
 // policy (window, sinks, h2o) the whole text streams through ONE cache that
 // evicts as it goes, each token scored given every token the policy kept:
-// the StreamingLLM experiment (README "The KV cache").
+// the StreamingLLM experiment (docs/kv.md; figures in BENCHMARKS.md).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 # The paged KV cache in tok generate / tok score: --kv-block, --kv-type,
-# --kv-policy, --kv-budget; the kv_* statistics keys (README "The KV cache").
+# --kv-policy, --kv-budget; the kv_* statistics keys (docs/kv.md, "Stats").
 source "$(dirname "$0")/lib.sh"
 M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
 [ -f "$M" ] || fail "default model $M is missing"

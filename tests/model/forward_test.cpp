@@ -96,7 +96,7 @@ double max_rel_err(const Model& m, unsigned threads) {
 }  // namespace
 
 TEST_CASE("quantized copies of the default model stay within their stated logit tolerance") {
-  // Measured on the current default model (README "Correctness"): 5.9e-4,
+  // Measured on the current default model (docs/generate.md, "Correctness"): 5.9e-4,
   // 1.7e-2, 0.17; bounds with about 2x margin. (The earlier, undertrained
   // model measured 1.9e-4, 6.2e-3, 7.4e-2: trained weights spread wider.)
   struct Case {
