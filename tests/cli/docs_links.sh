@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Every documentation pointer resolves: `docs/NAME.md` mentioned in src/ (help
-# texts, comments) and in README.md / docs/*.md, and every relative Markdown
-# link of README.md and docs/*.md (with its #anchor, if any) names an existing
-# file and heading. The checker also runs on small broken trees, to show that
-# it fails when a pointer dangles.
+# Every documentation pointer resolves: `docs/NAME.md` named in src/ (help
+# texts, comments), README.md, BENCHMARKS.md, CHANGELOG.md and docs/*.md, and
+# every relative Markdown link of those pages (with its #anchor, if any), names
+# an existing file and heading. docs/pending/ is not checked. The checker also
+# runs on small broken trees, to show that it fails when a pointer dangles.
 source "$(dirname "$0")/lib.sh"
 
 # check_links ROOT: prints one line per broken pointer, exits 1 if any.
@@ -45,7 +45,8 @@ link = re.compile(r"\]\(([^)\s]+)\)")
 sources = []
 for d, _, files in os.walk(os.path.join(root, "src")):
     sources += [os.path.join(d, f) for f in files]
-docs = [os.path.join(root, "README.md")]
+docs = [os.path.join(root, f) for f in ("README.md", "BENCHMARKS.md", "CHANGELOG.md")
+        if os.path.exists(os.path.join(root, f))]
 ddir = os.path.join(root, "docs")
 if os.path.isdir(ddir):
     docs += [os.path.join(ddir, f) for f in sorted(os.listdir(ddir)) if f.endswith(".md")]
