@@ -164,22 +164,16 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
 std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
     std::string_view text, const SpecialSet& allowed_set) const {
   const bpe::Tokenizer& t = engine->tokenizer();
-  std::vector<bpe::TokenSpan> spans;
-  {
-    py::gil_scoped_release release;
-    Engine::Lease scratch(*engine);
-    engine->encode_spans(text, allowed_set, spans, *scratch);
-  }
-  std::vector<TokenId> ids;
-  ids.reserve(spans.size());
-  for (auto s : spans) ids.push_back(s.id);
-  // Tokens of the last pre-tokenizer piece; none when the text ends with a
-  // special token.
+  std::vector<TokenId> ids = encode_view(text, allowed_set);
+  // Tokens of the last pre-tokenizer piece (pieces encode independently, so
+  // it is that piece's own encoding); none when the text ends with a special
+  // token.
   std::size_t last = 0;
-  if (!spans.empty() && !t.is_special(spans.back().id)) {
-    while (last < spans.size() && spans[spans.size() - 1 - last].offset == spans.back().offset) {
-      ++last;
-    }
+  std::string_view segment = engine->last_segment(text, allowed_set);
+  if (!segment.empty() && !t.pretokenizers().empty()) {
+    std::string_view piece;
+    t.pretokenizers().front().split(segment, [&piece](std::string_view p) { piece = p; });
+    last = std::min(ids.size(), byte_pair_encode(piece).size());
   }
   // As tiktoken: a trailing whitespace piece may merge with the whitespace
   // tokens before it once more text follows, so they count as unstable too.

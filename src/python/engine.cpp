@@ -107,30 +107,18 @@ void Engine::encode(std::string_view text, const SpecialSet& allowed,
   }
 }
 
-void Engine::encode_spans(std::string_view text, const SpecialSet& allowed,
-                          std::vector<bpe::TokenSpan>& out, bpe::EncodeScratch& scratch) const {
-  const bpe::Tokenizer& t = *tokenizer_;
-  if (allowed.none() || allowed.all) {
-    (void)t.encode_spans(text, allowed.all ? SpecialMode::kAllow : SpecialMode::kText, out,
-                         scratch);
-    return;
-  }
-  const auto& specials = t.specials();
-  std::size_t pos = 0, from = 0;
-  std::vector<bpe::TokenSpan> part;
-  while (true) {
-    auto [at, k] = t.find_special(text, from);
-    if (at != std::string_view::npos && !allowed.has(k)) {
+std::string_view Engine::last_segment(std::string_view text, const SpecialSet& allowed) const {
+  if (allowed.none()) return text;
+  const auto& specials = tokenizer_->specials();
+  std::size_t pos = 0;
+  for (std::size_t from = 0;;) {
+    auto [at, k] = tokenizer_->find_special(text, from);
+    if (at == std::string_view::npos) return text.substr(pos);
+    if (allowed.has(k)) {
+      pos = from = at + specials[k].text.size();
+    } else {
       from = at + 1;
-      continue;
     }
-    std::size_t end = at == std::string_view::npos ? text.size() : at;
-    part.clear();
-    (void)t.encode_spans(text.substr(pos, end - pos), SpecialMode::kText, part, scratch);
-    for (auto s : part) out.push_back({s.id, s.offset + pos});
-    if (at == std::string_view::npos) break;
-    out.push_back({specials[k].id, at});
-    pos = from = at + specials[k].text.size();
   }
 }
 

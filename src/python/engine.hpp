@@ -58,10 +58,8 @@ class Engine {
   // checked disallowed ones first).
   void encode(std::string_view text, const SpecialSet& allowed, std::vector<bpe::TokenId>& out,
               bpe::EncodeScratch& scratch) const;
-  // The same with the byte offset of each token's piece (for the last-piece
-  // logic of tiktoken's byte and unstable encoders).
-  void encode_spans(std::string_view text, const SpecialSet& allowed,
-                    std::vector<bpe::TokenSpan>& out, bpe::EncodeScratch& scratch) const;
+  // The text after the last special in `allowed` (all of it when none).
+  std::string_view last_segment(std::string_view text, const SpecialSet& allowed) const;
 
  private:
   std::shared_ptr<const bpe::Tokenizer> tokenizer_;
