@@ -79,11 +79,26 @@ CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_r
   for (std::size_t i = 0; i < priority.size(); ++i) priority[i] = static_cast<std::uint32_t>(i);
   auto table = bpe::MergeTable::from_priorities(std::move(tokens), std::move(priority), {});
   if (!table.ok()) throw py::value_error(table.error().message);
+  // As for a .tiktoken file: text with a byte that has no token could not
+  // be encoded.
+  for (unsigned b = 0; b < 256; ++b) {
+    if (table.value().byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
+      throw py::value_error("mergeable_ranks has no token for byte " + std::to_string(b) +
+                            "; a byte-level vocabulary needs all 256");
+    }
+  }
+  std::vector<bpe::SpecialToken> specials = specials_of(special_tokens);
+  for (const auto& sp : specials) {
+    if (table.value().has(sp.id)) {
+      throw py::value_error("special token " + sp.text + " has id " + std::to_string(sp.id) +
+                            ", which is an ordinary token's rank");
+    }
+  }
   // A pattern equal to a built-in one's source runs on its hand scanner.
   auto pre = text::PreTokenizer::from_regex(pat_str);
   if (!pre.ok()) throw py::value_error("pat_str: " + pre.error().message);
   return CoreBPE{std::make_shared<Engine>(bpe::Tokenizer(
-      name, std::move(table).value(), {std::move(pre).value()}, specials_of(special_tokens)))};
+      name, std::move(table).value(), {std::move(pre).value()}, std::move(specials)))};
 }
 
 SpecialSet CoreBPE::allowed(const OptNames& names) const {

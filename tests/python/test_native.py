@@ -186,3 +186,16 @@ def test_registered_encodings_pickle_by_name():
     enc = tiktoken.get_encoding("o200k_harmony")
     assert pickle.loads(pickle.dumps(enc)) is not None
     assert len(pickle.dumps(enc)) < 200
+
+
+def test_custom_encoding_refuses_what_it_could_not_encode():
+    base = tiktoken.get_encoding("r50k_base")
+    ranks = {k: v for k, v in base._mergeable_ranks.items() if k != b"a"}
+    with pytest.raises(ValueError, match="no token for byte 97"):
+        tiktoken.Encoding("holes", pat_str=base._pat_str, mergeable_ranks=ranks, special_tokens={})
+    with pytest.raises(ValueError, match="ordinary token's rank"):
+        tiktoken.Encoding("clash", pat_str=base._pat_str, mergeable_ranks=base._mergeable_ranks,
+                          special_tokens={"<|x|>": 5})
+    with pytest.raises(ValueError, match="pat_str"):
+        tiktoken.Encoding("badre", pat_str="(", mergeable_ranks=base._mergeable_ranks,
+                          special_tokens={})
