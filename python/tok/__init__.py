@@ -4,7 +4,7 @@
     t = tok.load("o200k_base")        # anything `tok -e` accepts
     ids = t.encode("hello world")     # list[int]; t.encode_to_numpy -> uint32 array
     t.count(text, threads=4)          # no token list built
-    t.offsets(text)                   # [(id, byte offset of its piece)], as `tok encode --tokens`
+    t.offsets(text)                   # [(id, byte offset)], as `tok encode --tokens`
     t.decode(ids)
     tok.count_files(["src/"], models=["gpt-4o"])   # the JSON of `tok count --json`
     tok.train(["corpus.txt"], vocab_size=4096, output="my.tiktoken")
@@ -61,7 +61,8 @@ class Tokenizer:
         return self._native.count(text, special, threads)
 
     def offsets(self, text: str | bytes, special: str = "text") -> list[tuple[int, int]]:
-        """(id, byte offset in the UTF-8 input of the piece the token belongs to)."""
+        """(id, byte offset where the token starts in the UTF-8 input), as
+        `tok encode --tokens` prints them."""
         return self._native.offsets(text, special)
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:

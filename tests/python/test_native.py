@@ -58,16 +58,18 @@ def test_special_modes():
         t.encode(text, special="bogus")
 
 
-def test_offsets_are_byte_offsets_of_pieces():
+def test_offsets_are_where_each_token_starts_in_the_input_bytes():
     t = tok.load("cl100k_base")
-    text = "héllo wörld"
-    spans = t.offsets(text)
-    assert [i for i, _ in spans] == t.encode(text)
+    text = "héllo wörld <|endoftext|> 日本語"
+    spans = t.offsets(text, special="allow")
+    assert [i for i, _ in spans] == t.encode(text, special="allow")
     raw = text.encode("utf-8")
-    # Every offset starts a piece whose tokens decode to the bytes from there.
-    starts = sorted({o for _, o in spans})
-    assert starts[0] == 0 and all(0 <= o < len(raw) for o in starts)
-    assert b"".join(t.token_bytes(i) for i, _ in spans) == raw
+    at = 0
+    for i, offset in spans:
+        assert offset == at
+        assert raw[at:at + len(t.token_bytes(i))] == t.token_bytes(i)
+        at += len(t.token_bytes(i))
+    assert at == len(raw)
 
 
 def test_encode_to_numpy_is_uint32_without_copying_through_a_list():
