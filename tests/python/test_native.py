@@ -201,3 +201,31 @@ def test_custom_encoding_refuses_what_it_could_not_encode():
     with pytest.raises(ValueError, match="pat_str"):
         tiktoken.Encoding("badre", pat_str="(", mergeable_ranks=base._mergeable_ranks,
                           special_tokens={})
+
+
+def _bytes_to_unicode():
+    # GPT-2's byte-level alphabet: printable bytes stand for themselves, the
+    # others map to code points from 256 up.
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    out, n = {}, 0
+    for b in range(256):
+        if b in keep:
+            out[b] = chr(b)
+        else:
+            out[b] = chr(256 + n)
+            n += 1
+    return out
+
+
+def test_load_vocab_json_with_merges_txt(tmp_path):
+    import json
+
+    alphabet = _bytes_to_unicode()
+    vocab = {alphabet[b]: b for b in range(256)}
+    vocab["he"] = 256
+    vocab["hel"] = 257
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab))
+    (tmp_path / "merges.txt").write_text("#version: 0.2\nh e\nhe l\n")
+    t = tok.load(str(tmp_path / "vocab.json"))
+    assert t.encode("hello") == [257, ord("l"), ord("o")]
+    assert t.decode([257, 108, 111]) == "hello"
