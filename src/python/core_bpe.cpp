@@ -2,6 +2,8 @@
 // own Rust CoreBPE so the Python layer (python/tok/tiktoken/core.py) keeps
 // tiktoken's argument handling and error messages. Every call converts its
 // input under the GIL, then releases it for the encoding itself.
+#include "python/core_bpe.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -12,7 +14,6 @@
 
 #include "formats/registry.hpp"
 #include "python/bindings.hpp"
-#include "python/core_bpe.hpp"
 #include "python/py_convert.hpp"
 #include "text/pretokenizer.hpp"
 
@@ -37,13 +38,19 @@ std::vector<bpe::SpecialToken> specials_of(const py::dict& special_tokens) {
   throw py::value_error(
       "Encountered text corresponding to disallowed special token " + r +
       ".\nIf you want this text to be encoded as a special token, pass it to `allowed_special`, "
-      "e.g. `allowed_special={" + r + ", ...}`.\nIf you want this text to be encoded as normal "
+      "e.g. `allowed_special={" +
+      r +
+      ", ...}`.\nIf you want this text to be encoded as normal "
       "text, disable the check for this token by passing `disallowed_special=(enc.special_tokens_"
-      "set - {" + r + "})`.\nTo disable this check for all special tokens, pass "
+      "set - {" +
+      r +
+      "})`.\nTo disable this check for all special tokens, pass "
       "`disallowed_special=()`.\n");
 }
 
-py::bytes to_bytes(std::string_view s) { return py::bytes(s.data(), s.size()); }
+py::bytes to_bytes(std::string_view s) {
+  return py::bytes(s.data(), s.size());
+}
 
 // The bytes of an id, ordinary tokens first: Tokenizer::token_bytes scans
 // the specials first, which o200k_harmony has 1,088 of.
@@ -117,7 +124,8 @@ void CoreBPE::check(std::string_view text, const SpecialSet& allowed_set,
   if (k) raise_disallowed(engine->tokenizer().specials()[*k].text);
 }
 
-std::vector<TokenId> CoreBPE::encode_view(std::string_view text, const SpecialSet& allowed_set) const {
+std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
+                                          const SpecialSet& allowed_set) const {
   std::vector<TokenId> out;
   py::gil_scoped_release release;
   Engine::Lease scratch(*engine);
@@ -293,9 +301,8 @@ void bind_core_bpe(py::module_& m) {
            py::arg("special_tokens"), py::arg("pat_str"))
       .def_static("from_spec", &CoreBPE::from_spec, py::arg("spec"), py::arg("name"),
                   py::arg("special_tokens") = py::none())
-      .def_property_readonly("n_vocab", [](const CoreBPE& c) {
-        return c.engine->tokenizer().vocab_size();
-      })
+      .def_property_readonly("n_vocab",
+                             [](const CoreBPE& c) { return c.engine->tokenizer().vocab_size(); })
       .def("encode", &CoreBPE::encode, py::arg("text"), py::arg("allowed"), py::arg("disallowed"))
       .def("encode_ordinary", &CoreBPE::encode_ordinary)
       .def("encode_to_numpy", &CoreBPE::encode_to_numpy)

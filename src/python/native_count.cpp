@@ -41,8 +41,8 @@ std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& 
                                unsigned threads) {
   std::vector<FileRow> rows(files.size());
   std::atomic<std::size_t> next{0};
-  unsigned k = std::max(1u, std::min<unsigned>(thread_count(threads),
-                                               static_cast<unsigned>(files.size())));
+  unsigned k =
+      std::max(1u, std::min<unsigned>(thread_count(threads), static_cast<unsigned>(files.size())));
   run_workers(k, [&] {
     bpe::EncodeScratch scratch;
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
@@ -144,16 +144,16 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
       for (const FileRow* row : counted) {
         cost::CostLine r = cost::price_tokens(m, row->tokens[c], 0, 0);
         fl.append(py::dict(py::arg("path") = row->path, py::arg("bytes") = row->bytes,
-                           py::arg("tokens") = row->tokens[c],
-                           py::arg("input_cost") = r.input_usd, py::arg("fits") = r.fits));
+                           py::arg("tokens") = row->tokens[c], py::arg("input_cost") = r.input_usd,
+                           py::arg("fits") = r.fits));
       }
       e["files"] = fl;
-      e["total"] = py::dict(
-          py::arg("bytes") = total_bytes, py::arg("tokens") = totals[c],
-          py::arg("cached_tokens") = cl.cached_tokens, py::arg("output_tokens") = 0,
-          py::arg("input_cost") = cl.input_usd, py::arg("output_cost") = cl.output_usd,
-          py::arg("total_cost") = cl.total_usd, py::arg("window_share") = cl.window_share,
-          py::arg("fits") = cl.fits);
+      e["total"] =
+          py::dict(py::arg("bytes") = total_bytes, py::arg("tokens") = totals[c],
+                   py::arg("cached_tokens") = cl.cached_tokens, py::arg("output_tokens") = 0,
+                   py::arg("input_cost") = cl.input_usd, py::arg("output_cost") = cl.output_usd,
+                   py::arg("total_cost") = cl.total_usd, py::arg("window_share") = cl.window_share,
+                   py::arg("fits") = cl.fits);
       list.append(e);
     }
     out["models"] = list;
@@ -165,8 +165,9 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
 }  // namespace
 
 void bind_count_files(py::module_& m) {
-  m.def("count_files", &count_files, py::arg("paths"), py::arg("models") = std::vector<std::string>{},
-        py::arg("encoding") = "o200k_base", py::arg("threads") = 0, py::arg("use_ignore") = true);
+  m.def("count_files", &count_files, py::arg("paths"),
+        py::arg("models") = std::vector<std::string>{}, py::arg("encoding") = "o200k_base",
+        py::arg("threads") = 0, py::arg("use_ignore") = true);
 }
 
 }  // namespace tok::python

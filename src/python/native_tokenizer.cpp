@@ -3,6 +3,8 @@
 // .tiktoken). Text may be str (encoded as UTF-8) or bytes; offsets are byte
 // offsets into those bytes, as `tok encode --tokens` prints them. Native work
 // runs with the GIL released, so Python threads encode in parallel too.
+#include "python/native_tokenizer.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -13,7 +15,6 @@
 #include "formats/registry.hpp"
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
-#include "python/native_tokenizer.hpp"
 #include "python/py_convert.hpp"
 
 namespace tok::python {
@@ -28,7 +29,9 @@ SpecialMode special_mode(const std::string& special) {
   throw py::value_error("special must be 'text', 'allow' or 'error', not '" + special + "'");
 }
 
-unsigned thread_count(unsigned threads) { return threads ? threads : available_cpus(); }
+unsigned thread_count(unsigned threads) {
+  return threads ? threads : available_cpus();
+}
 
 NativeTokenizer NativeTokenizer::load(const std::string& spec, std::optional<std::string> pattern) {
   formats::LoadOptions options;
@@ -169,17 +172,17 @@ std::vector<std::size_t> count_batch(const NativeTokenizer& t, const py::sequenc
 void bind_native_tokenizer(py::module_& m) {
   py::class_<NativeTokenizer>(m, "Tokenizer")
       .def_static("load", &NativeTokenizer::load, py::arg("spec"), py::arg("pattern") = py::none())
-      .def_property_readonly("name", [](const NativeTokenizer& t) {
-        return t.engine->tokenizer().name();
-      })
-      .def_property_readonly("vocab_size", [](const NativeTokenizer& t) {
-        return t.engine->tokenizer().vocab_size();
-      })
-      .def_property_readonly("special_tokens", [](const NativeTokenizer& t) {
-        py::dict d;
-        for (const auto& s : t.engine->tokenizer().specials()) d[py::str(s.text)] = s.id;
-        return d;
-      })
+      .def_property_readonly("name",
+                             [](const NativeTokenizer& t) { return t.engine->tokenizer().name(); })
+      .def_property_readonly(
+          "vocab_size", [](const NativeTokenizer& t) { return t.engine->tokenizer().vocab_size(); })
+      .def_property_readonly("special_tokens",
+                             [](const NativeTokenizer& t) {
+                               py::dict d;
+                               for (const auto& s : t.engine->tokenizer().specials())
+                                 d[py::str(s.text)] = s.id;
+                               return d;
+                             })
       .def("encode", &encode, py::arg("text"), py::arg("special") = "text")
       .def("encode_to_numpy", &encode_to_numpy, py::arg("text"), py::arg("special") = "text")
       .def("count", &count, py::arg("text"), py::arg("special") = "text", py::arg("threads") = 1)

@@ -28,9 +28,8 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   std::vector<MappedFile> files;
   std::vector<Error> errors;
   std::vector<std::pair<std::string, bool>> found;
-  errors = cost::expand_inputs(paths, {}, [&](std::string p, bool walked) {
-    found.emplace_back(std::move(p), walked);
-  });
+  errors = cost::expand_inputs(
+      paths, {}, [&](std::string p, bool walked) { found.emplace_back(std::move(p), walked); });
   if (!errors.empty()) return errors.front();
   std::vector<std::string_view> texts;
   for (const auto& [path, walked] : found) {
@@ -83,9 +82,9 @@ void bind_train(py::module_& m) {
         if (!r.ok()) throw py::value_error(r.error().message);
         return NativeTokenizer{std::make_shared<Engine>(std::move(r).value())};
       },
-      py::arg("files"), py::arg("vocab_size"), py::arg("output") = "",
-      py::arg("pattern") = "o200k", py::arg("specials") = std::vector<std::string>{},
-      py::arg("min_frequency") = 0, py::arg("max_token_bytes") = 0, py::arg("threads") = 0);
+      py::arg("files"), py::arg("vocab_size"), py::arg("output") = "", py::arg("pattern") = "o200k",
+      py::arg("specials") = std::vector<std::string>{}, py::arg("min_frequency") = 0,
+      py::arg("max_token_bytes") = 0, py::arg("threads") = 0);
 }
 
 }  // namespace tok::python
