@@ -140,13 +140,16 @@ void add_generate(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
   a->kv.add(sub);
-  sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
+  auto* positional = sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
       ->each([a](const std::string&) { a->prompt_given = true; });
+  sub->add_option("-p,--prompt", a->prompt, "Prompt text, as llama-cli takes it (same as PROMPT)")
+      ->each([a](const std::string&) { a->prompt_given = true; })
+      ->excludes(positional);
   auto& g = a->gen;
   auto& s = g.sampling;
   sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
       ->check(CLI::Range(0, 1 << 24));
-  sub->add_option("--temperature", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
+  sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
       ->check(CLI::Range(0.0f, 100.0f));
   sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
       ->check(CLI::NonNegativeNumber);

@@ -275,8 +275,9 @@ void add_train(CLI::App& app, Registry& r) {
   sub->add_option("--pattern", a->pattern,
                   "Pre-tokenizer: gpt2, cl100k, o200k or a regex (default: o200k)");
   sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times");
-  sub->add_option("--special", a->specials,
-                  "Special token (repeatable); ids follow the learned tokens, in order");
+  sub->add_option("--special-token,--special", a->specials,
+                  "Special token TOKEN (repeatable); ids follow the learned tokens, in order "
+                  "(--special: the old name, kept for one release)");
   sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
   sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result");
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
