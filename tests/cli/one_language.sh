@@ -85,4 +85,14 @@ got=$("$TOK" generate -c 64 --temp 0 --seed 1 -n 4 -p 'In the beginning' 2>/dev/
 [ -n "$want" ] || fail "generate printed nothing"
 expect_eq "generate -p -c --temp" "$want" "$got"
 expect_error 2 "excludes" "$TOK" generate -p a b
+
+# --batch FILE is a JSONL file of requests in count and generate alike: an
+# OpenAI Batch API line runs in generate as its body would, custom_id kept.
+printf '{"custom_id":"r1","method":"POST","url":"/v1/completions","body":{"model":"x","prompt":"In the beginning","max_tokens":4,"seed":1}}\n{"prompt":"In the beginning","max_tokens":4,"seed":1}\n' >batch.jsonl
+"$TOK" generate --batch batch.jsonl >"$T/out" 2>/dev/null || fail "generate --batch with an OpenAI line"
+node -e 'const [a,b]=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
+  if (a.custom_id!=="r1" || "custom_id" in b || a.text!==b.text || a.tokens!==4) throw JSON.stringify([a,b])' "$T/out" \
+  || fail "envelope: $(cat "$T/out")"
+printf '{"custom_id":"c","body":{"messages":[{"role":"user","content":"hi"}]}}\n' >chat.jsonl
+expect_error 1 'chat.jsonl:1: a chat request \("messages"\)' "$TOK" generate --batch chat.jsonl
 echo ok
