@@ -16,6 +16,7 @@
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
 #include "formats/hf_json_writer.hpp"
@@ -189,10 +190,10 @@ Status check_args(const TrainArgs& a) {
   return {};
 }
 
-double peak_memory_mb() {
+std::uint64_t peak_memory_bytes() {
   struct rusage ru {};
   ::getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;  // ru_maxrss is in KiB on Linux
+  return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // ru_maxrss is in KiB on Linux
 }
 
 Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words, Stats& stats) {
@@ -245,11 +246,11 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
   for (auto& f : out.files) TOK_TRY(f.commit());
-  summary = fmt::format("{:.1f} MB read, {} unique words, {} merges learned, {:.2f} s "
-                        "(count {:.2f} s, merge {:.2f} s), peak memory {:.0f} MB",
-                        stats.bytes / 1e6, words.size(), learned ? learned - 256 : 0,
-                        stats.count_seconds + stats.merge_seconds, stats.count_seconds,
-                        stats.merge_seconds, peak_memory_mb());
+  summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
+                        "(count {:.2f} s, merge {:.2f} s), peak memory {}",
+                        human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),
+                        learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds,
+                        stats.count_seconds, stats.merge_seconds, human_bytes(peak_memory_bytes()));
   return {};
 }
 

@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
+#include "core/byte_format.hpp"
 #include "core/output.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"
@@ -114,7 +115,7 @@ int run_list(bool json) {
                           "description"));
     for (const auto& r : rows) {
       std::string size = r.ids      ? fmt::format("{} ids", *r.ids)
-                         : r.bytes  ? fmt::format("{:.1f} MB", static_cast<double>(*r.bytes) / 1e6)
+                         : r.bytes  ? human_bytes(*r.bytes)
                                     : "-";
       out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", r.name, size, r.licence, r.source,
                             r.description));
