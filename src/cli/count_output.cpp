@@ -72,8 +72,9 @@ void print_rows(const CountReport& r, Output& out) {
   std::vector<std::size_t> width;
   std::string head;
   for (const auto& col : r.columns) {
-    width.push_back(std::max<std::size_t>(12, col.label.size()));
-    head += fmt::format("{:>{}} ", legacy ? std::string("tokens") : col.label, width.back());
+    std::string name = legacy ? std::string("tokens") : col.label;
+    width.push_back(std::max<std::size_t>(12, name.size()));
+    head += fmt::format("{:>{}} ", name, width.back());
   }
   out.write(fmt::format("{}{:>12}  path\n", head, "bytes"));
   auto line = [&](const Row& row) {

@@ -27,6 +27,8 @@ unsigned RuntimeOptions::thread_count() const {
   return std::clamp(available_cpus(), 1u, 8u);
 }
 
+namespace {
+
 // -m is a GGUF path here but a catalog model in count, show and truncate:
 // a catalog name given where no such file exists gets told which is which.
 Status check_not_catalog_name(const std::string& path) {
@@ -40,6 +42,8 @@ Status check_not_catalog_name(const std::string& path) {
                     "(catalog models go to tok count -m and tok show -m)",
                     path);
 }
+
+}  // namespace
 
 Result<model::Model> RuntimeOptions::load() const {
   std::string path = model.empty() ? vocab_dir() + "/" + kDefaultModel : model;
