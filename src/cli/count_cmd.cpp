@@ -1,4 +1,4 @@
-// tok count [-m MODEL]... [-e ENC] [--chat FILE | --batch FILE] [FILE|DIR|-]...
+// tok count [-m MODEL]... [-e ENC] [--chat FILE | --batch FILE] [FILE|DIR|-]... [-t TEXT]...
 // Token counts per file (directories walked, .gitignore honoured), and with
 // -m the cost, context-window share and (--kv) KV-cache size per model.
 #include <fmt/format.h>
@@ -19,6 +19,7 @@
 #include "cli/count_model.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "cli/text_inputs.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/file_walk.hpp"
@@ -40,11 +41,13 @@ constexpr std::size_t kLargeFile = 4u << 20;  // counted alone, with all threads
 struct CountArgs {
   EncodingOptions enc;
   CLI::Option* enc_opt = nullptr;
-  std::vector<std::string> files, models, model_files, include, exclude;
+  TextInputs in;
+  std::vector<std::string> models, model_files, include, exclude;
   std::string chat, batch;
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
-  std::uint64_t output_tokens = 0, cached_tokens = 0, max_tokens = 0;
+  bool verbose = false;
+  std::uint64_t output_tokens = 0, cached_tokens = 0, budget = 0;
   std::size_t top = 0;
 };
 
@@ -177,7 +180,7 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     ::close(fd);
     return o;
   }
-  auto in = open_input(job.path);
+  auto in = open_text_input(job.path);
   if (!in.ok()) {
     o.error = in.error();
     return o;
@@ -274,12 +277,12 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   return std::move(outcomes);
 }
 
-// --max-tokens: the first input (or the total, with --total) over budget.
+// --budget: the first input (or the total, with --total) over budget.
 int check_budget(const CountArgs& a, const CountReport& r) {
-  if (a.max_tokens == 0) return 0;
+  if (a.budget == 0) return 0;
   auto over = [&](const Row& row) -> std::optional<std::size_t> {
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
-      if (row.tokens[c] > a.max_tokens) return c;
+      if (row.tokens[c] > a.budget) return c;
     }
     return std::nullopt;
   };
@@ -296,17 +299,17 @@ int check_budget(const CountArgs& a, const CountReport& r) {
     }
   }
   if (!bad) return 0;
-  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --max-tokens %llu\n",
+  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --budget %llu\n",
                bad->path.c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
-               r.columns[*col].label.c_str(), static_cast<unsigned long long>(a.max_tokens));
+               r.columns[*col].label.c_str(), static_cast<unsigned long long>(a.budget));
   return kExitBudget;
 }
 
 Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads) {
   if (!a.chat.empty()) return count_chat_file(a.chat, r);
   if (!a.batch.empty()) return count_batch_file(a.batch, r);
-  std::vector<std::string> inputs = a.files;
-  if (inputs.empty()) inputs.push_back("-");
+  std::vector<std::string> inputs = a.in.files;
+  if (a.in.empty()) inputs.push_back("-");
   cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
   std::vector<Error> walk_errors;
   auto produce = [&](JobList& list) {
@@ -327,6 +330,18 @@ Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads)
       r.rows.push_back(std::move(o.row));
     }
   }
+  // -t texts: small by nature, counted here after the files, in order.
+  for (std::size_t i = 0; i < a.in.texts.size(); ++i) {
+    Row row;
+    row.path = a.in.text_name(i);
+    row.bytes = a.in.texts[i].size();
+    Status s = count_bytes(a.in.texts[i], r, a.enc.special_mode(), threads, nullptr, row);
+    if (!s.ok()) {
+      status = report(make_error("{}: {}", row.path, s.error().message));
+      continue;
+    }
+    r.rows.push_back(std::move(row));
+  }
   return {};
 }
 
@@ -346,12 +361,14 @@ int run_count(const CountArgs& a) {
   unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
   if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
+  report_skipped_binary(r.skipped, a.verbose);
+  // Every input failed (each error already said why): no table of nothing.
+  if (r.rows.empty() && status != 0) return status;
   r.total.tokens.assign(r.columns.size(), 0);
   for (const auto& row : r.rows) {
     r.total.bytes += row.bytes;
     for (std::size_t c = 0; c < r.columns.size(); ++c) r.total.tokens[c] += row.tokens[c];
   }
-  for (const auto& s : r.skipped) warn(fmt::format("{}: skipped (binary file)", s));
   bool legacy = a.models.empty();
   if (a.quiet) {
     if (r.columns.size() > 1) throw UsageError{"-q prints one number: pass a single -m MODEL"};
@@ -377,7 +394,7 @@ void add_count(CLI::App& app, Registry& r) {
   a->enc.add_encoding(sub);
   a->enc_opt = sub->get_option("-e");
   a->enc.add_special(sub, "text");
-  sub->add_option("FILE", a->files, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
+  a->in.add(sub, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
   sub->add_option("-m,--model", a->models,
                   "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
       ->expected(1)
@@ -391,12 +408,15 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
   sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
   sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price");
-  sub->add_option("--max-tokens", a->max_tokens, "Budget gate: exit 3 if any input (or the total, with --total) has more tokens");
-  sub->add_flag("--total", a->total, "Apply --max-tokens to the total instead of each input");
+  sub->add_option("--budget,--max-tokens", a->budget,
+                  "Budget gate: exit 3 if any input (or the total, with --total) has more than N "
+                  "tokens (--max-tokens: the old name, kept for one release)");
+  sub->add_flag("--total", a->total, "Apply --budget to the total instead of each input");
   sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
   sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
   sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count");
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");

@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/count_model.hpp"
+#include "core/byte_format.hpp"
 #include "core/output.hpp"
 #include "cost/kv_estimate.hpp"
 #include "cost/pricing.hpp"
@@ -23,14 +24,6 @@ std::string usd(double v) {
   if (v == 0) return "$0";
   if (v < 0.01) return fmt::format("${:.6f}", v);
   return fmt::format("${:.4f}", v);
-}
-
-std::string bytes_human(std::uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(b);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return u == 0 ? fmt::format("{} B", b) : fmt::format("{:.2f} {}", v, units[u]);
 }
 
 std::string flops_human(double f) {
@@ -66,48 +59,50 @@ void print_kv(const CountReport& r, Output& out) {
     out.write(fmt::format(
         "kv {}: {} tokens -> KV cache {} f16, {} q8_0, {} q4_0 ({} tokens in 16-token pages, "
         "{} values/token/layer) -> attention {} per full forward pass -> {} at {}/M input\n",
-        m->id, tokens, bytes_human(e.bytes_f16), bytes_human(e.bytes_q8_0),
-        bytes_human(e.bytes_q4_0), e.paged_tokens, e.values_per_token,
+        m->id, tokens, human_bytes(e.bytes_f16), human_bytes(e.bytes_q8_0),
+        human_bytes(e.bytes_q4_0), e.paged_tokens, e.values_per_token,
         flops_human(e.attention_flops), usd(cl.total_usd), usd(m->price.input)));
   }
+}
+
+// The per-input rows, with and without -m in one column order: token
+// counts (one column per model, or "tokens" for a bare encoding), bytes, path.
+void print_rows(const CountReport& r, Output& out) {
+  bool legacy = r.columns.size() == 1 && !r.columns[0].model;
+  std::vector<std::size_t> width;
+  std::string head;
+  for (const auto& col : r.columns) {
+    std::string name = legacy ? std::string("tokens") : col.label;
+    width.push_back(std::max<std::size_t>(12, name.size()));
+    head += fmt::format("{:>{}} ", name, width.back());
+  }
+  out.write(fmt::format("{}{:>12}  path\n", head, "bytes"));
+  auto line = [&](const Row& row) {
+    std::string s;
+    for (std::size_t c = 0; c < r.columns.size(); ++c) {
+      bool over = r.columns[c].model && !cost_of(r, c, row.tokens[c]).fits;
+      s += fmt::format("{:>{}} ", fmt::format("{}{}", over ? "!" : "", row.tokens[c]), width[c]);
+    }
+    out.write(fmt::format("{}{:>12}  {}\n", s, row.bytes, row.path));
+  };
+  for (const Row* row : shown_rows(r)) line(*row);
+  if (r.top > 0 && r.rows.size() > r.top) {
+    std::size_t left = r.rows.size() - r.top;
+    out.write(fmt::format("{:>12}  ({} more input{} not shown; --top {})\n", "...", left,
+                          left == 1 ? "" : "s", r.top));
+  }
+  if (r.rows.size() > 1) line(r.total);
 }
 
 }  // namespace
 
 void print_table(const CountReport& r) {
   Output out;
-  bool legacy = r.columns.size() == 1 && !r.columns[0].model;
-  if (legacy) {
-    out.write(fmt::format("{:>12} {:>12}  {}\n", "tokens", "bytes", "path"));
-    for (const Row* row : shown_rows(r)) {
-      out.write(fmt::format("{:>12} {:>12}  {}\n", row->tokens[0], row->bytes, row->path));
-    }
-    if (r.rows.size() > 1) {
-      out.write(fmt::format("{:>12} {:>12}  {}\n", r.total.tokens[0], r.total.bytes, "total"));
-    }
+  print_rows(r, out);
+  if (!r.columns[0].model) {
     out.flush();
     return;
   }
-  std::vector<std::size_t> width;
-  std::string head = fmt::format("{:>12}", "bytes");
-  for (const auto& col : r.columns) {
-    width.push_back(std::max<std::size_t>(12, col.label.size()));
-    head += fmt::format(" {:>{}}", col.label, width.back());
-  }
-  out.write(head + "  path\n");
-  auto line = [&](const Row& row) {
-    std::string s = fmt::format("{:>12}", row.bytes);
-    for (std::size_t c = 0; c < r.columns.size(); ++c) {
-      bool over = r.columns[c].model && !cost_of(r, c, row.tokens[c]).fits;
-      s += fmt::format(" {:>{}}", fmt::format("{}{}", over ? "!" : "", row.tokens[c]), width[c]);
-    }
-    out.write(s + "  " + row.path + "\n");
-  };
-  for (const Row* row : shown_rows(r)) line(*row);
-  if (r.top > 0 && r.rows.size() > r.top) {
-    out.write(fmt::format("{:>12}  ({} more inputs not shown)\n", "...", r.rows.size() - r.top));
-  }
-  if (r.rows.size() > 1) line(r.total);
   out.write(fmt::format("\n{:<20} {:>12} {:>12} {:>12} {:>12} {:>9}  {}\n", "model", "tokens",
                         "input", r.output_is_max ? "output(max)" : "output", "total", "window",
                         "price date, source"));

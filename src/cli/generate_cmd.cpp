@@ -2,6 +2,9 @@
 // streamed to stdout one token at a time (whole UTF-8 characters only).
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <random>
 
@@ -46,6 +49,16 @@ nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
   return j;
 }
 
+// Are stdout and stderr the same terminal? Then a line stderr writes (stats,
+// warnings, --logprobs) would continue the text's open line: it is started
+// on a line of its own by a newline on stderr, leaving stdout's bytes as
+// generated.
+bool same_terminal() {
+  struct stat a {}, b {};
+  return isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && fstat(STDOUT_FILENO, &a) == 0 &&
+         fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
+}
+
 nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
   nlohmann::json top = nlohmann::json::array();
   for (auto [id, lp] : t.top) top.push_back({{"id", id}, {"token", escape_bytes(tk.token_bytes(id))}, {"logprob", lp}});
@@ -83,12 +96,22 @@ int run_generate(GenerateArgs& a) {
   Output out;
   nlohmann::json tokens = nlohmann::json::array();
   std::vector<bpe::TokenId> generated;
+  const bool shared = same_terminal();
+  bool line_open = false;  // stdout's last byte is not a newline
+  auto own_line = [&] {
+    if (shared && line_open) std::fputc('\n', stderr);
+    line_open = false;
+  };
   model::GenerateCallbacks cb;
   cb.token = [&](const model::TokenInfo& t) {
     generated.push_back(t.id);
     if (a.gen.logprobs > 0) {
-      if (a.json) tokens.push_back(token_json(tk, t));
-      else std::fprintf(stderr, "%s\n", token_json(tk, t).dump().c_str());
+      if (a.json) {
+        tokens.push_back(token_json(tk, t));
+      } else {
+        own_line();
+        std::fprintf(stderr, "%s\n", token_json(tk, t).dump().c_str());
+      }
     }
   };
   std::string text;
@@ -100,10 +123,12 @@ int run_generate(GenerateArgs& a) {
     cb.text = [&](std::string_view s) {
       out.write(s);
       out.flush();
+      if (!s.empty()) line_open = s.back() != '\n';
     };
     if (a.echo) {
       out.write(prompt);
       out.flush();
+      if (!prompt.empty()) line_open = prompt.back() != '\n';
     }
   }
   auto st = model::generate(*m, pool, ids, a.gen, cb);
@@ -122,11 +147,16 @@ int run_generate(GenerateArgs& a) {
     out.put('\n');
   } else if (!text.empty() || st->generated_tokens > 0) {
     out.put('\n');
+    line_open = false;
   }
   out.flush();
+  own_line();
   if (st->stop == model::StopReason::kContextFull) {
-    warn(fmt::format("context full: stopped after {} tokens (context {}; see --ctx)",
-                     st->prompt_tokens + st->generated_tokens,
+    // The numbers of --stats: the last generated token is printed but never
+    // evaluated, so prompt + generated is one more than the context holds.
+    warn(fmt::format("context full: stopped after {} generated tokens ({} prompt tokens; "
+                     "context {}; see --ctx)",
+                     st->generated_tokens, st->prompt_tokens,
                      a.model.ctx > 0 ? a.model.ctx : m->config().ctx));
   }
   if (a.stats && !a.json) std::fprintf(stderr, "%s\n", stats_json(*st, threads).dump().c_str());
@@ -140,13 +170,16 @@ void add_generate(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
   a->kv.add(sub);
-  sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
+  auto* positional = sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
       ->each([a](const std::string&) { a->prompt_given = true; });
+  sub->add_option("-p,--prompt", a->prompt, "Prompt text, as llama-cli takes it (same as PROMPT)")
+      ->each([a](const std::string&) { a->prompt_given = true; })
+      ->excludes(positional);
   auto& g = a->gen;
   auto& s = g.sampling;
   sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
       ->check(CLI::Range(0, 1 << 24));
-  sub->add_option("--temperature", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
+  sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
       ->check(CLI::Range(0.0f, 100.0f));
   sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
       ->check(CLI::NonNegativeNumber);

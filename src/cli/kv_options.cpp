@@ -1,5 +1,9 @@
 #include "cli/kv_options.hpp"
 
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "core/byte_format.hpp"
 #include "kv/byte_size.hpp"
 #include "model/kv_sequence.hpp"
 
@@ -48,8 +52,17 @@ Result<kv::KvConfig> KvOptions::config(const model::Model& m, int ctx) const {
   c.context = ctx;
   // Surfaces a row/type mismatch, a budget below one block or a policy that
   // leaves no room in the context now, as one error.
-  TOK_TRY(kv::PagedKvCache::create(c));
+  TOK_ASSIGN(kv::PagedKvCache cache, kv::PagedKvCache::create(c));
   TOK_TRY(model::KvSequence::fits(c.policy, ctx));
+  // The cache holds whole blocks: a budget between two multiples is rounded
+  // down, and says so rather than reporting a smaller figure unexplained.
+  std::uint64_t usable = cache.pool().max_blocks() * cache.pool().block_bytes();
+  if (c.budget_bytes != 0 && usable != c.budget_bytes) {
+    warn(fmt::format("--kv-budget {} rounded down to {} ({} bytes: {} blocks of {} bytes, {} tokens "
+                     "each)",
+                     budget, human_bytes(usable), usable, cache.pool().max_blocks(),
+                     cache.pool().block_bytes(), c.block_tokens));
+  }
   return c;
 }
 

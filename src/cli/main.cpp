@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
+#include "cli/usage_errors.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
 #include "formats/registry.hpp"
@@ -53,14 +54,15 @@ void on_interrupt(int sig) {
   raise(sig);
 }
 
-// One line, "tok: error: ...", for every usage error CLI11 reports.
-int usage_error(const std::string& message) {
+// One line, "tok: error: ...", for every usage error, naming the help of
+// the command it is about ("see tok train --help").
+int usage_error(const std::string& message, const std::string& command = "tok") {
   std::string m = message;
   for (char& c : m) {
     if (c == '\n') c = ' ';
   }
   while (!m.empty() && m.back() == ' ') m.pop_back();
-  std::fprintf(stderr, "tok: error: %s (see tok --help)\n", m.c_str());
+  std::fprintf(stderr, "tok: error: %s (see %s --help)\n", one_line(m).c_str(), command.c_str());
   return kExitUsage;
 }
 
@@ -110,10 +112,15 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    return usage_error(e.what());
+    return usage_error(explain_parse_error(app, e), command_path(app));
   }
   for (auto& [sub, fn] : registry.commands) {
-    if (sub->parsed()) return fn();
+    if (!sub->parsed()) continue;
+    try {
+      return fn();
+    } catch (const UsageError& e) {
+      return usage_error(e.message, command_path(app));
+    }
   }
   return usage_error("no command given");
 }

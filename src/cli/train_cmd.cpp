@@ -16,6 +16,7 @@
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
 #include "formats/hf_json_writer.hpp"
@@ -189,10 +190,10 @@ Status check_args(const TrainArgs& a) {
   return {};
 }
 
-double peak_memory_mb() {
+std::uint64_t peak_memory_bytes() {
   struct rusage ru {};
   ::getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;  // ru_maxrss is in KiB on Linux
+  return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // ru_maxrss is in KiB on Linux
 }
 
 Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words, Stats& stats) {
@@ -245,11 +246,11 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
   for (auto& f : out.files) TOK_TRY(f.commit());
-  summary = fmt::format("{:.1f} MB read, {} unique words, {} merges learned, {:.2f} s "
-                        "(count {:.2f} s, merge {:.2f} s), peak memory {:.0f} MB",
-                        stats.bytes / 1e6, words.size(), learned ? learned - 256 : 0,
-                        stats.count_seconds + stats.merge_seconds, stats.count_seconds,
-                        stats.merge_seconds, peak_memory_mb());
+  summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
+                        "(count {:.2f} s, merge {:.2f} s), peak memory {}",
+                        human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),
+                        learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds,
+                        stats.count_seconds, stats.merge_seconds, human_bytes(peak_memory_bytes()));
   return {};
 }
 
@@ -275,8 +276,9 @@ void add_train(CLI::App& app, Registry& r) {
   sub->add_option("--pattern", a->pattern,
                   "Pre-tokenizer: gpt2, cl100k, o200k or a regex (default: o200k)");
   sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times");
-  sub->add_option("--special", a->specials,
-                  "Special token (repeatable); ids follow the learned tokens, in order");
+  sub->add_option("--special-token,--special", a->specials,
+                  "Special token TOKEN (repeatable); ids follow the learned tokens, in order "
+                  "(--special: the old name, kept for one release)");
   sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
   sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result");
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")

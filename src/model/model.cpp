@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/byte_format.hpp"
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
@@ -196,10 +197,9 @@ Status check_run_memory(const Model& m, std::int64_t ctx) {
   std::uint64_t need = run_memory_bytes(c, ctx);
   auto avail = available_memory();
   if (avail && need > *avail) {
-    auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ull << 30); };
-    return make_error("{}: a context of {} tokens needs {:.2f} GiB (KV cache of {} layers), more "
-                      "than the {:.2f} GiB of memory available; pass a smaller --ctx",
-                      m.path(), ctx, gib(need), c.n_layers, gib(*avail));
+    return make_error("{}: a context of {} tokens needs {} (KV cache of {} layers), more "
+                      "than the {} of memory available; pass a smaller --ctx",
+                      m.path(), ctx, human_bytes(need), c.n_layers, human_bytes(*avail));
   }
   return {};
 }

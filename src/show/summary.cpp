@@ -8,27 +8,6 @@
 
 namespace tok::show {
 
-std::string group_digits(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string human_bytes(std::uint64_t n) {
-  if (n < 1024) return fmt::format("{} B", n);
-  static constexpr std::array<const char*, 5> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(n) / 1024;
-  std::size_t u = 0;
-  while (v >= 1024 && u + 1 < kUnits.size()) {
-    v /= 1024;
-    ++u;
-  }
-  return fmt::format("{:.1f} {}", v, kUnits[u]);
-}
-
 std::string si_scaled(double v, const std::string& unit) {
   static constexpr std::array<const char*, 7> kPrefixes = {"", "k", "M", "G", "T", "P", "E"};
   std::size_t p = 0;

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 S="$TOK_TEST_DATA/train/sample.txt"
 
 # Train, then load the vocabulary by its .tiktoken path (sidecar gives pattern).
-expect_status 0 "$TOK" train "$S" --vocab-size 600 -o "$T/v" --special '<|end|>' -q
+expect_status 0 "$TOK" train "$S" --vocab-size 600 -o "$T/v" --special-token '<|end|>' -q
 [ -s "$T/v.tiktoken" ] || fail "no v.tiktoken written"
 [ -s "$T/v.tiktoken.json" ] || fail "no sidecar written"
 [ -e "$T/v.tokenizer.json" ] && fail "tokenizer.json written without --format hf"
@@ -64,7 +64,7 @@ done <"$T/m.tiktoken"
 : >"$T/empty.txt"
 expect_error 1 "empty corpus" "$TOK" train "$T/empty.txt" --vocab-size 300 -o "$T/e"
 [ -e "$T/e.tiktoken" ] && fail "output written for empty corpus"
-expect_error 1 "too small" "$TOK" train "$S" --vocab-size 256 --special '<|x|>' -o "$T/e"
+expect_error 1 "too small" "$TOK" train "$S" --vocab-size 256 --special-token '<|x|>' -o "$T/e"
 expect_error 1 "no such file" "$TOK" train "$T/missing.txt" --vocab-size 300 -o "$T/e"
 chmod 000 "$T/a.txt"
 if [ "$(id -u)" != 0 ]; then
