@@ -29,15 +29,20 @@ int run_chunk(const ChunkArgs& a) {
   auto in = open_input(a.file);
   if (!in.ok()) return report(in.error());
   std::string name = a.file == "-" ? "<stdin>" : a.file;
-  auto chunks = cost::chunk_text(**tk, in->bytes(), a.n, a.overlap, a.mo.enc.special_mode());
-  if (!chunks.ok()) return report(make_error("{}: {}", name, chunks.error().message));
   Output out;
-  for (std::size_t i = 0; i < chunks->size(); ++i) {
-    const cost::Chunk& c = (*chunks)[i];
-    nlohmann::ordered_json j{{"index", i}, {"start", c.start}, {"end", c.end}, {"tokens", c.tokens}};
-    if (!a.no_text) j["text"] = std::string(in->bytes().substr(c.start, c.end - c.start));
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    out.put('\n');
+  std::size_t index = 0;
+  // Each line is written as its piece is cut: `tok chunk big | head` ends early.
+  Status s = cost::chunk_text(
+      **tk, in->bytes(), a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+        nlohmann::ordered_json j{{"index", index++}, {"start", c.start}, {"end", c.end}, {"tokens", c.tokens}};
+        if (!a.no_text) j["text"] = std::string(in->bytes().substr(c.start, c.end - c.start));
+        out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        out.put('\n');
+        return {};
+      });
+  if (!s.ok()) {
+    out.flush();
+    return report(make_error("{}: {}", name, s.error().message));
   }
   out.flush();
   return 0;
