@@ -108,16 +108,19 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
     fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
     if (fd < 0) return make_error("<stdout>: cannot write: {}", std::strerror(errno));
   } else {
-    TOK_ASSIGN(f.target_, resolve_links(path));
     struct stat st {};
-    bool exists = ::stat(f.target_.c_str(), &st) == 0;
+    bool exists = ::stat(path.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) return make_error("{}: is a directory", path);
     if (exists && S_ISBLK(st.st_mode)) {
       return make_error("{}: is a block device; tok does not write to one", path);
     }
     if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
-      fd = open_in_place(f.target_, st.st_mode);
+      // Opened by the path as given: the kernel follows the links, including
+      // /dev/stdout's /proc/self/fd/1 -> "pipe:[...]", which names no file.
+      fd = open_in_place(path, st.st_mode);
       if (fd < 0) return make_error("{}: cannot open for writing: {}", path, std::strerror(errno));
+    } else {
+      TOK_ASSIGN(f.target_, resolve_links(path));
     }
   }
   if (fd >= 0) {

@@ -54,6 +54,20 @@ void on_fatal(int sig, siginfo_t* info, void*) {
   die_of(sig);
 }
 
+// Under AddressSanitizer its own SIGSEGV/SIGFPE/SIGILL handlers print the
+// report that matters more than a tidy exit.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 alignas(16) char g_alt_stack[64 * 1024];  // SIGSEGV from a stack overflow needs another stack
 
 }  // namespace
@@ -77,6 +91,7 @@ void install_fatal_signal_handlers() {
   int n = 20;
   for (int s = SIGRTMIN; s <= SIGRTMAX && n < 64; ++s) sigs[n++] = static_cast<std::int8_t>(s);
   for (int i = 0; i < n; ++i) {
+    if (kSanitized && (sigs[i] == SIGSEGV || sigs[i] == SIGFPE || sigs[i] == SIGILL)) continue;
     struct sigaction old {};
     if (::sigaction(sigs[i], nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     struct sigaction sa {};

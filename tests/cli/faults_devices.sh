@@ -84,6 +84,13 @@ fi
 cmp -s "$T/stdout.html" "$T/ref.html" || fail "show --html - differs from the file"
 [ -e ./- ] && fail "show --html - created a file named -"
 
+# --- a link like /dev/stdout (made here: /proc/self/fd/1) with stdout a pipe:
+# the link leads to "pipe:[...]", which names no file; the pipe gets the page.
+ln -s /proc/self/fd/1 "$T/my-stdout"
+"$TOK" show --html "$T/my-stdout" "$T/in.txt" | cat >"$T/piped.html"
+cmp -s "$T/piped.html" "$T/ref.html" || fail "show --html to a /dev/stdout-like link on a pipe"
+[ -L "$T/my-stdout" ] || fail "the /dev/stdout-like link was replaced"
+
 # --- symbolic links: the target is replaced, the link stays.
 echo old >"$T/real.html"
 ln -s real.html "$T/link.html"
