@@ -137,7 +137,9 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
   f.temp_ = f.target_ + ".tmp.XXXXXX";
   fd = ::mkostemp(f.temp_.data(), O_CLOEXEC);
   if (fd < 0) {
-    return make_error("{}: cannot create output file: {}", path, std::strerror(errno));
+    int e = errno;
+    f.temp_.clear();  // names no file of ours
+    return make_error("{}: cannot create output file: {}", path, std::strerror(e));
   }
   if (!register_temp(f.temp_.c_str())) {
     ::close(fd);
