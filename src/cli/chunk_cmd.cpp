@@ -28,19 +28,21 @@ struct ChunkArgs {
   bool no_ignore = false, verbose = false;
 };
 
-// The JSONL lines of one input; `path` names it in every line.
+// The JSONL lines of one input; `path` names it in every line. Each line is
+// written as its piece is cut, so `tok chunk big | head` ends early.
 Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view bytes,
                  const std::string& path, Output& out) {
-  auto chunks = cost::chunk_text(tk, bytes, a.n, a.overlap, a.mo.enc.special_mode());
-  if (!chunks.ok()) return make_error("{}: {}", path, chunks.error().message);
-  for (std::size_t i = 0; i < chunks->size(); ++i) {
-    const cost::Chunk& c = (*chunks)[i];
-    nlohmann::ordered_json j{{"path", path}, {"index", i},         {"start", c.start},
-                             {"end", c.end}, {"tokens", c.tokens}};
-    if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    out.put('\n');
-  }
+  std::size_t index = 0;
+  Status s = cost::chunk_text(
+      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+        nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
+                                 {"end", c.end}, {"tokens", c.tokens}};
+        if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
+        out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        out.put('\n');
+        return {};
+      });
+  if (!s.ok()) return make_error("{}: {}", path, s.error().message);
   return {};
 }
 

@@ -78,7 +78,16 @@ Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
   return tks;
 }
 
+// Every chart is written before any replaces its old version, then all are
+// renamed together: an interrupted or failed run leaves the old set whole.
 Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
+  std::vector<AtomicFile> files;
+  auto add = [&](const std::string& path, const std::string& bytes) -> Status {
+    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+    TOK_TRY(f.write(bytes));
+    files.push_back(std::move(f));
+    return {};
+  };
   if (a.svg) {
     for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
       std::string path = *a.svg;
@@ -88,11 +97,11 @@ Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
                                    p.extension().string()))
                    .string();
       }
-      TOK_TRY(write_file_atomic(path, compare::render_svg(rep, c)));
+      TOK_TRY(add(path, compare::render_svg(rep, c)));
     }
   }
-  if (a.html) TOK_TRY(write_file_atomic(*a.html, compare::render_html(rep)));
-  return {};
+  if (a.html) TOK_TRY(add(*a.html, compare::render_html(rep)));
+  return commit_together(files);
 }
 
 int run_compare(const CompareArgs& a) {

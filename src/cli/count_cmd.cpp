@@ -349,11 +349,17 @@ int run_count(const CountArgs& a) {
   if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
   if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
   if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
-  auto catalog = cost::Catalog::load_default(a.model_files);
-  if (!catalog.ok()) return report(catalog.error());
+  // The catalog only when a model is asked for: a broken user catalog must
+  // not stop plain counting.
+  cost::Catalog catalog;
+  if (!a.models.empty() || !a.model_files.empty()) {
+    auto loaded = cost::Catalog::load_default(a.model_files);
+    if (!loaded.ok()) return report(loaded.error());
+    catalog = std::move(loaded).value();
+  }
   cost::TokenizerSet set;
   CountReport r;
-  if (Status s = build_columns(a, *catalog, set, r); !s.ok()) return report(s.error());
+  if (Status s = build_columns(a, catalog, set, r); !s.ok()) return report(s.error());
   r.output_tokens = a.output_tokens;
   r.cached_tokens = a.cached_tokens;
   r.kv = a.kv;
@@ -372,8 +378,7 @@ int run_count(const CountArgs& a) {
   bool legacy = a.models.empty();
   if (a.quiet) {
     if (r.columns.size() > 1) throw UsageError{"-q prints one number: pass a single -m MODEL"};
-    fmt::print("{}\n", r.total.tokens[0]);
-    std::fflush(stdout);
+    fmt::print("{}\n", r.total.tokens[0]);  // flushed and checked at exit (main.cpp)
   } else if (a.json) {
     print_json(r, legacy);
   } else if (a.csv) {

@@ -42,8 +42,10 @@ nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
 }
 
 int run_models(const ModelsArgs& a) {
-  auto catalog = cost::Catalog::load_default(a.model_files);
+  std::string user_error;
+  auto catalog = cost::Catalog::load_default(a.model_files, &user_error);
   if (!catalog.ok()) return report(catalog.error());
+  if (!user_error.empty()) warn(user_error + " (its models are left out)");
   Output out;
   if (a.json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();

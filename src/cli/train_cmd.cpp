@@ -127,7 +127,7 @@ Status check_round_trip(const bpe::Tokenizer& tk, const bpe::WordCounts& words) 
 }
 
 struct Outputs {
-  std::vector<AtomicFile> files;  // committed together once all are written
+  std::vector<AtomicFile> files;  // commit_together once all are written
   int counts = -1, tiktoken = -1, sidecar = -1, hf = -1;
 };
 
@@ -245,7 +245,7 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     }
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
-  for (auto& f : out.files) TOK_TRY(f.commit());
+  TOK_TRY(commit_together(out.files));
   summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
                         "(count {:.2f} s, merge {:.2f} s), peak memory {}",
                         human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),

@@ -5,11 +5,70 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
 namespace tok {
+namespace {
+
+// Live mappings, for the SIGBUS handler (which may not allocate or lock). A
+// slot is claimed with a marker, filled, then published by its address.
+struct MapSlot {
+  std::atomic<std::uintptr_t> begin{0};  // 0 free, 1 being filled
+  std::size_t size = 0;
+  char path[256] = {};
+};
+constexpr int kMaxMaps = 256;
+std::array<MapSlot, kMaxMaps> g_maps;
+std::atomic<bool> g_shrunk{false};
+char g_shrunk_path[256];
+const std::size_t g_page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+
+void register_map(const char* data, std::size_t size, const std::string& path) {
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t expected = 0;
+    if (!s.begin.compare_exchange_strong(expected, 1)) continue;
+    s.size = size;
+    std::size_t n = std::min(path.size(), sizeof(s.path) - 1);
+    std::memcpy(s.path, path.data(), n);
+    s.path[n] = '\0';
+    s.begin.store(reinterpret_cast<std::uintptr_t>(data));
+    return;
+  }
+  // All slots taken: this mapping just stays unguarded (a SIGBUS ends tok).
+}
+
+void unregister_map(const char* data) {
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t expected = reinterpret_cast<std::uintptr_t>(data);
+    if (s.begin.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+}  // namespace
+
+bool recover_mapped_fault(void* addr) {
+  auto a = reinterpret_cast<std::uintptr_t>(addr);
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t b = s.begin.load();
+    if (b <= 1 || a < b || a >= b + s.size) continue;
+    std::uintptr_t page = a & ~(g_page - 1);
+    std::uintptr_t end = (b + s.size + g_page - 1) & ~(g_page - 1);
+    void* p = ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED) return false;
+    if (!g_shrunk.exchange(true)) std::memcpy(g_shrunk_path, s.path, sizeof(g_shrunk_path));
+    return true;
+  }
+  return false;
+}
+
+std::string shrunk_mapped_file() { return g_shrunk.load() ? std::string(g_shrunk_path) : std::string(); }
 
 Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name) {
   for (;;) {
@@ -67,6 +126,7 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
       f.data_ = static_cast<const char*>(p);
       f.size_ = static_cast<std::size_t>(st.st_size);
       f.mapped_ = true;
+      register_map(f.data_, f.size_, path);
       return f;
     }
   }
@@ -111,7 +171,10 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
 MappedFile::~MappedFile() { release(); }
 
 void MappedFile::release() {
-  if (mapped_ && data_) ::munmap(const_cast<char*>(data_), size_);
+  if (mapped_ && data_) {
+    unregister_map(data_);
+    ::munmap(const_cast<char*>(data_), size_);
+  }
   mapped_ = false;
   data_ = nullptr;
   size_ = 0;

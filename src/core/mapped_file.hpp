@@ -1,5 +1,14 @@
 // MappedFile: the bytes of a file, read-only. Regular files are mmap'd; pipes,
 // stdin ("-") and other streams are read into memory. Errors name the path.
+//
+// A mapped file that shrinks while it is read (truncated, a rotated log)
+// raises SIGBUS on the pages past its new end. Reading it with read(2)
+// instead would avoid that, at the price of a copy and of anonymous memory
+// the kernel cannot drop under pressure (a 5 GB log would need 5 GB of RAM);
+// a sigsetjmp around every access would reach into every tokenizer loop and
+// thread. So the SIGBUS handler (core/fatal_signals) maps zero pages over the
+// vanished part and notes the file; reading goes on, and cli/ ends the
+// command with an error naming it (shrunk_mapped_file()).
 #pragma once
 
 #include <cstddef>
@@ -36,6 +45,13 @@ class MappedFile {
   std::size_t size_ = 0;
   bool mapped_ = false;
 };
+
+// The path of a mapped input that shrank while it was read ("" if none).
+std::string shrunk_mapped_file();
+// For the SIGBUS handler: if addr lies in a live mapping, replaces the pages
+// from addr to the mapping's end with zeros, notes the file and returns true.
+// Async-signal-safe.
+bool recover_mapped_fault(void* addr);
 
 // Reads a whole stream (by file descriptor) into a string.
 Result<std::string> read_fd(int fd, const std::string& name);

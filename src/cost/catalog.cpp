@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 #include <filesystem>
 
 #include "core/data_dir.hpp"
@@ -39,6 +42,38 @@ Status field(const json& o, const char* key, T& out, const std::string& where) {
   return {};
 }
 
+// A count (layers, heads, a window in tokens): when present, a whole number
+// from 1 to T's maximum. nlohmann would wrap -1 to 2^64-1 and cut 1.5 to 1,
+// and 0 would read as "unknown" downstream (a context window of 0 "fits").
+template <class T>
+Status count_field(const json& o, const char* key, T& out, const std::string& where) {
+  static_assert(std::is_unsigned_v<T>);
+  auto it = o.find(key);
+  if (it == o.end() || it->is_null()) return {};
+  auto bad = [&] {
+    return make_error("{}: field '{}' must be a whole number from 1 to {} (got {})", where, key,
+                      std::numeric_limits<T>::max(), it->dump());
+  };
+  if (it->is_number_unsigned()) {
+    auto v = it->get<std::uint64_t>();
+    if (v == 0 || v > std::numeric_limits<T>::max()) return bad();
+    out = static_cast<T>(v);
+    return {};
+  }
+  if (it->is_number_integer()) return bad();  // negative
+  if (it->is_number_float()) {
+    double d = it->get<double>();
+    // Integral and in range (2^64 itself is not: the cast would overflow).
+    if (!(d >= 1) || d != std::floor(d) || d >= 18446744073709551616.0 ||
+        d > static_cast<double>(std::numeric_limits<T>::max())) {
+      return bad();
+    }
+    out = static_cast<T>(d);
+    return {};
+  }
+  return make_error("{}: field '{}' has the wrong type ({})", where, key, it->type_name());
+}
+
 Result<Attention> parse_attention(const std::string& s, const std::string& where) {
   if (s == "gqa") return Attention::kGqa;
   if (s == "mha") return Attention::kMha;
@@ -51,16 +86,16 @@ Result<KvShape> parse_kv(const json& o, const std::string& where) {
   if (!o.is_object()) return make_error("{}: 'kv' must be an object", where);
   KvShape k;
   std::string attention = "gqa";
-  TOK_TRY(field(o, "layers", k.layers, where));
-  TOK_TRY(field(o, "heads", k.heads, where));
-  TOK_TRY(field(o, "kv_heads", k.kv_heads, where));
-  TOK_TRY(field(o, "head_dim", k.head_dim, where));
+  TOK_TRY(count_field(o, "layers", k.layers, where));
+  TOK_TRY(count_field(o, "heads", k.heads, where));
+  TOK_TRY(count_field(o, "kv_heads", k.kv_heads, where));
+  TOK_TRY(count_field(o, "head_dim", k.head_dim, where));
   TOK_TRY(field(o, "attention", attention, where));
-  TOK_TRY(field(o, "window", k.window, where));
-  TOK_TRY(field(o, "sliding_layers", k.sliding_layers, where));
-  TOK_TRY(field(o, "latent_dim", k.latent_dim, where));
-  TOK_TRY(field(o, "qk_head_dim", k.qk_head_dim, where));
-  TOK_TRY(field(o, "v_head_dim", k.v_head_dim, where));
+  TOK_TRY(count_field(o, "window", k.window, where));
+  TOK_TRY(count_field(o, "sliding_layers", k.sliding_layers, where));
+  TOK_TRY(count_field(o, "latent_dim", k.latent_dim, where));
+  TOK_TRY(count_field(o, "qk_head_dim", k.qk_head_dim, where));
+  TOK_TRY(count_field(o, "v_head_dim", k.v_head_dim, where));
   TOK_TRY(field(o, "source", k.source, where));
   TOK_ASSIGN(k.attention, parse_attention(attention, where));
   if (k.attention == Attention::kMha && k.kv_heads == 0) k.kv_heads = k.heads;
@@ -112,8 +147,8 @@ Result<ModelInfo> parse_model(const json& o, const std::string& source) {
   TOK_TRY(field(o, "tokenizer", m.tokenizer, where));
   TOK_TRY(field(o, "estimate", m.estimate, where));
   TOK_TRY(field(o, "chat", m.chat, where));
-  TOK_TRY(field(o, "context_window", m.context_window, where));
-  TOK_TRY(field(o, "max_output", m.max_output, where));
+  TOK_TRY(count_field(o, "context_window", m.context_window, where));
+  TOK_TRY(count_field(o, "max_output", m.max_output, where));
   if (m.tokenizer.empty()) return make_error("{}: 'tokenizer' is required", where);
   if (auto it = o.find("price"); it != o.end()) {
     TOK_ASSIGN(m.price, parse_price(*it, where));
@@ -153,12 +188,27 @@ Status Catalog::add_file(const std::string& path) {
   return add_json_text(f.bytes(), path);
 }
 
-Result<Catalog> Catalog::load_default(const std::vector<std::string>& extra_files) {
+Result<Catalog> Catalog::load_default(const std::vector<std::string>& extra_files,
+                                      std::string* user_error) {
   Catalog c;
   TOK_TRY(c.add_file(vocab_dir() + "/models.json"));
-  std::string user = config_dir() + "/models.json";
-  std::error_code ec;
-  if (fs::exists(user, ec)) TOK_TRY(c.add_file(user));
+  // No config directory (HOME unset) means no user catalog, never a shared
+  // place such as /tmp where another user could plant one.
+  if (std::string dir = config_dir(); !dir.empty()) {
+    std::string user = dir + "/models.json";
+    std::error_code ec;
+    if (fs::exists(user, ec)) {
+      Catalog with = c;
+      Status s = with.add_file(user);
+      if (s.ok()) {
+        c = std::move(with);
+      } else if (user_error) {
+        *user_error = s.error().message;
+      } else {
+        return s.error();
+      }
+    }
+  }
   for (const auto& f : extra_files) TOK_TRY(c.add_file(f));
   return c;
 }

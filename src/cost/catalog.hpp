@@ -6,7 +6,10 @@
 //
 // Sources, later ones overriding earlier entries with the same id:
 // vocab/models.json (shipped, built by scripts/update-prices), then
-// $XDG_CONFIG_HOME/tok/models.json, then each --models FILE. The catalog is
+// $XDG_CONFIG_HOME/tok/models.json, then each --models FILE. Commands read it
+// only when a model is asked for (-m, --models), so a broken user file never
+// stops a plain `tok count FILE`. Counts (layers, windows, ...) must be whole
+// numbers >= 1 when given. The catalog is
 // only data: tokenizers are resolved lazily, when a model is actually used,
 // so a model whose vocabulary is not installed costs nothing until chosen.
 #pragma once
@@ -68,7 +71,10 @@ struct ModelInfo {
 class Catalog {
  public:
   // Shipped catalog + user config file + extra files (--models), in order.
-  static Result<Catalog> load_default(const std::vector<std::string>& extra_files);
+  // With user_error, a broken user file is left out and its error put there
+  // (`tok models` still lists the rest); without, it is the error.
+  static Result<Catalog> load_default(const std::vector<std::string>& extra_files,
+                                      std::string* user_error = nullptr);
   // Adds (or overrides by id) the models of one catalog JSON file.
   Status add_file(const std::string& path);
   Status add_json_text(std::string_view text, const std::string& source);

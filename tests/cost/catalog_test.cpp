@@ -81,3 +81,22 @@ TEST_CASE("bad catalogs and unknown models are clear errors") {
   REQUIRE(!r.ok());
   CHECK(r.error().message.find("did you mean gpt-4o") != std::string::npos);
 }
+
+TEST_CASE("catalog counts are whole numbers from 1: no wrapped negatives, no cut fractions") {
+  auto msg = [](const char* fields) {
+    cost::Catalog c;
+    std::string text = std::string(R"({"models": [{"id": "m", "tokenizer": "t", )") + fields + "}]}";
+    Status s = c.add_json_text(text, "f.json");
+    return s.ok() ? std::string("ok") : s.error().message;
+  };
+  CHECK(msg(R"("context_window": 0)") ==
+        "f.json: model 'm': field 'context_window' must be a whole number from 1 to 18446744073709551615 (got 0)");
+  CHECK(msg(R"("context_window": -1)").find("field 'context_window' must be a whole number") != std::string::npos);
+  CHECK(msg(R"("max_output": 1.5)").find("field 'max_output' must be a whole number") != std::string::npos);
+  CHECK(msg(R"("kv": {"layers": -1, "heads": 8, "kv_heads": 8, "head_dim": 64})") ==
+        "f.json: model 'm': field 'layers' must be a whole number from 1 to 4294967295 (got -1)");
+  CHECK(msg(R"("kv": {"layers": 4294967296, "heads": 8, "kv_heads": 8, "head_dim": 64})")
+            .find("field 'layers'") != std::string::npos);
+  CHECK(msg(R"("context_window": "big")").find("wrong type") != std::string::npos);
+  CHECK(msg(R"("context_window": 8192.0, "kv": {"layers": 2, "heads": 8, "kv_heads": 8, "head_dim": 64})") == "ok");
+}
