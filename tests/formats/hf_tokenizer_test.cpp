@@ -51,9 +51,9 @@ TEST_CASE("hf: a tiny byte-level BPE file") {
   REQUIRE(tk->encode_spans("abc ab", bpe::SpecialMode::kText, spans).ok());
   REQUIRE(spans.size() == 2);
   CHECK(spans[0].id == 2);
-  CHECK(spans[0].offset == 0);
+  CHECK(spans[0].begin == 0);
   CHECK(spans[1].id == 4);
-  CHECK(spans[1].offset == 3);
+  CHECK(spans[1].begin == 3);
 }
 
 TEST_CASE("spans: ids equal encode(), offsets tile the text (batched path)") {
@@ -72,7 +72,7 @@ TEST_CASE("spans: ids equal encode(), offsets tile the text (batched path)") {
   std::size_t off = 0;
   for (std::size_t i = 0; i < spans.size(); ++i) {
     CHECK(spans[i].id == (*ids)[i]);
-    REQUIRE(spans[i].offset == off);
+    REQUIRE(spans[i].begin == off);
     std::string_view b = tk->token_bytes(spans[i].id);
     CHECK(text.compare(off, b.size(), b) == 0);
     off += b.size();
