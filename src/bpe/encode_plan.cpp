@@ -39,7 +39,9 @@ void Tokenizer::for_each_piece(std::string_view text, F&& f) const {
 }
 
 namespace {
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool is_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
 
 // Sinks: what the plan's tokens become. `pieces` gets a batch of pieces of
 // one run (views into `text`, the run after its transform); `to_input` is
@@ -78,8 +80,7 @@ struct SpanSink {
   // A batch where the lengths do not add up (an unknown token) is redone
   // piece by piece, each piece's last token ending at the piece's end.
   void pieces(std::string_view text, const std::string_view* batch, std::size_t n,
-              const std::vector<std::size_t>* to_input, std::size_t base,
-              EncodeScratch& scratch) {
+              const std::vector<std::size_t>* to_input, std::size_t base, EncodeScratch& scratch) {
     auto at = [&](const char* p) { return static_cast<std::size_t>(p - text.data()); };
     ids.clear();
     encode_pieces(table, batch, n, &ids, nullptr, scratch);
@@ -197,8 +198,8 @@ Result<std::vector<TokenId>> Tokenizer::encode(std::string_view text, SpecialMod
   return out;
 }
 
-Status Tokenizer::encode_spans(std::string_view text, SpecialMode mode,
-                               std::vector<TokenSpan>& out, EncodeScratch& scratch) const {
+Status Tokenizer::encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out,
+                               EncodeScratch& scratch) const {
   SpanSink sink{table_, out, {}};
   return run(text, mode, sink, scratch);
 }

@@ -88,7 +88,9 @@ Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset)
 }
 
 namespace {
-bool is_space_byte(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool is_space_byte(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
 }  // namespace
 
 bool Tokenizer::matches_specials(SpecialMode mode) const {
@@ -106,8 +108,8 @@ bool Tokenizer::tiles_input(SpecialMode mode) const {
   return true;
 }
 
-std::size_t Tokenizer::next_boundary(std::string_view text, std::size_t from,
-                                     std::size_t window, SpecialMode mode) const {
+std::size_t Tokenizer::next_boundary(std::string_view text, std::size_t from, std::size_t window,
+                                     SpecialMode mode) const {
   if (from >= text.size() || !can_cut()) return text.size();
   std::size_t p = pre_[0].safe_boundary(text, from, window);
   if (!matches_specials(mode)) return p;
@@ -115,13 +117,15 @@ std::size_t Tokenizer::next_boundary(std::string_view text, std::size_t from,
   // whitespace across the cut.
   std::size_t max_special = 0;
   for (const auto& s : specials_) max_special = std::max(max_special, s.text.size());
-  while (p < text.size() && (inside_special(text, p, max_special) || strips_across(text, p, max_special))) {
+  while (p < text.size() &&
+         (inside_special(text, p, max_special) || strips_across(text, p, max_special))) {
     p = pre_[0].safe_boundary(text, p + 1, window);
   }
   return p;
 }
 
-bool Tokenizer::inside_special(std::string_view text, std::size_t p, std::size_t max_special) const {
+bool Tokenizer::inside_special(std::string_view text, std::size_t p,
+                               std::size_t max_special) const {
   std::size_t lo = p >= max_special ? p - max_special + 1 : 0;
   auto [at, k] = find_special(text.substr(0, p + max_special), lo);
   return at != std::string_view::npos && at < p && at + specials_[k].text.size() > p;

@@ -58,8 +58,9 @@ struct Builder {
         return text::unicode_normalize(s, type, a);
       });
     } else if (type == "Lowercase") {
-      steps.push_back(
-          [](std::string_view s, std::size_t, Alignment* a) { return text::unicode_lowercase(s, a); });
+      steps.push_back([](std::string_view s, std::size_t, Alignment* a) {
+        return text::unicode_lowercase(s, a);
+      });
     } else if (type == "Prepend") {
       std::string p = str_or(n, "prepend", "");
       steps.push_back([p](std::string_view s, std::size_t, Alignment* a) {

@@ -15,9 +15,10 @@ Result<Tokenization> build_spans(const bpe::Tokenizer& tk, std::string_view inpu
   std::size_t off = 0;
   for (const bpe::TokenSpan& s : spans) {
     if (s.begin != off || s.end < s.begin || s.end > input.size()) {
-      return make_error("token {} (id {}) of {} does not start at byte {} where the previous "
-                        "one ends; this vocabulary's tokens cannot be placed in the text",
-                        t.spans.size(), s.id, t.encoding, off);
+      return make_error(
+          "token {} (id {}) of {} does not start at byte {} where the previous "
+          "one ends; this vocabulary's tokens cannot be placed in the text",
+          t.spans.size(), s.id, t.encoding, off);
     }
     t.spans.push_back({s.id, s.begin, s.end - s.begin, tk.is_special(s.id)});
     off = s.end;

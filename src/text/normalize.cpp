@@ -91,8 +91,11 @@ std::string unicode_normalize(std::string_view text, std::string_view form,
   for (std::size_t i = 0; i < text.size();) {
     utf8proc_int32_t c;
     std::size_t len = next_code_point(text, i, c);
-    if (len == 0) len = 1;  // unreachable: invalid text normalizes to itself
-    else if (cluster_start(c)) flush(i);
+    if (len == 0) {
+      len = 1;  // unreachable: invalid text normalizes to itself
+    } else if (cluster_start(c)) {
+      flush(i);
+    }
     i += len;
   }
   flush(text.size());

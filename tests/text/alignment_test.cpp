@@ -47,15 +47,21 @@ TEST_CASE("alignment: NFC composition shortens the text") {
   CHECK(id == Map{0, 1, 2, 3});
   // Invalid UTF-8 is left alone (and the same with or without alignment).
   Map bad;
-  CHECK(unicode_normalize("e\xCC\x81\xFF", "NFC", &bad) == unicode_normalize("e\xCC\x81\xFF", "NFC"));
+  CHECK(unicode_normalize("e\xCC\x81\xFF", "NFC", &bad) ==
+        unicode_normalize("e\xCC\x81\xFF", "NFC"));
   CHECK(bad == Map{0, 1, 2, 3, 4});
 }
 
 TEST_CASE("alignment: lowercase that lengthens the text") {
   // U+023A (2 bytes) lowercases to U+2C65 (3 bytes).
   Map m;
-  std::string s = unicode_lowercase("A\xC8\xBA" "b", &m);
-  CHECK(s == "a\xE2\xB1\xA5" "b");
+  std::string s = unicode_lowercase(
+      "A\xC8\xBA"
+      "b",
+      &m);
+  CHECK(s ==
+        "a\xE2\xB1\xA5"
+        "b");
   CHECK(m == Map{0, 1, 3, 3, 3, 4});
 }
 
