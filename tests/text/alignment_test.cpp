@@ -3,6 +3,8 @@
 // of the rewritten text.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "text/alignment.hpp"
 #include "text/normalize.hpp"
 
@@ -82,4 +84,35 @@ TEST_CASE("alignment: the text is the same with and without it") {
   CHECK(m.size() == unicode_lowercase(in).size() + 1);
   CHECK(m.front() == 0);
   CHECK(m.back() == in.size());
+}
+
+TEST_CASE("alignment: random mixes of composing, lengthening and invalid bytes") {
+  // Pieces that compose (e + U+0301, Hangul L + V), lowercase to other
+  // lengths, decompose under NFKC (the ligature "fi"), or are invalid.
+  const char* pieces[] = {"e", "\xCC\x81", "A", "\xC8\xBA", " ", "\xFF", "\xE1\x84\x80",
+                          "\xE1\x85\xA1", "\xEF\xAC\x81", "\xC3\x89", "x"};
+  std::uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  auto valid = [](const Map& m, std::size_t in, std::size_t out) {
+    if (m.size() != out + 1 || m.front() != 0 || m.back() != in) return false;
+    for (std::size_t i = 1; i < m.size(); ++i) {
+      if (m[i] < m[i - 1]) return false;
+    }
+    return true;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string in;
+    for (std::uint32_t k = next() % 12; k > 0; --k) in += pieces[(next() >> 8) % 11];
+    for (const char* form : {"NFC", "NFD", "NFKC"}) {
+      Map m;
+      std::string s = unicode_normalize(in, form, &m);
+      CHECK(s == unicode_normalize(in, form));
+      CHECK(valid(m, in.size(), s.size()));
+    }
+    Map m;
+    std::string s = unicode_lowercase(in, &m);
+    CHECK(valid(m, in.size(), s.size()));
+    s = replace_all(in, " ", "\u2581", &m);
+    CHECK(valid(m, in.size(), s.size()));
+  }
 }
