@@ -65,7 +65,7 @@ class EncodeWriter {
       for (const auto& s : spans_) {
         out_.write_u64(s.id);
         out_.put('\t');
-        out_.write_u64(base + s.offset);
+        out_.write_u64(base + s.begin);
         out_.write("\t\"");
         out_.write(escape_bytes(tk_.token_bytes(s.id)));
         out_.write("\"\n");

@@ -9,10 +9,9 @@ using bpe::Tokenizer;
 namespace {
 
 // A guaranteed piece boundary at or after `from`, or text.size().
-std::size_t safe_cut(const Tokenizer& tk, std::string_view text, std::size_t from) {
-  if (from >= text.size()) return text.size();
-  if (tk.pretokenizers().size() != 1 || tk.has_transform()) return text.size();
-  return tk.pretokenizers()[0].safe_boundary(text, from, 1 << 20);
+std::size_t safe_cut(const Tokenizer& tk, std::string_view text, std::size_t from,
+                     SpecialMode mode) {
+  return tk.next_boundary(text, from, 1 << 20, mode);
 }
 
 // One scratch per cut or chunking run: a fresh one per call costs dozens of
@@ -26,18 +25,13 @@ Result<bool> fits(const Tokenizer& tk, std::string_view part, std::size_t n, Spe
 Result<std::vector<std::size_t>> starts_of(const Tokenizer& tk, std::string_view text,
                                            SpecialMode mode, bpe::EncodeScratch& scratch) {
   std::vector<bpe::TokenSpan> spans;
-  if (tk.has_transform()) {
-    // Offsets of a transformed text do not map back to the input; fall back
-    // to piece-free counting by cutting only at the ends.
-    return std::vector<std::size_t>{0};
-  }
   TOK_TRY(tk.encode_spans(text, mode, spans, scratch));
   std::vector<std::size_t> starts;
   starts.reserve(spans.size());
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    // Tokens of one piece share the piece offset in encode_spans only for the
-    // first; later ones carry their own offsets. Keep strictly increasing.
-    if (starts.empty() || spans[i].offset > starts.back()) starts.push_back(spans[i].offset);
+  for (const bpe::TokenSpan& s : spans) {
+    // Tokens that take no input bytes (a SentencePiece prefix space) start
+    // where the next one does. Keep strictly increasing.
+    if (starts.empty() || s.begin > starts.back()) starts.push_back(s.begin);
   }
   if (starts.empty() || starts[0] != 0) starts.insert(starts.begin(), 0);
   return starts;
@@ -50,7 +44,7 @@ Result<std::vector<std::size_t>> leading_starts(const Tokenizer& tk, std::string
                                                 bpe::EncodeScratch& scratch) {
   std::size_t window = std::max<std::size_t>(1 << 16, want * 16);
   for (;;) {
-    std::size_t end = safe_cut(tk, text, window);
+    std::size_t end = safe_cut(tk, text, window, mode);
     TOK_ASSIGN(auto starts, starts_of(tk, text.substr(0, end), mode, scratch));
     whole = end == text.size();
     if (whole || starts.size() > want) return starts;
@@ -99,7 +93,7 @@ Result<std::size_t> fit_suffix(const Tokenizer& tk, std::string_view text, std::
   std::vector<std::size_t> starts;
   for (;;) {
     std::size_t from = text.size() > window ? text.size() - window : 0;
-    base = from == 0 ? 0 : safe_cut(tk, text, from);
+    base = from == 0 ? 0 : safe_cut(tk, text, from, mode);
     if (base >= text.size()) base = 0;
     TOK_ASSIGN(starts, starts_of(tk, text.substr(base), mode, scratch));
     if (base == 0 || starts.size() > n + kLookahead) break;
@@ -140,7 +134,7 @@ class Boundaries {
   // Makes b(i) known for i <= want, or all of them; the last index known.
   Result<std::size_t> ensure(std::size_t want) {
     while (encoded_ < text_.size() && b_.size() <= want) {
-      std::size_t end = safe_cut(tk_, text_, encoded_ + kSegment);
+      std::size_t end = safe_cut(tk_, text_, encoded_ + kSegment, mode_);
       TOK_ASSIGN(auto s, starts_of(tk_, text_.substr(encoded_, end - encoded_), mode_, scratch_));
       for (std::size_t x : s) b_.push_back(encoded_ + x);
       encoded_ = end;
