@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/input.hpp"
 #include "cli/model_options.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "cost/token_cut.hpp"
 
@@ -49,8 +50,9 @@ void add_chunk(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ChunkArgs>();
   CLI::App* sub = app.add_subcommand("chunk", "Split text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required();
-  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str();
+  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required()->check(integer_in(1, kMaxTokenCount));
+  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str()
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (offsets and counts only)");
   sub->add_option("FILE", a->file, "Input file (default: stdin)");
   r.add(sub, [a] { return run_chunk(*a); });
