@@ -80,7 +80,7 @@ void print_table(const CountReport& r) {
   if (legacy) {
     out.write(fmt::format("{:>12} {:>12}  {}\n", "tokens", "bytes", "path"));
     for (const Row* row : shown_rows(r)) {
-      out.write(fmt::format("{:>12} {:>12}  {}\n", row->tokens[0], row->bytes, row->path));
+      out.write(fmt::format("{:>12} {:>12}  {}\n", row->tokens[0], row->bytes, one_line(row->path)));
     }
     if (r.rows.size() > 1) {
       out.write(fmt::format("{:>12} {:>12}  {}\n", r.total.tokens[0], r.total.bytes, "total"));
@@ -101,7 +101,7 @@ void print_table(const CountReport& r) {
       bool over = r.columns[c].model && !cost_of(r, c, row.tokens[c]).fits;
       s += fmt::format(" {:>{}}", fmt::format("{}{}", over ? "!" : "", row.tokens[c]), width[c]);
     }
-    out.write(s + "  " + row.path + "\n");
+    out.write(s + "  " + one_line(row.path) + "\n");
   };
   for (const Row* row : shown_rows(r)) line(*row);
   if (r.top > 0 && r.rows.size() > r.top) {

@@ -19,7 +19,6 @@
 
 namespace tok::cli {
 
-namespace {
 // Messages quote user data (paths, file contents); control bytes there must
 // not break the one-line contract or drive the terminal.
 std::string one_line(const std::string& m) {
@@ -34,7 +33,6 @@ std::string one_line(const std::string& m) {
   }
   return out;
 }
-}  // namespace
 
 int report(const Error& e) {
   std::fprintf(stderr, "tok: error: %s\n", one_line(e.message).c_str());
