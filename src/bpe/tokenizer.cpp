@@ -5,6 +5,8 @@
 #include <cstring>
 #include <thread>
 
+#include "core/first_error.hpp"
+
 namespace tok::bpe {
 
 Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTokenizer> pre,
@@ -320,10 +322,11 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
   // Chunks are handed out one at a time: text and code encode at different
   // speeds, so a fixed assignment would leave one thread idle at the end.
   std::atomic<std::size_t> next{0};
+  FirstError errors;
   auto worker = [&] {
     EncodeScratch scratch;
     std::vector<TokenId> out;
-    for (std::size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
+    for (std::size_t c; !errors.stopped() && (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
       std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
       if (allow) {
         out.clear();
@@ -336,9 +339,12 @@ Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  errors.run([&] {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&] { errors.run(worker); });
+  });
+  errors.run(worker);
   for (auto& th : pool) th.join();
+  errors.rethrow();
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
   return total;
@@ -362,7 +368,7 @@ Result<std::size_t> Tokenizer::count_prepared(std::string_view text, SpecialMode
 std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
                                                      SpecialMode mode) const {
   std::vector<std::size_t> cuts{0};
-  if (pre_.size() != 1 || transform_ || segment_transform_) {
+  if (!can_cut()) {
     cuts.push_back(text.size());
     return cuts;
   }

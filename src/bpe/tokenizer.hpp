@@ -113,6 +113,8 @@ class Tokenizer {
   // at which the text can be encoded piecewise with exactly the result of
   // encoding it whole (guaranteed piece boundaries, never inside a special
   // token). A single chunk when the pre-tokenizer offers no such guarantee.
+  // Whether chunk_boundaries can cut at all (else a stream is read whole).
+  bool can_cut() const { return pre_.size() == 1 && !transform_ && !segment_transform_; }
   std::vector<std::size_t> chunk_boundaries(std::string_view text, std::size_t chunk,
                                             SpecialMode mode) const;
 
