@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -29,8 +30,19 @@ Result<std::string> read_fd(int fd, const std::string& name, std::size_t max_byt
                         "or device; save it to a regular file",
                         name, max_bytes >> 20);
     }
-    out.resize(old + cap);
-    auto n = read_some(fd, out.data() + old, cap, name);
+    // Never more than one byte past the limit: the string's own doubling
+    // would otherwise take twice the limit before the error.
+    std::size_t want = std::min(cap, max_bytes + 1 - old);
+    if (old + want > out.capacity()) {
+      // reserve() on a grown string rounds up to twice its capacity; a fresh
+      // one takes the size asked.
+      std::string bigger;
+      bigger.reserve(std::min(std::max(2 * out.capacity(), old + want), max_bytes + 1));
+      bigger.append(out);
+      out.swap(bigger);
+    }
+    out.resize(old + want);
+    auto n = read_some(fd, out.data() + old, want, name);
     if (!n.ok()) return n.error();
     out.resize(old + *n);
     if (*n == 0) break;
