@@ -71,4 +71,29 @@ expect_eq "table rows" 4 "$(wc -l <"$T/table" | tr -d ' ')"
 printf '{"custom_id":"r\\u001b[2J1","method":"POST","url":"/v1/chat/completions","body":{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}}\n' >"$T/batch.jsonl"
 "$TOK" count -m gpt-4o --batch "$T/batch.jsonl" >"$T/table" || fail "count --batch failed: $(cat "$T/err")"
 grep -q $'\033' "$T/table" && fail "ESC from a custom_id reached the table: $(cat -v "$T/table")"
+
+# NaN or negative epsilon / RoPE base in a GGUF: an error, not "perplexity nan" with exit 0.
+G="$TOK_ROOT/tests/fuzz/corpus/gguf/llama_f32_tied.gguf"
+patch_f32() {  # patch_f32 IN OUT KEY VALUE: sets the float32 metadata value KEY
+  /usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+src, dst, key, value = sys.argv[1], sys.argv[2], sys.argv[3].encode(), float(sys.argv[4])
+b = bytearray(open(src, "rb").read())
+at = b.index(struct.pack("<Q", len(key)) + key) + 8 + len(key)
+assert struct.unpack_from("<I", b, at)[0] == 6, "not a float32"
+struct.pack_into("<f", b, at + 4, value)
+open(dst, "wb").write(b)
+PY
+}
+if grep -q layer_norm_rms_epsilon "$G"; then
+  patch_f32 "$G" "$T/eps.gguf" llama.attention.layer_norm_rms_epsilon nan
+  expect_error 1 "eps.gguf: llama.attention.layer_norm_rms_epsilon is nan" "$TOK" generate -m "$T/eps.gguf" -n 1 hi
+  patch_f32 "$G" "$T/eps.gguf" llama.attention.layer_norm_rms_epsilon -1
+  expect_error 1 "eps.gguf: llama.attention.layer_norm_rms_epsilon is -1" "$TOK" score -m "$T/eps.gguf" "$T/f"
+fi
+if grep -q rope.freq_base "$G"; then
+  patch_f32 "$G" "$T/rope.gguf" llama.rope.freq_base -10000
+  expect_error 1 "rope.gguf: llama.rope.freq_base is -10000; expected a positive number" \
+    "$TOK" generate -m "$T/rope.gguf" -n 1 hi
+fi
 exit 0
