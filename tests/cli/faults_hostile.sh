@@ -72,6 +72,15 @@ printf '{"custom_id":"r\\u001b[2J1","method":"POST","url":"/v1/chat/completions"
 "$TOK" count -m gpt-4o --batch "$T/batch.jsonl" >"$T/table" || fail "count --batch failed: $(cat "$T/err")"
 grep -q $'\033' "$T/table" && fail "ESC from a custom_id reached the table: $(cat -v "$T/table")"
 
+# tok decode FILE reads the file's ids; a number stays an id.
+printf 'hello world' | "$TOK" encode >"$T/ids.txt"
+expect_eq "decode a file of ids" "hello world" "$("$TOK" decode "$T/ids.txt")"
+expect_error 1 "is not a token id" "$TOK" decode "$T/no-such-ids.txt"
+
+# vocab info cuts a huge token in its table; -e on a device says what it is; empty model names.
+expect_error 1 "/dev/zero: not a regular file" "$TOK" count -e /dev/zero "$T/f"
+expect_error 1 "^tok: error: empty model name" "$TOK" count -m "" "$T/f"
+
 # NaN or negative epsilon / RoPE base in a GGUF: an error, not "perplexity nan" with exit 0.
 G="$TOK_ROOT/tests/fuzz/corpus/gguf/llama_f32_tied.gguf"
 patch_f32() {  # patch_f32 IN OUT KEY VALUE: sets the float32 metadata value KEY
