@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "bpe/tokenizer.hpp"
+#include "core/first_error.hpp"
 
 namespace tok::bpe {
 
@@ -236,18 +237,23 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
   // Chunks are handed out one at a time: text and code encode at different
   // speeds, so a fixed assignment would leave one thread idle at the end.
   std::atomic<std::size_t> next{0};
+  FirstError errors;  // out of memory on a worker is an error, not an abort
   auto worker = [&] {
     EncodeScratch scratch;
-    for (std::size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
+    for (std::size_t c;
+         !errors.stopped() && (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
       CountSink sink{table_};
       (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch);
       counts[c] = sink.n;
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  errors.run([&] {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&] { errors.run(worker); });
+  });
+  errors.run(worker);
   for (auto& th : pool) th.join();
+  errors.rethrow();
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
   return total;

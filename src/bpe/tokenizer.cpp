@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+
 namespace tok::bpe {
 
 Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTokenizer> pre,

@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "model/attention_svg.hpp"
 
 namespace tok::cli {
@@ -24,7 +25,7 @@ void AttnOptions::add(CLI::App* app) {
           "L.H,...", "HEADS"));
   app->add_option("--attn-window", window, "Local window of the attention diagnostics, in tokens")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(integer_in(1, 1 << 20));
   app->add_flag("--attn-generated", generated,
                 "Count generated tokens' attention too (default: the prompt's only)");
 }

@@ -11,6 +11,7 @@
 #include "cli/input.hpp"
 #include "cli/model_options.hpp"
 #include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/token_cut.hpp"
@@ -97,8 +98,9 @@ void add_chunk(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ChunkArgs>();
   CLI::App* sub = app.add_subcommand("chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required();
-  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str();
+  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required()->check(integer_in(1, kMaxTokenCount));
+  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str()
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (path, offsets and counts only)");
   a->in.add(sub, "Files or directories (walked recursively, as tok count walks them; '-' is "
                  "stdin; default: stdin)");

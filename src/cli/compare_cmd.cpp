@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/command.hpp"
+#include "cli/numeric_options.hpp"
 #include "compare/corpus.hpp"
 #include "compare/measure.hpp"
 #include "compare/model_price.hpp"
@@ -211,7 +212,8 @@ void add_compare(CLI::App& app, Registry& r) {
                 "and bytes only, at full counting speed");
   sub->add_flag("--no-composition", a->no_composition,
                 "Skip the vocabulary composition and overlap tables");
-  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)")
+      ->check(integer_in(0, kMaxThreads));
   r.add(sub, [a] { return run_compare(*a); });
 }
 

@@ -30,7 +30,7 @@ Status count_messages(const nlohmann::json& messages, const std::string& label, 
 }  // namespace
 
 Status count_chat_file(const std::string& path, CountReport& r) {
-  TOK_ASSIGN(MappedFile f, open_input(path));
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path.empty() ? "-" : path, kMaxSmallStreamBytes));
   std::string source = path == "-" ? "<stdin>" : path;
   TOK_ASSIGN(nlohmann::json messages, cost::parse_chat(f.bytes(), source));
   return count_messages(messages, source, f.size(), r);

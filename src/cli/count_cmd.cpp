@@ -20,6 +20,8 @@
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
+#include "core/first_error.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/file_walk.hpp"
@@ -47,7 +49,8 @@ struct CountArgs {
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
   bool verbose = false;
-  std::uint64_t output_tokens = 0, cached_tokens = 0, budget = 0;
+  std::uint64_t output_tokens = 0, cached_tokens = 0;
+  std::optional<std::uint64_t> budget;  // unset: no budget (0 is a budget of nothing)
   std::size_t top = 0;
 };
 
@@ -97,9 +100,14 @@ Status count_bytes(std::string_view bytes, const CountReport& r, bpe::SpecialMod
     std::size_t t = r.columns[c].tokenizer_index;
     if (by_tk[t] < 0) {
       const bpe::Tokenizer& tk = *r.columns[c].tokenizer;
-      TOK_ASSIGN(std::size_t n, ws ? tk.count(bytes, mode, ws->scratch[t])
-                                   : tk.count(bytes, mode, threads));
-      by_tk[t] = static_cast<std::int64_t>(n);
+      Result<std::size_t> n = make_error("");
+      try {
+        n = ws ? tk.count(bytes, mode, ws->scratch[t]) : tk.count(bytes, mode, threads);
+      } catch (const bpe::PieceTooLong& e) {
+        return make_error("{}", e.what());
+      }
+      TOK_TRY(n);
+      by_tk[t] = static_cast<std::int64_t>(*n);
     }
     row.tokens[c] = static_cast<std::uint64_t>(by_tk[t]);
   }
@@ -162,7 +170,13 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     return o;
   }
   if (ws && job.path != "-") {
-    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf);
+    int stream_fd = -1;
+    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf, &stream_fd);
+    if (sr == cost::SmallRead::kStream) {
+      count_stream_into(stream_fd, job.path, r, mode, threads, o);
+      ::close(stream_fd);
+      return o;
+    }
     if (sr == cost::SmallRead::kLarge) {
       o.deferred = true;
       return o;
@@ -209,12 +223,20 @@ class JobList {
     }
     ready_.notify_all();
   }
+  // After a worker failed: every take() returns false from now on.
+  void cancel() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      cancelled_ = true;
+    }
+    ready_.notify_all();
+  }
   // The next job and its outcome slot; false once the list is closed and
-  // every job taken.
+  // every job taken, or cancelled.
   bool take(const FileJob*& job, FileOutcome*& outcome) {
     std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [&] { return next_ < jobs_.size() || closed_; });
-    if (next_ >= jobs_.size()) return false;
+    ready_.wait(lock, [&] { return next_ < jobs_.size() || closed_ || cancelled_; });
+    if (cancelled_ || next_ >= jobs_.size()) return false;
     job = &jobs_[next_];
     outcome = &outcomes_[next_];
     ++next_;
@@ -231,6 +253,7 @@ class JobList {
   std::deque<FileOutcome> outcomes_;
   std::size_t next_ = 0;
   bool closed_ = false;
+  bool cancelled_ = false;
 };
 
 // Small files in parallel as `produce` (the walk, on this thread) adds them,
@@ -242,18 +265,24 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   JobList list;
   std::size_t ntk = 0;
   for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
+  // The first worker to throw (out of memory) cancels the list; the error
+  // is rethrown here once all have stopped.
+  FirstError errors;
   auto worker = [&] {
-    WorkerState ws;
-    ws.scratch.resize(ntk);
-    const FileJob* job = nullptr;
-    FileOutcome* out = nullptr;
-    while (list.take(job, out)) {
-      if (job->path == "-") {
-        out->deferred = true;
-      } else {
-        *out = count_one(*job, r, mode, 1, &ws);
+    errors.run([&] {
+      WorkerState ws;
+      ws.scratch.resize(ntk);
+      const FileJob* job = nullptr;
+      FileOutcome* out = nullptr;
+      while (list.take(job, out)) {
+        if (job->path == "-") {
+          out->deferred = true;
+        } else {
+          *out = count_one(*job, r, mode, 1, &ws);
+        }
       }
-    }
+    });
+    if (errors.stopped()) list.cancel();
   };
   // `threads` threads in all: this one walks, then counts beside the others.
   // More than the cap only adds threads that wait on each other (a huge
@@ -261,15 +290,18 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   unsigned hw = available_cpus();
   unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
   std::vector<std::thread> pool;
+  pool.reserve(workers);  // before any thread starts: a bad_alloc here needs no join
   try {
     for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
   } catch (const std::system_error&) {
     // Out of threads: go on with the workers that started.
   }
-  produce(list);
+  errors.run([&] { produce(list); });
+  if (errors.stopped()) list.cancel();
   list.close();
   worker();
   for (auto& th : pool) th.join();
+  errors.rethrow();
   auto& outcomes = list.outcomes();
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     if (outcomes[i].deferred) outcomes[i] = count_one(list.jobs()[i], r, mode, threads, nullptr);
@@ -279,10 +311,10 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
 
 // --budget: the first input (or the total, with --total) over budget.
 int check_budget(const CountArgs& a, const CountReport& r) {
-  if (a.budget == 0) return 0;
+  if (!a.budget) return 0;
   auto over = [&](const Row& row) -> std::optional<std::size_t> {
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
-      if (row.tokens[c] > a.budget) return c;
+      if (row.tokens[c] > *a.budget) return c;
     }
     return std::nullopt;
   };
@@ -300,8 +332,8 @@ int check_budget(const CountArgs& a, const CountReport& r) {
   }
   if (!bad) return 0;
   std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --budget %llu\n",
-               bad->path.c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
-               r.columns[*col].label.c_str(), static_cast<unsigned long long>(a.budget));
+               one_line(bad->path).c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
+               r.columns[*col].label.c_str(), static_cast<unsigned long long>(*a.budget));
   return kExitBudget;
 }
 
@@ -411,19 +443,24 @@ void add_count(CLI::App& app, Registry& r) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
-  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
-  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price");
+  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share")
+      ->check(integer_in(0, kMaxTokenCount));
+  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price")
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--budget,--max-tokens", a->budget,
                   "Budget gate: exit 3 if any input (or the total, with --total) has more than N "
-                  "tokens (--max-tokens: the old name, kept for one release)");
+                  "tokens (--max-tokens: the old name, kept for one release)")
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_flag("--total", a->total, "Apply --budget to the total instead of each input");
-  sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
+  sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)")
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
   sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
-  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count")
+      ->check(integer_in(0, kMaxThreads));
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
   sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");

@@ -83,7 +83,7 @@ void print_rows(const CountReport& r, Output& out) {
       bool over = r.columns[c].model && !cost_of(r, c, row.tokens[c]).fits;
       s += fmt::format("{:>{}} ", fmt::format("{}{}", over ? "!" : "", row.tokens[c]), width[c]);
     }
-    out.write(fmt::format("{}{:>12}  {}\n", s, row.bytes, row.path));
+    out.write(fmt::format("{}{:>12}  {}\n", s, row.bytes, one_line(row.path)));
   };
   for (const Row* row : shown_rows(r)) line(*row);
   if (r.top > 0 && r.rows.size() > r.top) {

@@ -13,6 +13,7 @@
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
 #include "cli/kv_options.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
 #include "model/generator.hpp"
@@ -178,18 +179,19 @@ void add_generate(CLI::App& app, Registry& r) {
   auto& g = a->gen;
   auto& s = g.sampling;
   sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
-      ->check(CLI::Range(0, 1 << 24));
+      ->check(integer_in(0, 1 << 24));
   sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
-      ->check(CLI::Range(0.0f, 100.0f));
+      ->check(real_in(0, 100));
   sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0, max_of<int>()));
   sub->add_option("--top-p", s.top_p, "Nucleus sampling: smallest set with this probability (1: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+      ->capture_default_str()->check(real_in(0, 1));
   sub->add_option("--min-p", s.min_p, "Drop tokens less likely than this times the most likely (0: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+      ->capture_default_str()->check(real_in(0, 1));
   sub->add_option("--repeat-penalty", s.repeat_penalty, "Penalty for tokens among the last 64 (1: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 100.0f));
-  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)");
+      ->capture_default_str()->check(real_in(0, 100));
+  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)")
+      ->check(integer_in(0, max_of<std::uint64_t>()));
   sub->add_flag("--greedy", s.greedy, "Always take the most likely token");
   sub->add_option("--stop", g.stops, "Stop before this string (repeatable)")->take_all();
   sub->add_flag("--echo", a->echo, "Print the prompt before the generated text");
@@ -197,7 +199,7 @@ void add_generate(CLI::App& app, Registry& r) {
                 "Print one JSON line of timing statistics to stderr at the end");
   sub->add_option("--logprobs", g.logprobs,
                   "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
-      ->check(CLI::Range(0, 100));
+      ->check(integer_in(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
   a->multi.add(sub);
   a->attn.add(sub);

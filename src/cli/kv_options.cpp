@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "core/byte_format.hpp"
+#include "cli/numeric_options.hpp"
 #include "kv/byte_size.hpp"
 #include "model/kv_sequence.hpp"
 
@@ -26,7 +27,7 @@ CLI::Validator parser_check(Parse parse, const char* name) {
 void KvOptions::add(CLI::App* app) {
   app->add_option("--kv-block", block, "KV-cache block size in tokens (paged cache)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+      ->check(integer_in(1, 4096));
   app->add_option("--kv-type", type, "KV-cache storage: f32, f16, q8_0 or q4_0")
       ->capture_default_str()
       ->check(parser_check(kv::parse_kv_type, "KV_TYPE"));

@@ -26,7 +26,6 @@
 
 namespace tok::cli {
 
-namespace {
 // Messages quote user data (paths, file contents); control bytes there must
 // not break the one-line contract or drive the terminal.
 std::string one_line(const std::string& m) {
@@ -41,9 +40,11 @@ std::string one_line(const std::string& m) {
   }
   return out;
 }
-}  // namespace
 
 int report(const Error& e) {
+  // Once an input shrank under its mapping, what tok read after that point is
+  // zeros, and errors about it are noise: main() names the shrunk file instead.
+  if (!shrunk_mapped_file().empty()) return kExitError;
   std::fprintf(stderr, "tok: error: %s\n", one_line(e.message).c_str());
   return kExitError;
 }

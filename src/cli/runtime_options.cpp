@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/data_dir.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/catalog.hpp"
@@ -17,9 +18,9 @@ void RuntimeOptions::add(CLI::App* app) {
                   std::string("Model file (GGUF: llama or qwen2); default: ") + kDefaultModel +
                       " from tok's vocab directory");
   app->add_option("--threads", threads, "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
-      ->check(CLI::Range(1u, 256u));
+      ->check(integer_in(1, 256));
   app->add_option("-c,--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(integer_in(1, 1 << 20));
 }
 
 unsigned RuntimeOptions::thread_count() const {

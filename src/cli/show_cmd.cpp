@@ -16,6 +16,7 @@
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/show_model.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
@@ -236,8 +237,10 @@ void add_show(CLI::App& app, Registry& r) {
   sub->add_flag("--json", a->json, "Print the spans (id, offset, length, bytes hex) and summary as JSON");
   sub->add_option("--limit", a->limit,
                   "Draw at most this many bytes (default 65536 in the terminal, 262144 in "
-                  "--html); the summary always covers everything");
-  sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)");
+                  "--html); the summary always covers everything")
+      ->check(integer_in(0, max_of<std::int64_t>()));
+  sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)")
+      ->check(integer_in(1, 1 << 20));
   sub->get_option("--html")->excludes("--json");
   r.add(sub, [a] { return run_show(*a); });
 }

@@ -13,6 +13,7 @@
 #include "bpe/trainer.hpp"
 #include "bpe/word_counter.hpp"
 #include "cli/command.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
@@ -270,17 +271,21 @@ void add_train(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
   sub->add_option("FILE", a->inputs, "Text files or directories (recursive); default: stdin");
   sub->add_option("--vocab-size", a->vocab_size,
-                  "Total ids: 256 byte tokens + merges + special tokens");
+                  "Total ids: 256 byte tokens + merges + special tokens")
+      ->check(integer_in(1, max_of<std::uint32_t>()));
   sub->add_option("-o,--output", a->out,
                   "Output name: writes OUT.tiktoken and OUT.tiktoken.json (+ OUT.tokenizer.json)");
   sub->add_option("--pattern", a->pattern,
                   "Pre-tokenizer: gpt2, cl100k, o200k or a regex (default: o200k)");
-  sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times");
+  sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times")
+      ->check(integer_in(0, max_of<std::uint64_t>()));
   sub->add_option("--special-token,--special", a->specials,
                   "Special token TOKEN (repeatable); ids follow the learned tokens, in order "
                   "(--special: the old name, kept for one release)");
-  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
-  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result");
+  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes")
+      ->check(integer_in(0, max_of<std::uint32_t>()));
+  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result")
+      ->check(integer_in(0, kMaxThreads));
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
       ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
   sub->add_option("--save-counts", a->save_counts,

@@ -7,6 +7,7 @@
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
 #include "cli/model_options.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "cost/token_cut.hpp"
 
@@ -54,7 +55,7 @@ void add_truncate(CLI::App& app, Registry& r) {
   auto a = std::make_shared<TruncateArgs>();
   CLI::App* sub = app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Token budget")->required();
+  sub->add_option("-n,--tokens", a->n, "Token budget")->required()->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--keep", a->keep, "Keep the start (prefix) or the end (suffix)")
       ->check(CLI::IsMember({"start", "end"}))
       ->capture_default_str();

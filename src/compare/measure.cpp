@@ -12,6 +12,7 @@
 
 #include "compare/ascii_segment.hpp"
 #include "compare/word_bits.hpp"
+#include "core/first_error.hpp"
 
 namespace tok::compare {
 namespace {
@@ -217,6 +218,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::optional<Error> error;
+  FirstError errors;  // exceptions (out of memory); `error` holds the Result errors
 
   auto run = [&](unsigned t) {
     Worker w;
@@ -231,7 +233,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       w.seg.emplace(std::move(*seg));
       scripts[t].assign(ns, ScriptHistogram(kScripts, 0));
     }
-    for (std::size_t u = next++; u < units.size(); u = next++) {
+    for (std::size_t u = next++; u < units.size() && !errors.stopped(); u = next++) {
       const Unit& unit = units[u];
       TextCounts& tc = text[t][unit.sample];
       tc.bytes += unit.text.size();
@@ -270,9 +272,12 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(run, t);
-  run(0);
+  errors.run([&] {
+    for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back([&, t] { errors.run([&] { run(t); }); });
+  });
+  errors.run([&] { run(0); });
   for (auto& th : pool) th.join();
+  errors.rethrow();
   if (error) return *error;
 
   std::vector<SampleCounts> result(ns);

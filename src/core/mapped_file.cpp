@@ -78,13 +78,29 @@ Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::strin
   }
 }
 
-Result<std::string> read_fd(int fd, const std::string& name) {
+Result<std::string> read_fd(int fd, const std::string& name, std::size_t max_bytes) {
   std::string out;
   std::size_t cap = 1 << 16;
   for (;;) {
     std::size_t old = out.size();
-    out.resize(old + cap);
-    auto n = read_some(fd, out.data() + old, cap, name);
+    if (old > max_bytes) {
+      return make_error("{}: a stream of more than {} MiB, the most tok reads whole from a pipe "
+                        "or device; save it to a regular file",
+                        name, max_bytes >> 20);
+    }
+    // Never more than one byte past the limit: the string's own doubling
+    // would otherwise take twice the limit before the error.
+    std::size_t want = std::min(cap, max_bytes + 1 - old);
+    if (old + want > out.capacity()) {
+      // reserve() on a grown string rounds up to twice its capacity; a fresh
+      // one takes the size asked.
+      std::string bigger;
+      bigger.reserve(std::min(std::max(2 * out.capacity(), old + want), max_bytes + 1));
+      bigger.append(out);
+      out.swap(bigger);
+    }
+    out.resize(old + want);
+    auto n = read_some(fd, out.data() + old, want, name);
     if (!n.ok()) return n.error();
     out.resize(old + *n);
     if (*n == 0) break;
@@ -93,11 +109,11 @@ Result<std::string> read_fd(int fd, const std::string& name) {
   return out;
 }
 
-Result<MappedFile> MappedFile::open(const std::string& path) {
+Result<MappedFile> MappedFile::open(const std::string& path, std::size_t max_stream_bytes) {
   MappedFile f;
   f.path_ = path;
   if (path == "-") {
-    TOK_ASSIGN(f.owned_, read_fd(0, "<stdin>"));
+    TOK_ASSIGN(f.owned_, read_fd(0, "<stdin>", max_stream_bytes));
     f.data_ = f.owned_.data();
     f.size_ = f.owned_.size();
     return f;
@@ -130,7 +146,7 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
       return f;
     }
   }
-  auto r = read_fd(fd, path);
+  auto r = read_fd(fd, path, max_stream_bytes);
   ::close(fd);
   if (!r.ok()) return r.error();
   f.owned_ = std::move(r).value();

@@ -19,10 +19,20 @@
 
 namespace tok {
 
+// The most of a pipe, device or stdin read whole into memory: /dev/zero or an
+// endless pipe given where a file is expected stops with an error here
+// instead of growing. A regular file (mmap'd) has no such limit.
+inline constexpr std::size_t kMaxStreamBytes = std::size_t{1} << 30;
+// The same for inputs that are small by nature (JSON documents, vocabulary
+// and catalog files), so /dev/zero given as one fails within a second.
+inline constexpr std::size_t kMaxSmallStreamBytes = std::size_t{256} << 20;
+
 class MappedFile {
  public:
-  // path "-" reads standard input.
-  static Result<MappedFile> open(const std::string& path);
+  // path "-" reads standard input; a stream longer than max_stream_bytes is
+  // an error naming the path.
+  static Result<MappedFile> open(const std::string& path,
+                                 std::size_t max_stream_bytes = kMaxStreamBytes);
   static MappedFile from_string(std::string data);
 
   MappedFile() = default;
@@ -53,8 +63,10 @@ std::string shrunk_mapped_file();
 // Async-signal-safe.
 bool recover_mapped_fault(void* addr);
 
-// Reads a whole stream (by file descriptor) into a string.
-Result<std::string> read_fd(int fd, const std::string& name);
+// Reads a whole stream (by file descriptor) into a string; more than
+// max_bytes is an error naming `name`.
+Result<std::string> read_fd(int fd, const std::string& name,
+                            std::size_t max_bytes = kMaxStreamBytes);
 // One read(2) of up to n bytes into buf, retried on EINTR: the bytes read,
 // 0 at the end of the stream; the error names `name`.
 Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name);

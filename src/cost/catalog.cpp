@@ -184,7 +184,7 @@ Status Catalog::add_json_text(std::string_view text, const std::string& source) 
 }
 
 Status Catalog::add_file(const std::string& path) {
-  TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path, kMaxSmallStreamBytes));
   return add_json_text(f.bytes(), path);
 }
 
@@ -236,6 +236,7 @@ std::vector<std::string> Catalog::names() const {
 
 Result<const ModelInfo*> Catalog::get(std::string_view name) const {
   if (const ModelInfo* m = find(name)) return m;
+  if (name.empty()) return make_error("empty model name; see `tok models` for the catalog");
   auto near = formats::suggest(name, names());
   std::string hint;
   if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));

@@ -4,6 +4,7 @@
 
 #include "text/alignment.hpp"
 #include "text/normalize.hpp"
+#include "formats/json_error.hpp"
 
 namespace tok::formats {
 namespace {
@@ -32,6 +33,10 @@ bool bool_or(const json& j, const char* key, bool def) {
 // Escapes a literal for PCRE2.
 std::string quote_regex(std::string_view s) { return "\\Q" + std::string(s) + "\\E"; }
 
+// Sequences of normalizers, pre-tokenizers or decoders nest a few levels in
+// real files; a hostile one nested thousands deep is refused.
+constexpr std::size_t kMaxSequenceDepth = 64;
+
 struct Builder {
   const std::string& source;
   HfPipeline out;
@@ -45,11 +50,18 @@ struct Builder {
     out.describe += s;
   }
 
-  Status normalizer(const json& n) {
+  Status too_deep(std::string_view what, std::size_t depth) {
+    if (depth <= kMaxSequenceDepth) return {};
+    return make_error("{}: {} Sequence nested deeper than {} levels", source, what,
+                      kMaxSequenceDepth);
+  }
+
+  Status normalizer(const json& n, std::size_t depth = 0) {
     if (n.is_null()) return {};
+    TOK_TRY(too_deep("normalizer", depth));
     std::string type = str_or(n, "type", "");
     if (type == "Sequence") {
-      for (const auto& x : n.value("normalizers", json::array())) TOK_TRY(normalizer(x));
+      for (const auto& x : member(n, "normalizers")) TOK_TRY(normalizer(x, depth + 1));
       return {};
     }
     note(type);
@@ -67,7 +79,7 @@ struct Builder {
         return s.empty() ? unchanged(s, a) : text::prepend(s, p, a);
       });
     } else if (type == "Replace") {
-      const json& pat = n.value("pattern", json::object());
+      const json& pat = member(n, "pattern");
       if (!pat.contains("String") || !pat["String"].is_string()) {
         return unsupported("normalizer", "Replace with a Regex pattern");
       }
@@ -94,13 +106,14 @@ struct Builder {
     return {};
   }
 
-  Status pretokenizer(const json& p, bool first) {
+  Status pretokenizer(const json& p, bool first, std::size_t depth = 0) {
     if (p.is_null()) return {};
+    TOK_TRY(too_deep("pre-tokenizer", depth));
     std::string type = str_or(p, "type", "");
     if (type == "Sequence") {
       bool f = first;
-      for (const auto& x : p.value("pretokenizers", json::array())) {
-        TOK_TRY(pretokenizer(x, f));
+      for (const auto& x : member(p, "pretokenizers")) {
+        TOK_TRY(pretokenizer(x, f, depth + 1));
         f = false;
       }
       return {};
@@ -122,7 +135,7 @@ struct Builder {
       // ("Isolated"). The other behaviors are rewritten as Isolated regexes.
       std::string behavior = str_or(p, "behavior", "Isolated");
       bool invert = bool_or(p, "invert", false);
-      const json& pat = p.value("pattern", json::object());
+      const json& pat = member(p, "pattern");
       bool is_string = pat.contains("String") && pat["String"].is_string();
       if (!is_string && !(pat.contains("Regex") && pat["Regex"].is_string())) {
         return make_error("{}: Split pre-tokenizer without a Regex or String pattern", source);
@@ -169,32 +182,37 @@ struct Builder {
   // Decoders: byte-level needs nothing (tok keeps raw bytes); SentencePiece
   // style maps the replacement character back to spaces and strips the
   // prefix space the encoder added.
-  void decoder(const json& d) {
-    if (d.is_null()) return;
+  Status decoder(const json& d) {
+    if (d.is_null()) return {};
     std::string rep;
     bool strip_first = false;
-    std::function<void(const json&)> visit = [&](const json& x) {
+    std::function<Status(const json&, std::size_t)> visit = [&](const json& x,
+                                                               std::size_t depth) -> Status {
+      TOK_TRY(too_deep("decoder", depth));
       std::string type = str_or(x, "type", "");
       if (type == "Sequence") {
-        for (const auto& y : x.value("decoders", json::array())) visit(y);
+        for (const auto& y : member(x, "decoders")) TOK_TRY(visit(y, depth + 1));
       } else if (type == "Metaspace") {
         rep = str_or(x, "replacement", "\u2581");
         std::string scheme = str_or(x, "prepend_scheme", "always");
         strip_first = scheme != "never" && bool_or(x, "add_prefix_space", true);
       } else if (type == "Replace") {
-        const json& pat = x.value("pattern", json::object());
+        const json& pat = member(x, "pattern");
         if (pat.contains("String") && str_or(x, "content", "") == " ") rep = pat["String"];
       } else if (type == "Strip") {
-        strip_first = x.value("start", 0) > 0;
+        const json& start = member(x, "start");
+        strip_first = start.is_number() && start.get<double>() > 0;
       }
+      return {};
     };
-    visit(d);
-    if (rep.empty()) return;
+    TOK_TRY(visit(d, 0));
+    if (rep.empty()) return {};
     out.decode = [rep, strip_first](std::string_view s) {
       std::string t = text::replace_all(s, rep, " ");
       if (strip_first && t.starts_with(' ')) t.erase(0, 1);
       return t;
     };
+    return {};
   }
 };
 
@@ -205,7 +223,7 @@ Result<HfPipeline> build_hf_pipeline(const json& normalizer, const json& pre_tok
   Builder b{source, {}, {}};
   TOK_TRY(b.normalizer(normalizer));
   TOK_TRY(b.pretokenizer(pre_tokenizer, true));
-  b.decoder(decoder);
+  TOK_TRY(b.decoder(decoder));
   if (!b.steps.empty()) {
     b.out.segment = [steps = std::move(b.steps)](std::string_view s, std::size_t offset,
                                                  Alignment* to_input) {
