@@ -44,6 +44,7 @@ struct CountArgs {
   std::string chat, batch;
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
+  bool batch_rates = false, no_batch_rates = false;
   std::uint64_t output_tokens = 0, cached_tokens = 0, max_tokens = 0;
   std::size_t top = 0;
 };
@@ -64,15 +65,16 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
     TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
     return add(tk->name(), nullptr, tk, "openai");
   }
+  // A model's column always counts with the model's own tokenizer; -e beside
+  // -m adds a column of its own (counts only, no price).
   for (const auto& name : a.models) {
     TOK_ASSIGN(const cost::ModelInfo* m, catalog.get(name));
-    const bpe::Tokenizer* tk = nullptr;
-    if (enc_given) {
-      TOK_ASSIGN(tk, set.get_encoding(a.enc.encoding));
-    } else {
-      TOK_ASSIGN(tk, set.get(*m));
-    }
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get(*m));
     TOK_TRY(add(m->id, m, tk, m->chat));
+  }
+  if (enc_given) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
+    TOK_TRY(add(tk->name(), nullptr, tk, "openai"));
   }
   return {};
 }
@@ -334,6 +336,10 @@ int run_count(const CountArgs& a) {
   if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
   if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
   if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
+  if (a.batch_rates && a.no_batch_rates) throw UsageError{"choose one of --batch-rates and --no-batch-rates"};
+  if ((a.batch_rates || a.no_batch_rates) && a.models.empty()) {
+    throw UsageError{"--batch-rates and --no-batch-rates need -m MODEL (they choose its prices)"};
+  }
   auto catalog = cost::Catalog::load_default(a.model_files);
   if (!catalog.ok()) return report(catalog.error());
   cost::TokenizerSet set;
@@ -343,6 +349,10 @@ int run_count(const CountArgs& a) {
   r.cached_tokens = a.cached_tokens;
   r.kv = a.kv;
   r.top = a.top;
+  // A batch file goes through the Batch API: billed at batch rates unless
+  // --no-batch-rates; --batch-rates bills any input so.
+  r.per_request = !a.batch.empty();
+  r.batch_rates = a.batch_rates || (r.per_request && !a.no_batch_rates);
   unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
   if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
@@ -389,8 +399,13 @@ void add_count(CLI::App& app, Registry& r) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
-  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
-  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price");
+  sub->add_flag("--batch-rates", a->batch_rates,
+                "Bill at the models' Batch API rates (the default for --batch files)");
+  sub->add_flag("--no-batch-rates", a->no_batch_rates, "Bill a --batch file at the standard rates");
+  sub->add_option("--output-tokens", a->output_tokens,
+                  "Completion tokens to add to the cost and window share (with --batch: per request)");
+  sub->add_option("--cached-tokens", a->cached_tokens,
+                  "Input tokens billed at the cached-input price (with --batch: per request)");
   sub->add_option("--max-tokens", a->max_tokens, "Budget gate: exit 3 if any input (or the total, with --total) has more tokens");
   sub->add_flag("--total", a->total, "Apply --max-tokens to the total instead of each input");
   sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
