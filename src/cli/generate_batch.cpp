@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "model/batch.hpp"
 
@@ -147,10 +148,6 @@ nlohmann::json report_json(const model::BatchStats& s, std::size_t block_bytes, 
   return j;
 }
 
-std::string mib(std::uint64_t bytes) {
-  return fmt::format("{:.2f} MiB", static_cast<double>(bytes) / (1 << 20));
-}
-
 }  // namespace
 
 int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, const model::Model& m,
@@ -196,8 +193,8 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
                  "most, KV peak %s (contiguous: %s), %zu preemptions\n",
                  st->sequences, st->generated_tokens, st->seconds, st->tokens_per_s(),
                  st->peak_in_flight,
-                 mib(st->kv.blocks_peak * cache.pool().block_bytes()).c_str(),
-                 mib(st->kv.bytes_contiguous).c_str(), st->preemptions);
+                 human_bytes(st->kv.blocks_peak * cache.pool().block_bytes()).c_str(),
+                 human_bytes(st->kv.bytes_contiguous).c_str(), st->preemptions);
   }
   return 0;
 }
