@@ -110,7 +110,9 @@ void print_table(const CountReport& r) {
   }
   if (r.rows.size() > 1) line(r.total);
   // "in/out $/M, tier": the rates each model was billed at, and which tier.
-  out.write(fmt::format("\n{:<20} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}\n", "model",
+  std::size_t id_w = 20;
+  for (const auto& col : r.columns) id_w = std::max(id_w, col.model ? col.model->id.size() : 0);
+  out.write(fmt::format("\n{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}\n", "model", id_w,
                         "tokens", "input", r.output_is_max ? "output(max)" : "output", "total",
                         "window", "in/out $/M, tier", "price date, source"));
   for (std::size_t c = 0; c < r.columns.size(); ++c) {
@@ -119,8 +121,8 @@ void print_table(const CountReport& r) {
     cost::CostLine cl = total_cost(r, c);
     std::string window = m.context_window ? fmt::format("{:.1f}%", 100 * cl.window_share) : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
-    out.write(fmt::format("{:<20} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
-                          r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
+    out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
+                          id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
                           usd(cl.total_usd), window, rates, m.estimate ? "ESTIMATE, " : "",
                           m.price.date, m.price.source));
   }

@@ -73,6 +73,13 @@ TEST_CASE("the catalog holds hundreds of models, each with its tokenizer or mark
   CHECK(!c.find("llama-3.3-70b-versatile")->estimate);
   CHECK(c.find("gpt-4o-2024-05-13")->tokenizer == "o200k_base");
   CHECK(c.find("text-embedding-3-small")->tokenizer == "cl100k_base");
+  // Names as providers spell them: dotted or dashed, dated snapshots.
+  CHECK(c.find("claude-3.5-sonnet") == c.find("claude-3-5-sonnet"));
+  CHECK(c.find("claude-sonnet-4.5") == c.find("claude-sonnet-4-5"));
+  CHECK(c.find("claude-3-5-sonnet-20241022") == c.find("claude-3-5-sonnet"));
+  CHECK(c.find("claude-3-5-sonnet@20240620") == c.find("claude-3-5-sonnet"));
+  CHECK(c.find("gpt-4o-mini-2099-01-01") == c.find("gpt-4o-mini"));
+  CHECK(c.find("qwen3-32b-turbo-x") == nullptr);  // not a snapshot suffix: no guess
   auto found = c.search({"claude", "sonnet"});
   CHECK(found.size() >= 3);
   for (const auto* m : found) CHECK(m->id.find("sonnet") != std::string::npos);
