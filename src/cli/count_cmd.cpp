@@ -49,6 +49,7 @@ struct CountArgs {
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
   bool verbose = false;
+  bool batch_rates = false, no_batch_rates = false;
   std::uint64_t output_tokens = 0, cached_tokens = 0;
   std::optional<std::uint64_t> budget;  // unset: no budget (0 is a budget of nothing)
   std::size_t top = 0;
@@ -70,15 +71,16 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
     TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
     return add(tk->name(), nullptr, tk, "openai");
   }
+  // A model's column always counts with the model's own tokenizer; -e beside
+  // -m adds a column of its own (counts only, no price).
   for (const auto& name : a.models) {
     TOK_ASSIGN(const cost::ModelInfo* m, catalog.get(name));
-    const bpe::Tokenizer* tk = nullptr;
-    if (enc_given) {
-      TOK_ASSIGN(tk, set.get_encoding(a.enc.encoding));
-    } else {
-      TOK_ASSIGN(tk, set.get(*m));
-    }
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get(*m));
     TOK_TRY(add(m->id, m, tk, m->chat));
+  }
+  if (enc_given) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
+    TOK_TRY(add(tk->name(), nullptr, tk, "openai"));
   }
   return {};
 }
@@ -381,6 +383,10 @@ int run_count(const CountArgs& a) {
   if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
   if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
   if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
+  if (a.batch_rates && a.no_batch_rates) throw UsageError{"choose one of --batch-rates and --no-batch-rates"};
+  if ((a.batch_rates || a.no_batch_rates) && a.models.empty()) {
+    throw UsageError{"--batch-rates and --no-batch-rates need -m MODEL (they choose its prices)"};
+  }
   // The catalog only when a model is asked for: a broken user catalog must
   // not stop plain counting.
   cost::Catalog catalog;
@@ -396,6 +402,10 @@ int run_count(const CountArgs& a) {
   r.cached_tokens = a.cached_tokens;
   r.kv = a.kv;
   r.top = a.top;
+  // A batch file goes through the Batch API: billed at batch rates unless
+  // --no-batch-rates; --batch-rates bills any input so.
+  r.per_request = !a.batch.empty();
+  r.batch_rates = a.batch_rates || (r.per_request && !a.no_batch_rates);
   unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
   if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
@@ -443,9 +453,14 @@ void add_count(CLI::App& app, Registry& r) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
-  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share")
+  sub->add_flag("--batch-rates", a->batch_rates,
+                "Bill at the models' Batch API rates (the default for --batch files)");
+  sub->add_flag("--no-batch-rates", a->no_batch_rates, "Bill a --batch file at the standard rates");
+  sub->add_option("--output-tokens", a->output_tokens,
+                  "Completion tokens to add to the cost and window share (with --batch: per request)")
       ->check(integer_in(0, kMaxTokenCount));
-  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price")
+  sub->add_option("--cached-tokens", a->cached_tokens,
+                  "Input tokens billed at the cached-input price (with --batch: per request)")
       ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--budget,--max-tokens", a->budget,
                   "Budget gate: exit 3 if any input (or the total, with --total) has more than N "

@@ -17,7 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "model/batch.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "cli/numeric_options.hpp"
 #include "kv/byte_size.hpp"
 #include "model/kv_sequence.hpp"

@@ -191,7 +191,15 @@ int run_show(const ShowArgs& a) {
   if (!measure.ok()) return report(measure.error());
   std::vector<show::EncodingFigures> figures;
   for (const auto& t : *views) figures.push_back({t.encoding, t.spans.size()});
-  auto mf = (*model)->figures(views->front().spans.size());
+  // The model's figures count with its own tokenizer, drawn or not (as tok count -m).
+  std::uint64_t model_tokens = views->front().spans.size();
+  const bpe::Tokenizer* mt = (*model)->model_tokenizer();
+  if (mt && mt != (*model)->tokenizers().front()) {
+    auto n = mt->count(in->bytes(), a.special.special_mode(), 1);
+    if (!n.ok()) return report(make_error("{}: {}", mt->name(), n.error().message));
+    model_tokens = *n;
+  }
+  auto mf = (*model)->figures(model_tokens);
   if (mf && mf->estimate) {
     warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with {}",
                      mf->model, mf->encoding));

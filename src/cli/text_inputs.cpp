@@ -6,7 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/input.hpp"
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 
 namespace tok::cli {
 

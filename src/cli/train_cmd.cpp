@@ -17,12 +17,13 @@
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
+#include "text/pretokenizer.hpp"
 
 namespace tok::cli {
 namespace {
@@ -166,7 +167,9 @@ Status write_vocabulary(const TrainArgs& a, const text::PreTokenizer& pre,
   bpe::Tokenizer tk("trained", std::move(table), {pre}, specials);
   TOK_TRY(check_round_trip(tk, words));
   TOK_TRY(out.files[out.tiktoken].write(tiktoken));
-  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pattern, specials})));
+  // The regex itself, so that other tiktoken loaders split as tok does.
+  std::string name = text::PreTokenizer::named(pattern).ok() ? pattern : std::string();
+  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pre.pattern(), name, specials})));
   if (out.hf >= 0) TOK_TRY(out.files[out.hf].write(hf));
   return {};
 }

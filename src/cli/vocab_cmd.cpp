@@ -12,7 +12,7 @@
 #include "cli/command.hpp"
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"

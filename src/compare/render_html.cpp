@@ -48,7 +48,7 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
           r.counts[v].tokens, num(m.premium, 2), num(m.bytes_per_token, 2), num(m.fertility, 2),
           m.continued ? fmt::format("{:.1f}%", *m.continued * 100) : "-");
       if (rep.vocabs[v].price_per_mtok) {
-        h += fmt::format("<td class=\"num\">{}</td>", num(m.cost_per_1k_words, 5));
+        h += fmt::format("<td class=\"num\">{}</td>", usd(m.cost_per_1k_words));
       }
     }
     h += "</tr>\n";
@@ -107,7 +107,7 @@ std::string render_html(const Report& rep) {
     const auto& vc = rep.vocabs[v];
     h += fmt::format("{}<b>{}</b> ({} ids{})", v ? ", " : "", xml_escape(vc.label),
                      vc.vocab_size,
-                     vc.price_per_mtok ? fmt::format(", ${}/M input tokens", *vc.price_per_mtok)
+                     vc.price_per_mtok ? fmt::format(", {}/M input tokens", usd(*vc.price_per_mtok))
                                        : "");
   }
   h += "</p>\n";

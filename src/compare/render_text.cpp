@@ -69,7 +69,7 @@ void premium_table(std::string& out, const Report& rep, const CorpusTable& t, bo
     for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
       out += fmt::format(" | {:>{}} {:>8}", r.counts[v].tokens, tw, fixed(r.metrics[v].premium, 2));
       if (rep.vocabs[v].price_per_mtok) {
-        out += fmt::format(" {:>9}", fixed(r.metrics[v].cost_per_1k_words, 5));
+        out += fmt::format(" {:>9}", usd(r.metrics[v].cost_per_1k_words));
       }
     }
     row_end(out, r, color);

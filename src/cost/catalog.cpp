@@ -28,6 +28,12 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 // Reads an optional field of the given JSON type into out; a wrong type is an
 // error naming the model and the field.
 template <class T>
@@ -116,6 +122,34 @@ Result<KvShape> parse_kv(const json& o, const std::string& where) {
   return k;
 }
 
+// "tiers": [{"above": N, "input": .., "cached_input": .., "output": ..}],
+// ascending; a rate left out keeps the rate below it.
+Result<std::vector<PriceTier>> parse_tiers(const json& list, const Price& base,
+                                           const std::string& where) {
+  if (!list.is_array()) return make_error("{}: 'price.tiers' must be an array", where);
+  std::vector<PriceTier> tiers;
+  for (const auto& t : list) {
+    if (!t.is_object() || !t.contains("above")) {
+      return make_error("{}: each price tier needs 'above' (input tokens)", where);
+    }
+    const PriceTier& below = tiers.empty() ? PriceTier{0, base.input, base.cached_input, base.output}
+                                           : tiers.back();
+    PriceTier x = below;
+    x.cached_input = -1;
+    TOK_TRY(field(t, "above", x.above, where));
+    TOK_TRY(field(t, "input", x.input, where));
+    TOK_TRY(field(t, "cached_input", x.cached_input, where));
+    TOK_TRY(field(t, "output", x.output, where));
+    if (x.cached_input < 0) x.cached_input = t.contains("input") ? x.input : below.cached_input;
+    if (x.input < 0 || x.output < 0) return make_error("{}: prices must not be negative", where);
+    if (!tiers.empty() && x.above <= tiers.back().above) {
+      return make_error("{}: price tiers must be in ascending order of 'above'", where);
+    }
+    tiers.push_back(x);
+  }
+  return tiers;
+}
+
 Result<Price> parse_price(const json& o, const std::string& where) {
   if (!o.is_object()) return make_error("{}: 'price' must be an object", where);
   Price p;
@@ -129,6 +163,19 @@ Result<Price> parse_price(const json& o, const std::string& where) {
   if (p.cached_input < 0) p.cached_input = p.input;
   if (p.input < 0 || p.output < 0 || p.cached_input < 0) {
     return make_error("{}: prices must not be negative", where);
+  }
+  if (auto it = o.find("tiers"); it != o.end() && !it->is_null()) {
+    TOK_ASSIGN(p.tiers, parse_tiers(*it, p, where));
+  }
+  if (auto it = o.find("batch"); it != o.end() && !it->is_null()) {
+    if (!it->is_object()) return make_error("{}: 'price.batch' must be an object", where);
+    BatchRate b;
+    TOK_TRY(field(*it, "factor", b.factor, where));
+    TOK_TRY(field(*it, "source", b.source, where));
+    if (!(b.factor > 0 && b.factor <= 1)) {
+      return make_error("{}: price.batch.factor must be in (0, 1], not {}", where, b.factor);
+    }
+    p.batch = std::move(b);
   }
   return p;
 }
@@ -149,6 +196,7 @@ Result<ModelInfo> parse_model(const json& o, const std::string& source) {
   TOK_TRY(field(o, "chat", m.chat, where));
   TOK_TRY(count_field(o, "context_window", m.context_window, where));
   TOK_TRY(count_field(o, "max_output", m.max_output, where));
+  TOK_TRY(field(o, "deprecated", m.deprecated, where));
   if (m.tokenizer.empty()) return make_error("{}: 'tokenizer' is required", where);
   if (auto it = o.find("price"); it != o.end()) {
     TOK_ASSIGN(m.price, parse_price(*it, where));
@@ -171,12 +219,11 @@ Status Catalog::add_json_text(std::string_view text, const std::string& source) 
   if (!list->is_array()) return make_error("{}: 'models' must be an array", source);
   for (const auto& o : *list) {
     TOK_ASSIGN(ModelInfo m, parse_model(o, source));
-    auto same = std::find_if(models_.begin(), models_.end(),
-                             [&](const ModelInfo& x) { return iequals(x.id, m.id); });
-    if (same != models_.end()) {
-      *same = std::move(m);
-    } else {
+    auto [it, added] = by_id_.emplace(lower(m.id), models_.size());
+    if (added) {
       models_.push_back(std::move(m));
+    } else {
+      models_[it->second] = std::move(m);
     }
   }
   sources_.push_back(source);
@@ -213,10 +260,48 @@ Result<Catalog> Catalog::load_default(const std::vector<std::string>& extra_file
   return c;
 }
 
-const ModelInfo* Catalog::find(std::string_view name) const {
-  for (const auto& m : models_) {
-    if (iequals(m.id, name)) return &m;
+namespace {
+
+// A snapshot suffix: "20241022", "2024-08-06", "0613", "v2:0", "v1".
+bool is_snapshot(std::string_view tail) {
+  if (tail.empty()) return false;
+  std::size_t digits = 0;
+  for (char c : tail) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      ++digits;
+    } else if (c != '-' && c != '.' && c != ':' && c != 'v') {
+      return false;
+    }
   }
+  return tail[0] == 'v' ? digits > 0 : std::isdigit(static_cast<unsigned char>(tail[0])) && digits >= 4;
+}
+
+// "claude-3-5-sonnet-20241022" -> "claude-3-5-sonnet", "gpt-4o-2024-05-13"
+// -> "gpt-4o", "claude-3-5-sonnet@20240620" -> "claude-3-5-sonnet": the name
+// without a trailing snapshot date or version, as providers' dated
+// snapshots extend the catalog's names; longest first.
+std::vector<std::string_view> undated(std::string_view name) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = name.size(); i-- > 1;) {
+    if ((name[i] == '-' || name[i] == '@') && is_snapshot(name.substr(i + 1))) {
+      out.push_back(name.substr(0, i));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const ModelInfo* Catalog::find(std::string_view name) const {
+  if (const ModelInfo* m = find_exact(name)) return m;
+  for (std::string_view shorter : undated(name)) {
+    if (const ModelInfo* m = find_exact(shorter)) return m;
+  }
+  return nullptr;
+}
+
+const ModelInfo* Catalog::find_exact(std::string_view name) const {
+  if (auto it = by_id_.find(lower(name)); it != by_id_.end()) return &models_[it->second];
   for (const auto& m : models_) {
     for (const auto& a : m.aliases) {
       if (iequals(a, name)) return &m;
@@ -230,6 +315,22 @@ std::vector<std::string> Catalog::names() const {
   for (const auto& m : models_) {
     out.push_back(m.id);
     for (const auto& a : m.aliases) out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<const ModelInfo*> Catalog::search(const std::vector<std::string>& words) const {
+  std::vector<const ModelInfo*> out;
+  for (const auto& m : models_) {
+    std::string hay = lower(m.id + " " + m.provider);
+    for (const auto& a : m.aliases) {
+      hay += ' ';
+      hay += lower(a);
+    }
+    bool all = std::all_of(words.begin(), words.end(), [&](const std::string& w) {
+      return hay.find(lower(w)) != std::string::npos;
+    });
+    if (all) out.push_back(&m);
   }
   return out;
 }

@@ -150,6 +150,10 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
     return make_error("{}: expected an object with a string \"pattern\"", source);
   }
   s.pattern = j["pattern"].get<std::string>();
+  if (auto it = j.find("pattern_name"); it != j.end()) {
+    if (!it->is_string()) return make_error("{}: \"pattern_name\" must be a string", source);
+    s.pattern_name = it->get<std::string>();
+  }
   if (j.contains("special_tokens")) {
     const auto& sp = j["special_tokens"];
     if (!sp.is_object()) return make_error("{}: \"special_tokens\" must be an object", source);
@@ -175,6 +179,7 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
 std::string write_sidecar(const TiktokenSidecar& s) {
   nlohmann::ordered_json j;
   j["pattern"] = s.pattern;
+  if (!s.pattern_name.empty()) j["pattern_name"] = s.pattern_name;
   nlohmann::ordered_json sp = nlohmann::ordered_json::object();
   for (const auto& t : s.specials) sp[t.text] = t.id;
   j["special_tokens"] = sp;

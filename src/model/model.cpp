@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 #include "show/text_measure.hpp"
 
 namespace tok::show {
@@ -58,10 +58,9 @@ std::vector<SummarySection> summary_sections(const TextMeasure& text,
                                              const std::vector<EncodingFigures>& encodings,
                                              const std::optional<ModelFigures>& model);
 
-// Counts and sizes as every command prints them (core/byte_format.hpp).
+// The shared number formats (core/number_format.hpp).
 using tok::group_digits;
 using tok::human_bytes;
-// 3.2e12 -> "3.20 TFLOP"-style SI scaling with the given unit.
-std::string si_scaled(double v, const std::string& unit);
+using tok::si_scaled;
 
 }  // namespace tok::show

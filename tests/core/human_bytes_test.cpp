@@ -1,4 +1,4 @@
-#include "core/byte_format.hpp"
+#include "core/number_format.hpp"
 
 #include <doctest/doctest.h>
 
