@@ -1,0 +1,99 @@
+// The hidden generator flags and the App-tree walk both generators share.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "cli/command.hpp"
+#include "cli/generated_docs.hpp"
+#include "core/data_dir.hpp"
+#include "cost/catalog.hpp"
+#include "formats/builtin_encodings.hpp"
+#include "formats/vocab_catalog.hpp"
+
+namespace tok::cli {
+
+std::vector<const CLI::App*> visible_subcommands(const CLI::App& app) {
+  return app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); });
+}
+
+std::vector<const CLI::Option*> visible_options(const CLI::App& app) {
+  return app.get_options([](const CLI::Option* o) { return !o->get_group().empty(); });
+}
+
+std::string option_names(const CLI::Option& o) {
+  if (!o.nonpositional()) return o.get_name(true, false);
+  std::string out;
+  for (const auto& s : o.get_snames()) out += (out.empty() ? "-" : ", -") + s;
+  for (const auto& l : o.get_lnames()) out += (out.empty() ? "--" : ", --") + l;
+  return out;
+}
+
+// A flag expects no values (CLI11's add_flag sets expected(0)).
+bool takes_value(const CLI::Option& o) { return o.get_positional() || o.get_expected_max() > 0; }
+
+std::vector<std::string> option_choices(const CLI::Option& o) {
+  std::string t = o.get_type_name();
+  auto open = t.find(":{");
+  auto close = t.find('}', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return {};
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : t.substr(open + 2, close - open - 2)) {
+    if (c == ',') {
+      out.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+namespace {
+
+Result<CompletionWords> completion_words() {
+  CompletionWords w;
+  for (const auto& b : formats::builtin_encodings()) {
+    w.vocabularies.push_back(b.name);
+    for (const auto& a : b.aliases) w.vocabularies.push_back(a);
+  }
+  for (const auto& v : formats::named_vocabs()) w.vocabularies.push_back(v.name);
+  // The shipped catalog only: a user's own catalog file (~/.config/tok) must
+  // not end up in completion files built on their machine and installed.
+  cost::Catalog catalog;
+  TOK_TRY(catalog.add_file(vocab_dir() + "/models.json"));
+  w.catalog_models = catalog.names();
+  return w;
+}
+
+int print(const std::string& text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "tok: error: cannot write output: %s\n", std::strerror(errno));
+    return kExitError;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<int> run_doc_generator(int argc, char** argv, const CLI::App& app) {
+  if (argc < 2) return std::nullopt;
+  std::string flag = argv[1];
+  if (flag == "--generate-man" && argc == 2) return print(man_page(app));
+  if (flag != "--generate-completion") return std::nullopt;
+  if (argc != 3) {
+    std::fprintf(stderr, "tok: error: --generate-completion needs one shell: bash, zsh or fish\n");
+    return kExitUsage;
+  }
+  auto words = completion_words();
+  if (!words) return report(words.error());
+  auto script = completion_script(app, argv[2], *words);
+  if (!script) {
+    std::fprintf(stderr, "tok: error: %s\n", script.error().message.c_str());
+    return kExitUsage;
+  }
+  return print(*script);
+}
+
+}  // namespace tok::cli
