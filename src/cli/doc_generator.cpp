@@ -1,11 +1,10 @@
 // The hidden generator flags and the App-tree walk both generators share.
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "cli/command.hpp"
 #include "cli/generated_docs.hpp"
 #include "core/data_dir.hpp"
+#include "core/output.hpp"
 #include "cost/catalog.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/vocab_catalog.hpp"
@@ -67,11 +66,12 @@ Result<CompletionWords> completion_words() {
   return w;
 }
 
+// Output reports a closed pipe and a failed write as exceptions, which main()
+// turns into a quiet exit 0 and one error line.
 int print(const std::string& text) {
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    std::fprintf(stderr, "tok: error: cannot write output: %s\n", std::strerror(errno));
-    return kExitError;
-  }
+  Output out;
+  out.write(text);
+  out.flush();
   return 0;
 }
 
