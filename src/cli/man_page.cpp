@@ -163,7 +163,8 @@ std::string man_page(const CLI::App& app) {
   out += ".SH ENVIRONMENT\n"
          ".TP\n" + bold("TOK_VOCAB_DIR") + "\n"
          "Where tok finds its shipped vocabularies, model catalog and default model, instead of "
-         "the installed " + italic("share/tok/vocab") + " beside the binary.\n"
+         + italic("../share/tok/vocab") + " relative to an installed binary (or the source "
+         "tree's " + italic("vocab/") + " for a build in a checkout).\n"
          ".TP\n" + bold("XDG_CACHE_HOME") + ", " + bold("XDG_CONFIG_HOME") + "\n"
          "Where fetched vocabularies (" + italic("tok/vocab") + ") and the user's model catalog "
          "are kept (default " + italic("~/.cache") + " and " + italic("~/.config") + ").\n";

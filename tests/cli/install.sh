@@ -33,6 +33,9 @@ mv "$T/o200k.saved" "$P/share/tok/vocab/o200k_base.tiktoken"
 "$TOK" --help | grep -q generate- && fail "--help lists the hidden generator flags"
 expect_error 2 "unknown shell 'tcsh'" "$TOK" --generate-completion tcsh
 expect_error 2 "needs one shell" "$TOK" --generate-completion
+"$TOK" --generate-man >/dev/full 2>"$T/err"
+expect_eq "--generate-man >/dev/full: status" 1 $?
+grep -q '^tok: error: cannot write output' "$T/err" || fail "--generate-man >/dev/full: $(cat "$T/err")"
 
 # The man page: groff renders it without a warning, man too where installed.
 man1="$P/share/man/man1/tok.1"
