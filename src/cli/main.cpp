@@ -1,4 +1,6 @@
 // tok: exact, fast tokenization and token-cost tools. Dispatches subcommands.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <signal.h>
 
 #include <cstdio>
@@ -7,9 +9,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "cli/command.hpp"
 #include "cli/generated_docs.hpp"
