@@ -2,10 +2,10 @@
 // command path is tracked word by word, each command offers its own options,
 // an option's value completes to its IsMember choices, vocabulary names (-e),
 // catalog models (a catalog -m) or files, and positional arguments to files.
-#include <fmt/format.h>
-
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/generated_docs.hpp"
 

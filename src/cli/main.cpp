@@ -1,6 +1,4 @@
 // tok: exact, fast tokenization and token-cost tools. Dispatches subcommands.
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <signal.h>
 
 #include <cstdio>
@@ -9,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/command.hpp"
 #include "cli/generated_docs.hpp"

@@ -2,9 +2,9 @@
 // SYNOPSIS and DESCRIPTION, the global options, then one subsection per
 // command and nested command with its arguments and options. Text is escaped
 // so no description can start a roff request or need a font groff lacks.
-#include <fmt/format.h>
-
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli/generated_docs.hpp"
 #include "tok/build_info.hpp"
