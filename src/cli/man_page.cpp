@@ -2,11 +2,15 @@
 // SYNOPSIS and DESCRIPTION, the global options, then one subsection per
 // command and nested command with its arguments and options. Text is escaped
 // so no description can start a roff request or need a font groff lacks.
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "cli/generated_docs.hpp"
+#include "text/pretokenizer.hpp"
+#include "text/utf8.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
@@ -27,19 +31,14 @@ std::string roff(const std::string& s) {
       out += '\n';
       if (i + 1 < s.size() && (s[i + 1] == '.' || s[i + 1] == '\'')) out += "\\&";
     } else if (c >= 0x80) {
-      // Decode one UTF-8 sequence; a malformed byte becomes U+FFFD.
-      int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : -1;
-      std::uint32_t cp = extra == 3 ? c & 0x07 : extra == 2 ? c & 0x0f : c & 0x1f;
-      bool ok = extra > 0;
-      for (int k = 1; ok && k <= extra; ++k) {
-        if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) {
-          ok = false;
-        } else {
-          cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
-        }
+      // A byte that does not start a valid character becomes U+FFFD.
+      std::size_t len = 1;
+      char32_t cp = 0xfffd;
+      if (text::valid_utf8_prefix(std::string_view(s).substr(i, 4)) > 0) {
+        cp = text::utf8::decode(reinterpret_cast<const unsigned char*>(s.data()) + i, len);
       }
-      if (ok) i += extra;
-      out += fmt::format("\\[u{:04X}]", ok ? cp : 0xfffd);
+      i += len - 1;
+      out += fmt::format("\\[u{:04X}]", static_cast<std::uint32_t>(cp));
     } else {
       out += static_cast<char>(c);
     }
