@@ -370,6 +370,9 @@ std::string fish_script(const std::vector<CmdSpec>& cmds, const CompletionWords&
       "end\n\n";
   for (const auto& c : cmds) {
     std::string cond = "-n " + fish_quote("__tok_at " + fish_quote(c.path));
+    // fish offers files for arguments unless told not to; option values
+    // marked -r still complete to files.
+    if (!c.positional) out += "complete -c tok " + cond + " -f\n";
     for (const auto& s : c.subs) {
       const CmdSpec* sub = find_command(cmds, s);
       out += "complete -c tok " + cond + " -f -a " + fish_quote(last_word(s)) + " -d " +

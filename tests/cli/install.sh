@@ -104,11 +104,15 @@ expect_eq "tok generate -m <TAB> (files)" "" "$(complete_words tok generate -m '
 # fish completion, where fish is installed (complete -C asks it directly).
 if command -v fish >/dev/null; then
   fish_complete() {  # fish_complete LINE: the completions, without descriptions
-    fish -c 'source $argv[1]; complete -C"$argv[2]"' "$P/share/fish/vendor_completions.d/tok.fish" "$1" | cut -f1 | tr '\n' ' '
+    (cd "$T" && fish -c 'source $argv[1]; complete -C"$argv[2]"' "$P/share/fish/vendor_completions.d/tok.fish" "$1") |
+      cut -f1 | tr '\n' ' '
   }
   expect_eq "fish: tok enc<TAB>" "encode " "$(fish_complete 'tok enc')"
   expect_eq "fish: tok vocab <TAB>" "fetch info list " "$(fish_complete 'tok vocab ')"
   expect_eq "fish: tok encode --special <TAB>" "allow error text " "$(fish_complete 'tok encode --special ')"
   expect_eq "fish: tok count -e cl100<TAB>" "cl100k cl100k_base " "$(fish_complete 'tok count -e cl100')"
+  fish_complete 'tok count ' | grep -qw h.txt || fail "fish: tok count <TAB>: no file names"
+  expect_eq "fish: tok models <TAB> (takes no file)" "" "$(fish_complete 'tok models ')"
+  fish_complete 'tok models --models ' | grep -qw h.txt || fail "fish: tok models --models <TAB>: no file names"
 fi
 echo "install.sh: $checked long options checked against the man page"
