@@ -183,13 +183,14 @@ std::string bash_script(const std::vector<CmdSpec>& cmds, const CompletionWords&
   }
   out += "      " + join(patterns, "|") + ") cmd=${cmd:+$cmd }$w ;;\n";
   out += "    esac\n  done\n  case \"$cmd/$prev\" in\n" + bash_value_cases(cmds);
-  out += "  esac\n  local opts='' subs=''\n  case \"$cmd\" in\n";
+  out += "  esac\n  local opts='' subs='' files=0\n  case \"$cmd\" in\n";
   for (const auto& c : cmds) {
     std::vector<std::string> opts;
     for (const auto& o : c.opts) opts.push_back(flags_of(o));
     std::vector<std::string> subs;
     for (const auto& s : c.subs) subs.push_back(last_word(s));
-    out += "    '" + c.path + "') opts='" + join(opts) + "' subs='" + join(subs) + "' ;;\n";
+    out += "    '" + c.path + "') opts='" + join(opts) + "' subs='" + join(subs) + "' files=" +
+           (c.positional ? "1" : "0") + " ;;\n";
   }
   out +=
       "  esac\n"
@@ -200,6 +201,8 @@ std::string bash_script(const std::vector<CmdSpec>& cmds, const CompletionWords&
       "  else\n"
       "    COMPREPLY=()\n"
       "  fi\n"
+      "  # A command that takes no file argument: no file names either.\n"
+      "  [[ $cur == -* ]] || [ \"$files\" = 1 ] || compopt +o default 2>/dev/null\n"
       "}\n"
       "complete -o bashdefault -o default -F _tok tok\n";
   return out;
