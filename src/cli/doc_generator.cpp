@@ -1,6 +1,4 @@
 // The hidden generator flags and the App-tree walk both generators share.
-#include <cstdio>
-
 #include "cli/command.hpp"
 #include "cli/generated_docs.hpp"
 #include "core/data_dir.hpp"
@@ -17,14 +15,6 @@ std::vector<const CLI::App*> visible_subcommands(const CLI::App& app) {
 
 std::vector<const CLI::Option*> visible_options(const CLI::App& app) {
   return app.get_options([](const CLI::Option* o) { return !o->get_group().empty(); });
-}
-
-std::string option_names(const CLI::Option& o) {
-  if (!o.nonpositional()) return o.get_name(true, false);
-  std::string out;
-  for (const auto& s : o.get_snames()) out += (out.empty() ? "-" : ", -") + s;
-  for (const auto& l : o.get_lnames()) out += (out.empty() ? "--" : ", --") + l;
-  return out;
 }
 
 // A flag expects no values (CLI11's add_flag sets expected(0)).
@@ -84,17 +74,11 @@ std::optional<int> run_doc_generator(int argc, char** argv, const CLI::App& app)
   std::string flag = argv[1];
   if (flag == "--generate-man" && argc == 2) return print(man_page(app));
   if (flag != "--generate-completion") return std::nullopt;
-  if (argc != 3) {
-    std::fprintf(stderr, "tok: error: --generate-completion needs one shell: bash, zsh or fish\n");
-    return kExitUsage;
-  }
+  if (argc != 3) throw UsageError{"--generate-completion needs one shell: bash, zsh or fish"};
   auto words = completion_words();
   if (!words) return report(words.error());
   auto script = completion_script(app, argv[2], *words);
-  if (!script) {
-    std::fprintf(stderr, "tok: error: %s\n", script.error().message.c_str());
-    return kExitUsage;
-  }
+  if (!script) throw UsageError{script.error().message};
   return print(*script);
 }
 

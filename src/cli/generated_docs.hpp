@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,8 +25,6 @@ struct CompletionWords {
 // hidden (CLI11 hides those whose group is empty), in definition order.
 std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
 std::vector<const CLI::Option*> visible_options(const CLI::App& app);
-// "-e, --encoding" (or the positional's name).
-std::string option_names(const CLI::Option& o);
 // Whether the option takes a value (a flag does not).
 bool takes_value(const CLI::Option& o);
 // The choices a CLI::IsMember check allows ("{error,allow,text}" in the
@@ -42,7 +41,7 @@ Result<std::string> completion_script(const CLI::App& app, const std::string& sh
 
 // `tok --generate-man` and `tok --generate-completion SHELL`, hidden from
 // --help: prints the document and returns the exit status; nullopt when argv
-// asks for neither.
+// asks for neither. Throws UsageError for a missing or unknown shell.
 std::optional<int> run_doc_generator(int argc, char** argv, const CLI::App& app);
 
 }  // namespace tok::cli
