@@ -17,6 +17,7 @@
 
 #include "cli/command.hpp"
 #include "cli/usage_errors.hpp"
+#include "cli/generated_docs.hpp"
 #include "core/atomic_file.hpp"
 #include "core/fatal_signals.hpp"
 #include "core/mapped_file.hpp"
@@ -100,6 +101,7 @@ int run(int argc, char** argv) {
   add_score(app, registry);
   add_quantize(app, registry);
   add_vocab(app, registry);
+  if (auto status = run_doc_generator(argc, argv, app)) return *status;
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], app)) return usage_error(*e);
   }
