@@ -5,6 +5,7 @@
 // installed by cli/ removes registered temporaries too.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -23,6 +24,10 @@ class AtomicFile {
   ~AtomicFile();
 
   Status write(std::string_view bytes);
+  // Overwrites bytes already written at `offset` (a header whose fields are
+  // known only at the end, such as a .npy array's length); later write()s
+  // append again.
+  Status write_at(std::uint64_t offset, std::string_view bytes);
   Status commit();
   const std::string& path() const { return path_; }
 
