@@ -11,11 +11,18 @@ shards whose manifest entry matches and whose checksum is still right;
 failed tasks are retried by Dask.
 """
 import argparse
+import importlib.util
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tokjobs  # noqa: E402
+# This folder must not be on sys.path: tokenize.py would shadow Python's own
+# tokenize module (which Dask and inspect import). tokjobs is loaded by path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [d for d in sys.path if os.path.abspath(d or ".") != _HERE]
+_spec = importlib.util.spec_from_file_location("tokjobs", os.path.join(_HERE, "tokjobs.py"))
+tokjobs = importlib.util.module_from_spec(_spec)
+sys.modules["tokjobs"] = tokjobs
+_spec.loader.exec_module(tokjobs)
 
 
 def encode_task(tok_argv, source, start, end, shard):

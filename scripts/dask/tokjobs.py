@@ -48,6 +48,9 @@ def client_for(args):
         from distributed import Client, LocalCluster
     except ImportError:
         fail("the Dask scripts need python3-distributed (apt-get install python3-distributed)")
+    # Workers (remote ones too) get this module's code with each task, not an import.
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
     if args.scheduler:
         return Client(args.scheduler), None
     cluster = LocalCluster(n_workers=args.workers or 2, threads_per_worker=1, processes=True,

@@ -9,13 +9,20 @@ byte-identical to `tok train --jsonl F` over the same files on one machine.
 The tables are kept in OUT.counts/ (removed with --clean).
 """
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tokjobs  # noqa: E402
+# This folder must not be on sys.path: tokenize.py would shadow Python's own
+# tokenize module (which Dask and inspect import). tokjobs is loaded by path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [d for d in sys.path if os.path.abspath(d or ".") != _HERE]
+_spec = importlib.util.spec_from_file_location("tokjobs", os.path.join(_HERE, "tokjobs.py"))
+tokjobs = importlib.util.module_from_spec(_spec)
+sys.modules["tokjobs"] = tokjobs
+_spec.loader.exec_module(tokjobs)
 
 
 def count_task(tok_argv, source, start, end, table):
