@@ -22,20 +22,29 @@ Result<bpe::WordCounts> count_jsonl_words(const std::vector<std::string>& paths,
 Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path, const JsonlOptions& o,
                                                       std::span<const bpe::Tokenizer* const> tks,
                                                       bpe::SpecialMode mode, JsonlStats& stats) {
-  std::vector<std::vector<std::uint64_t>> slots(std::max(1u, o.threads),
-                                                std::vector<std::uint64_t>(tks.size(), 0));
-  auto doc = [&](std::vector<std::uint64_t>& sums, std::string_view text) -> Status {
+  // Scratch per slot and tokenizer: documents are small, and a fresh
+  // scratch per call cost about as much as counting one.
+  struct Slot {
+    std::vector<std::uint64_t> sums;
+    std::vector<bpe::EncodeScratch> scratch;
+  };
+  std::vector<Slot> slots(std::max(1u, o.threads));
+  for (Slot& s : slots) {
+    s.sums.assign(tks.size(), 0);
+    s.scratch.resize(tks.size());
+  }
+  auto doc = [&](Slot& s, std::string_view text) -> Status {
     for (std::size_t k = 0; k < tks.size(); ++k) {
-      TOK_ASSIGN(std::size_t n, tks[k]->count(text, mode));
-      sums[k] += n;
+      TOK_ASSIGN(std::size_t n, tks[k]->count(text, mode, s.scratch[k]));
+      s.sums[k] += n;
     }
     return {};
   };
-  auto flush = [](std::vector<std::vector<std::uint64_t>>&) -> Status { return {}; };
+  auto flush = [](std::vector<Slot>&) -> Status { return {}; };
   TOK_TRY(for_each_document({path}, o.field, o.skip_bad, slots, doc, flush, stats));
   std::vector<std::uint64_t> total(tks.size(), 0);
-  for (const auto& s : slots) {
-    for (std::size_t k = 0; k < tks.size(); ++k) total[k] += s[k];
+  for (const Slot& s : slots) {
+    for (std::size_t k = 0; k < tks.size(); ++k) total[k] += s.sums[k];
   }
   return total;
 }

@@ -29,6 +29,7 @@ class FieldFinder : public nlohmann::json_sax<json> {
   bool number_float(number_float_t, const string_t&) override { return value("a number"); }
   bool binary(binary_t&) override { return value("binary"); }
   bool string(string_t& s) override {
+    if (stack_.empty()) root_scalar_ = true;
     if (pending_ == target()) {
       text_ = std::move(s);
       found_ = nullptr;

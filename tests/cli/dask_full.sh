@@ -65,10 +65,15 @@ $PY "$D/train.py" --workers 2 --field meta.text --vocab-size 400 --task-bytes 10
 cmp -s "$T/v.tiktoken" "$T/dv.tiktoken" || fail "Dask-trained vocabulary differs"
 cmp -s "$T/v.tiktoken.json" "$T/dv.tiktoken.json" || fail "Dask-trained sidecar differs"
 
-# GNU parallel recipe (docs/scale-out.md), where parallel is installed.
-if command -v parallel >/dev/null; then
+# GNU parallel recipe (docs/scale-out.md), installed here when missing.
+if ! command -v parallel >/dev/null && [ "$(id -u)" = 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q parallel >/dev/null 2>&1
+fi
+if ! command -v parallel >/dev/null; then
+  echo "SKIPPED: the GNU parallel recipe (parallel is not installed)"
+else
   mkdir "$T/par"
-  parallel -j 2 --halt now,fail=1 "$TOK" encode --jsonl meta.text --eot -o "$T/par/{#}.u32" {} ::: "${F[@]}"
+  parallel --will-cite -j 2 --halt now,fail=1 "$TOK" encode --jsonl meta.text --eot -o "$T/par/{#}.u32" {} ::: "${F[@]}"
   cat "$T/par/1.u32" "$T/par/2.u32" "$T/par/3.u32" | cmp -s "$T/one.u32" - || fail "GNU parallel recipe differs"
 fi
 echo ok
