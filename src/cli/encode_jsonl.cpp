@@ -22,8 +22,8 @@ enum class Format { kText, kU16, kU32, kNpy };
 
 // One slot's share of a batch: ids of its documents back to back.
 struct EncodeSlot {
-  std::vector<bpe::TokenId> ids;             // (tokens of the slot's documents)
-  std::vector<std::uint64_t> doc_tokens;     // (documents) tokens of each
+  std::vector<bpe::TokenId> ids;          // (tokens of the slot's documents)
+  std::vector<std::uint64_t> doc_tokens;  // (documents) tokens of each
   bpe::EncodeScratch scratch;
 };
 
@@ -140,7 +140,8 @@ struct Run {
         }
         TOK_TRY(ids->write(bytes));
       } else {
-        static_assert(std::endian::native == std::endian::little, "u32 output assumes a little-endian host");
+        static_assert(std::endian::native == std::endian::little,
+                      "u32 output assumes a little-endian host");
         TOK_TRY(ids->write({reinterpret_cast<const char*>(s.ids.data()), s.ids.size() * 4}));
       }
       if (index) {
@@ -165,8 +166,9 @@ Status check_width(const Run& r) {
   if (r.eot) limit = std::max<std::uint64_t>(limit, std::uint64_t{*r.eot} + 1);
   const bool u16 = r.format == Format::kU16;
   if (u16 && limit > 65536) {
-    return make_error("--format u16: {} has {} ids, more than 65,536 (u16 holds ids 0..65535); use u32",
-                      r.tk.name(), limit);
+    return make_error(
+        "--format u16: {} has {} ids, more than 65,536 (u16 holds ids 0..65535); use u32",
+        r.tk.name(), limit);
   }
   return {};
 }
@@ -206,9 +208,11 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
 }  // namespace
 
 void JsonlEncodeOptions::add(CLI::App* sub) {
-  sub->add_option("--jsonl", field,
-                  "Read JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
-  sub->add_flag("--eot", eot, "With --jsonl: the vocabulary's end-of-text token after each document");
+  sub->add_option(
+      "--jsonl", field,
+      "Read JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
+  sub->add_flag("--eot", eot,
+                "With --jsonl: the vocabulary's end-of-text token after each document");
   sub->add_option("--eot-id", eot_id, "With --jsonl: this id after each document (implies --eot)");
   sub->add_option("--format", format,
                   "With --jsonl: text (one line per document), u16, u32 (little-endian) or npy "
@@ -218,15 +222,19 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
   sub->add_option("--index", index,
                   "With --jsonl: write each document's start offset in tokens, then the total, "
                   "as u64 little-endian, to FILE");
-  sub->add_flag("--skip-bad", skip_bad,
-                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
-  sub->add_option("--threads", threads,
-                  "With --jsonl: encoding threads (default: the CPUs tok may use); never changes the output");
+  sub->add_flag(
+      "--skip-bad", skip_bad,
+      "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+  sub->add_option(
+      "--threads", threads,
+      "With --jsonl: encoding threads (default: the CPUs tok may use); never changes the output");
 }
 
 void JsonlEncodeOptions::check_unused() const {
-  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad || threads) {
-    throw UsageError{"--eot, --eot-id, --format, -o, --index, --skip-bad and --threads need --jsonl FIELD"};
+  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad ||
+      threads) {
+    throw UsageError{
+        "--eot, --eot-id, --format, -o, --index, --skip-bad and --threads need --jsonl FIELD"};
   }
 }
 

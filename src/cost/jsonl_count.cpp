@@ -19,7 +19,8 @@ Result<bpe::WordCounts> count_jsonl_words(const std::vector<std::string>& paths,
   return std::move(slots[0]);
 }
 
-Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path, const JsonlOptions& o,
+Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path,
+                                                      const JsonlOptions& o,
                                                       std::span<const bpe::Tokenizer* const> tks,
                                                       bpe::SpecialMode mode, JsonlStats& stats) {
   // Scratch per slot and tokenizer: documents are small, and a fresh

@@ -30,7 +30,8 @@ Result<bpe::WordCounts> count_jsonl_words(const std::vector<std::string>& paths,
                                           JsonlStats& stats);
 
 // The tokens of one JSONL input's documents under each tokenizer.
-Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path, const JsonlOptions& o,
+Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path,
+                                                      const JsonlOptions& o,
                                                       std::span<const bpe::Tokenizer* const> tks,
                                                       bpe::SpecialMode mode, JsonlStats& stats);
 

@@ -1,11 +1,11 @@
 #include "cost/jsonl_reader.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "formats/json_error.hpp"
@@ -105,7 +105,7 @@ class FieldFinder : public nlohmann::json_sax<json> {
   const JsonlField& f_;
   std::string& text_;
   std::vector<int> stack_;
-  int pending_ = 0;  // the root value is at match depth 0
+  int pending_ = 0;              // the root value is at match depth 0
   const char* found_ = nullptr;  // the target's kind when it is not a string
   bool have_ = false;
   bool too_deep_ = false, root_array_ = false, root_scalar_ = false;
@@ -120,10 +120,11 @@ Result<JsonlField> parse_jsonl_field(std::string_view dotted) {
   std::size_t pos = 0;
   for (;;) {
     std::size_t dot = dotted.find('.', pos);
-    std::string_view key = dotted.substr(pos, dot == std::string_view::npos ? dotted.npos : dot - pos);
+    std::string_view key =
+        dotted.substr(pos, dot == std::string_view::npos ? dotted.npos : dot - pos);
     if (key.empty()) {
-      return make_error("--jsonl '{}': empty key in the field path (write it as 'text' or 'meta.text')",
-                        dotted);
+      return make_error(
+          "--jsonl '{}': empty key in the field path (write it as 'text' or 'meta.text')", dotted);
     }
     f.keys.emplace_back(key);
     if (dot == std::string_view::npos) break;
@@ -136,7 +137,8 @@ LineKind read_document(std::string_view line, const JsonlField& field, std::stri
                        std::string& reason) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineKind::kBlank;
   FieldFinder finder(field, text);
-  bool parsed = json::sax_parse(line.begin(), line.end(), &finder, nlohmann::detail::input_format_t::json, true);
+  bool parsed = json::sax_parse(line.begin(), line.end(), &finder,
+                                nlohmann::detail::input_format_t::json, true);
   reason = finder.reason(parsed);
   return reason.empty() ? LineKind::kDocument : LineKind::kBad;
 }

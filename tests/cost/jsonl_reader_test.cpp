@@ -1,13 +1,14 @@
 // JSONL documents (encode/count/train --jsonl): field extraction along a
 // dotted path, the reasons a line is refused, and batches of whole lines
 // that cover the input exactly whatever the block size.
+#include "cost/jsonl_reader.hpp"
+
 #include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <string>
 
 #include "cost/jsonl_documents.hpp"
-#include "cost/jsonl_reader.hpp"
 
 using namespace tok::cost;
 
@@ -33,9 +34,11 @@ TEST_CASE("jsonl: the field's string, escapes decoded, along a dotted path") {
 }
 
 TEST_CASE("jsonl: refused lines say why") {
-  CHECK(doc(R"({"text":12})", "text", LineKind::kBad) == "field 'text' holds a number, not a string");
+  CHECK(doc(R"({"text":12})", "text", LineKind::kBad) ==
+        "field 'text' holds a number, not a string");
   CHECK(doc(R"({"text":null})", "text", LineKind::kBad) == "field 'text' holds null, not a string");
-  CHECK(doc(R"({"text":{"a":"b"}})", "text", LineKind::kBad) == "field 'text' holds an object, not a string");
+  CHECK(doc(R"({"text":{"a":"b"}})", "text", LineKind::kBad) ==
+        "field 'text' holds an object, not a string");
   CHECK(doc(R"({"other":"x","t":{"text":"y"}})", "text", LineKind::kBad) == "no field 'text'");
   CHECK(doc(R"({"meta":"flat"})", "meta.text", LineKind::kBad) == "no field 'meta.text'");
   CHECK(doc(R"(["text"])", "text", LineKind::kBad) == "not a JSON object");
@@ -49,7 +52,8 @@ TEST_CASE("jsonl: refused lines say why") {
 }
 
 TEST_CASE("jsonl: batches hold whole lines, numbered, at any block size") {
-  const std::string input = "{\"t\":\"1\"}\n\n{\"t\":\"22\"}\r\n{\"t\":\"333\"}";  // no final newline
+  const std::string input =
+      "{\"t\":\"1\"}\n\n{\"t\":\"22\"}\r\n{\"t\":\"333\"}";  // no final newline
   for (std::size_t block : {1u, 3u, 7u, 64u}) {
     int fds[2];
     REQUIRE(::pipe(fds) == 0);
