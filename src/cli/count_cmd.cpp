@@ -34,6 +34,10 @@ namespace tok::cli {
 // count_chat.cpp: --chat and --batch inputs.
 Status count_chat_file(const std::string& path, CountReport& r);
 Status count_batch_file(const std::string& path, CountReport& r);
+// count_jsonl.cpp: --jsonl FIELD inputs.
+Status count_jsonl_files(const std::string& field, bool skip_bad,
+                         const std::vector<std::string>& inputs, bpe::SpecialMode mode,
+                         unsigned threads, CountReport& r);
 
 namespace {
 
@@ -45,7 +49,8 @@ struct CountArgs {
   CLI::Option* enc_opt = nullptr;
   TextInputs in;
   std::vector<std::string> models, model_files, include, exclude;
-  std::string chat, batch;
+  std::string chat, batch, jsonl;
+  bool skip_bad = false;
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
   bool verbose = false;
@@ -342,6 +347,11 @@ int check_budget(const CountArgs& a, const CountReport& r) {
 Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads) {
   if (!a.chat.empty()) return count_chat_file(a.chat, r);
   if (!a.batch.empty()) return count_batch_file(a.batch, r);
+  if (!a.jsonl.empty()) {
+    if (!a.in.texts.empty()) throw UsageError{"--jsonl reads files or stdin, not -t text"};
+    return count_jsonl_files(a.jsonl, a.skip_bad, a.in.files, a.enc.special_mode(), threads, r);
+  }
+  if (a.skip_bad) throw UsageError{"--skip-bad needs --jsonl FIELD"};
   std::vector<std::string> inputs = a.in.files;
   if (a.in.empty()) inputs.push_back("-");
   cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
@@ -453,6 +463,10 @@ void add_count(CLI::App& app, Registry& r) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
+  sub->add_option("--jsonl", a->jsonl,
+                  "Read the inputs as JSON Lines: count each line's FIELD (a dotted path such as meta.text)");
+  sub->add_flag("--skip-bad", a->skip_bad,
+                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   sub->add_flag("--batch-rates", a->batch_rates,
                 "Bill at the models' Batch API rates (the default for --batch files)");
   sub->add_flag("--no-batch-rates", a->no_batch_rates, "Bill a --batch file at the standard rates");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/encode_jsonl.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
@@ -26,6 +27,7 @@ struct EncodeArgs {
   bool json = false;
   bool tokens = false;
   bool stats = false;
+  JsonlEncodeOptions jsonl;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -209,6 +211,8 @@ int encode_path(const EncodeArgs& a, const bpe::Tokenizer& tk, const std::string
 // Inputs in order (files, then -t texts), one output line each; the first
 // error stops, so line k is always input k's.
 int run_encode(const EncodeArgs& a) {
+  if (a.jsonl.active()) return run_encode_jsonl(a.jsonl, a.enc, a.in, a.json || a.tokens);
+  a.jsonl.check_unused();
   auto t_load = std::chrono::steady_clock::now();
   auto tk = a.enc.load();
   double load_ms = ms_since(t_load);
@@ -239,6 +243,7 @@ void add_encode(CLI::App& app, Registry& r) {
       ->excludes(j);
   sub->add_flag("--stats", a->stats,
                 "Print timing as one JSON line on stderr (load and encode time, MB/s)");
+  a->jsonl.add(sub);
   r.add(sub, [a] { return run_encode(*a); });
 }
 

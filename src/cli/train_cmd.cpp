@@ -20,6 +20,7 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
+#include "cost/jsonl_count.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
@@ -41,6 +42,8 @@ struct TrainArgs {
   std::string format = "tiktoken";
   std::string save_counts;
   std::vector<std::string> from_counts;
+  std::string jsonl;  // --jsonl FIELD: the inputs are JSON Lines documents
+  bool skip_bad = false;
 };
 
 struct Stats {
@@ -67,8 +70,26 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
   return regex;
 }
 
+// --jsonl: each line's field is one document, split on its own.
+Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
+                                           Stats& stats) {
+  TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(a.jsonl));
+  cost::JsonlOptions o{field, a.skip_bad, a.threads ? a.threads : available_cpus()};
+  std::vector<std::string> paths = a.inputs;
+  if (paths.empty()) paths.push_back("-");
+  cost::JsonlStats js;
+  TOK_ASSIGN(bpe::WordCounts words, cost::count_jsonl_words(paths, o, pre, js));
+  stats.bytes = js.text_bytes;
+  if (js.bad && !a.quiet) {
+    warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
+  }
+  if (js.text_bytes == 0) return make_error("{}: no text to train on (no documents)", cost::jsonl_name(paths.front()));
+  return words;
+}
+
 Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
                                      Stats& stats) {
+  if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
   TOK_ASSIGN(TrainCorpus corpus, open_train_corpus(a.inputs));
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
@@ -179,6 +200,10 @@ Status check_args(const TrainArgs& a) {
     throw UsageError{"train: give input files or --from-counts, not both"};
   }
   if (a.out.empty() && a.save_counts.empty()) throw UsageError{"train: -o OUT is required"};
+  if (a.jsonl.empty() && a.skip_bad) throw UsageError{"train: --skip-bad needs --jsonl FIELD"};
+  if (!a.jsonl.empty() && !a.from_counts.empty()) {
+    throw UsageError{"train: --jsonl reads text; --from-counts reads tables, not both"};
+  }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
   std::set<std::string> seen;
   for (const auto& s : a.specials) {
@@ -297,6 +322,10 @@ void add_train(CLI::App& app, Registry& r) {
                   "Train from word-count tables (summed) instead of text")
       ->expected(1, -1);
   sub->add_flag("-q,--quiet", a->quiet, "No progress or summary on stderr");
+  sub->add_option("--jsonl", a->jsonl,
+                  "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
+  sub->add_flag("--skip-bad", a->skip_bad,
+                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   r.add(sub, [a] { return run_train(*a); });
 }
 

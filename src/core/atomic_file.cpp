@@ -196,6 +196,17 @@ Status AtomicFile::write(std::string_view bytes) {
   return {};
 }
 
+Status AtomicFile::write_at(std::uint64_t offset, std::string_view bytes) {
+  if (!file_) return make_error("{}: output file already closed", path_);
+  if (::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
+      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size() ||
+      ::fseeko(file_, 0, SEEK_END) != 0) {
+    // A device, FIFO or socket written in place cannot seek back.
+    return make_error("{}: cannot write: {}", path_, describe(errno));
+  }
+  return {};
+}
+
 Status AtomicFile::finish() {
   if (!file_) return make_error("{}: output file already closed", path_);
   int e = 0;

@@ -15,6 +15,7 @@
 // In place there is nothing to undo: a failed write is still an error.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ class AtomicFile {
 
   // A closed pipe or FIFO reader (EPIPE) throws BrokenPipe, as Output does.
   Status write(std::string_view bytes);
+  // Overwrites bytes already written at `offset` (a header whose fields are
+  // known only at the end, such as a .npy array's length); later write()s
+  // append again.
+  Status write_at(std::uint64_t offset, std::string_view bytes);
   Status commit();
   const std::string& path() const { return path_; }
   bool in_place() const { return temp_.empty(); }
