@@ -3,7 +3,7 @@
 # there is nothing to do; on a build failure it prints the build log.
 TOK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOK_PACKAGES=(cmake ninja-build g++ pkg-config libcli11-dev libicu-dev libfmt-dev
-  libutf8proc-dev doctest-dev nlohmann-json3-dev libpcre2-dev libxml2-utils)
+  libutf8proc-dev doctest-dev nlohmann-json3-dev libpcre2-dev libxml2-utils groff-base)
 
 # Node.js and npm may come from outside Debian's packages (as on the build
 # machines): only ask apt for them when the commands are missing.

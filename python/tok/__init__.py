@@ -4,7 +4,7 @@
     t = tok.load("o200k_base")        # anything `tok -e` accepts
     ids = t.encode("hello world")     # list[int]; t.encode_to_numpy -> uint32 array
     t.count(text, threads=4)          # no token list built
-    t.offsets(text)                   # [(id, byte offset)], as `tok encode --tokens`
+    t.offsets(text)                   # [(id, begin, end)] byte spans, as `tok show --json`
     t.decode(ids)
     tok.count_files(["src/"], models=["gpt-4o"])   # the JSON of `tok count --json`
     tok.train(["corpus.txt"], vocab_size=4096, output="my.tiktoken")
@@ -60,9 +60,11 @@ class Tokenizer:
         large texts (the count never depends on it)."""
         return self._native.count(text, special, threads)
 
-    def offsets(self, text: str | bytes, special: str = "text") -> list[tuple[int, int]]:
-        """(id, byte offset where the token starts in the UTF-8 input), as
-        `tok encode --tokens` prints them."""
+    def offsets(self, text: str | bytes, special: str = "text") -> list[tuple[int, int, int]]:
+        """(id, begin, end): the bytes of the UTF-8 input each token covers,
+        the spans of `tok show --json` (begin is `tok encode --tokens`'s
+        offset). Spans tile the input; a token the vocabulary adds (a
+        SentencePiece prefix space) covers no bytes."""
         return self._native.offsets(text, special)
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:

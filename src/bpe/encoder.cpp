@@ -1,9 +1,19 @@
 #include "bpe/encoder.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <queue>
+#include <cstdint>
 
 namespace tok::bpe {
+
+PieceTooLong::PieceTooLong(std::size_t bytes)
+    : std::runtime_error(fmt::format(
+          "a piece of {} bytes with no pre-tokenizer boundary (one run of a single character "
+          "class); tok encodes pieces of at most {} MiB",
+          bytes, kMaxPieceBytes >> 20)),
+      bytes_(bytes) {}
+
 namespace {
 
 std::size_t utf8_len(unsigned char c) {
@@ -116,67 +126,77 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   }
 }
 
-// Heap with lazy invalidation over a doubly linked list of symbols.
+// Heap with lazy invalidation over a doubly linked list of symbols, in
+// compact per-symbol state (the piece may be kMaxPieceBytes long): 8 bytes of
+// symbol, 12 of links and 16 per heap entry, the heap kept under about two
+// entries per live symbol. A node's version changes whenever the pair it
+// starts (itself and its next symbol) changes: it merged, died, or its next
+// symbol merged. An entry is current exactly when its version still matches.
 void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
                 EncodeScratch& s) {
+  constexpr std::uint32_t kNone = UINT32_MAX;
   auto& syms = s.symbols;
-  const std::size_t n = syms.size() - 1;
-  struct Node {
-    std::int64_t prev, next;  // -1: none
+  const std::uint32_t n = static_cast<std::uint32_t>(syms.size() - 1);
+  struct Link {
+    std::uint32_t prev, next;  // kNone: none
     std::uint32_t version;
-    bool alive;
   };
-  std::vector<Node> nodes(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    nodes[i] = {static_cast<std::int64_t>(i) - 1,
-                i + 1 < n ? static_cast<std::int64_t>(i + 1) : -1, 0, true};
-  }
-  auto end_of = [&](std::size_t i) -> std::uint32_t {
-    return nodes[i].next < 0 ? static_cast<std::uint32_t>(piece.size())
-                             : syms[static_cast<std::size_t>(nodes[i].next)].start;
-  };
+  std::vector<Link> links(n);
+  for (std::uint32_t i = 0; i < n; ++i) links[i] = {i == 0 ? kNone : i - 1, i + 1 < n ? i + 1 : kNone, 0};
   struct Entry {
-    std::uint32_t rank;
-    std::uint32_t left, right;  // node indices (left order == text order)
-    std::uint32_t lv, rv;       // versions when pushed
+    std::uint32_t rank, left, version;
     TokenId result;
-    bool operator>(const Entry& o) const {
-      return rank != o.rank ? rank > o.rank : left > o.left;
-    }
+    // std::push_heap keeps the greatest on top: the lowest rank, leftmost on ties.
+    bool operator<(const Entry& o) const { return rank != o.rank ? rank > o.rank : left > o.left; }
   };
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-  auto push = [&](std::size_t l) {
-    if (nodes[l].next < 0) return;
-    std::size_t r = static_cast<std::size_t>(nodes[l].next);
-    std::uint32_t a = syms[l].start, b = end_of(r);
+  std::vector<Entry> heap;
+  heap.reserve(n);
+  std::uint32_t live = n;
+  auto push = [&](std::uint32_t l) {
+    std::uint32_t r = links[l].next;
+    if (r == kNone) return;
+    std::uint32_t a = syms[l].start;
+    std::uint32_t b = links[r].next == kNone ? static_cast<std::uint32_t>(piece.size())
+                                             : syms[links[r].next].start;
     PairInfo pi = pair_of(table, syms[l].id, syms[r].id, piece.substr(a, b - a), s);
     if (pi.rank >= max_rank) return;
-    heap.push({pi.rank, static_cast<std::uint32_t>(l), static_cast<std::uint32_t>(r),
-               nodes[l].version, nodes[r].version, pi.result});
+    heap.push_back({pi.rank, l, links[l].version, pi.result});
+    std::push_heap(heap.begin(), heap.end());
   };
-  for (std::size_t i = 0; i + 1 < n; ++i) push(i);
+  for (std::uint32_t i = 0; i + 1 < n; ++i) {
+    std::uint32_t a = syms[i].start, b = syms[i + 2].start;
+    PairInfo pi = pair_of(table, syms[i].id, syms[i + 1].id, piece.substr(a, b - a), s);
+    if (pi.rank < max_rank) heap.push_back({pi.rank, i, 0, pi.result});
+  }
+  std::make_heap(heap.begin(), heap.end());
   while (!heap.empty()) {
-    Entry e = heap.top();
-    heap.pop();
-    Node& l = nodes[e.left];
-    Node& r = nodes[e.right];
-    if (!l.alive || !r.alive || l.version != e.lv || r.version != e.rv ||
-        l.next != static_cast<std::int64_t>(e.right)) {
-      continue;
-    }
+    std::pop_heap(heap.begin(), heap.end());
+    Entry e = heap.back();
+    heap.pop_back();
+    Link& l = links[e.left];
+    if (l.version != e.version) continue;
+    std::uint32_t r = l.next;
     syms[e.left].id = e.result;
     ++l.version;
-    r.alive = false;
-    l.next = r.next;
-    if (r.next >= 0) nodes[static_cast<std::size_t>(r.next)].prev = e.left;
-    if (l.prev >= 0) push(static_cast<std::size_t>(l.prev));
+    ++links[r].version;  // dead: its entries are stale
+    l.next = links[r].next;
+    if (l.next != kNone) links[l.next].prev = e.left;
+    --live;
+    if (l.prev != kNone) {
+      ++links[l.prev].version;  // its next symbol changed
+      push(l.prev);
+    }
     push(e.left);
+    // Stale entries pile up on long runs of one letter: drop them once they
+    // outnumber the live symbols, so the heap stays O(live).
+    if (heap.size() > 2 * std::size_t{live} + 64) {
+      std::erase_if(heap, [&](const Entry& x) { return links[x.left].version != x.version; });
+      std::make_heap(heap.begin(), heap.end());
+    }
   }
   // Compact the surviving symbols (node 0 always survives: merges keep the left).
   std::size_t w = 0;
-  for (std::int64_t i = 0; i >= 0; i = nodes[static_cast<std::size_t>(i)].next) {
-    syms[w++] = syms[static_cast<std::size_t>(i)];
-  }
+  for (std::uint32_t i = 0; i != kNone; i = links[i].next) syms[w++] = syms[i];
   syms[w] = {static_cast<std::uint32_t>(piece.size()), kNoToken};
   syms.resize(w + 1);
 }
@@ -186,9 +206,7 @@ void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t m
 void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
                    bool force_heap, std::vector<TokenId>& out, EncodeScratch& s) {
   if (piece.empty()) return;
-  // Symbols store 32-bit offsets; a single piece of 4 GiB (one run of one
-  // letter) is beyond what this encoder supports.
-  TOK_ASSERT(piece.size() < UINT32_MAX);
+  if (piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
   initial_symbols(table, piece, s);
   std::size_t n = s.symbols.size() - 1;
   if (force_heap || n >= kHeapThreshold) {

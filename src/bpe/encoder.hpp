@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,24 @@ struct EncodeScratch {
 
 // Pieces at least this many symbols long take the heap path.
 inline constexpr std::size_t kHeapThreshold = 128;
+
+// The longest piece the encoder takes: a run this long with no pre-tokenizer
+// boundary (/dev/zero, megabytes of one letter) is refused instead of costing
+// about 40 bytes of merge state per byte. Every shorter piece is encoded
+// exactly. Input readers that buffer until a boundary stop at this size too.
+inline constexpr std::size_t kMaxPieceBytes = 16u << 20;
+
+// Thrown by the encoder for a piece longer than kMaxPieceBytes (the merge
+// loop has no error path; callers that know the input's name catch it and
+// name it, cli/main.cpp reports any other).
+class PieceTooLong : public std::runtime_error {
+ public:
+  explicit PieceTooLong(std::size_t bytes);
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+};
 
 // Appends the tokens of `piece` to out.
 void encode_piece(const MergeTable& table, std::string_view piece, std::vector<TokenId>& out,

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+
 namespace tok::bpe {
 
 Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTokenizer> pre,
@@ -23,9 +24,14 @@ Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTo
       ++firsts;
     }
     has_always_ = has_always_ || s.always;
+    has_strip_ = has_strip_ || s.lstrip || s.rstrip;
     vocab_size_ = std::max<std::size_t>(vocab_size_, std::size_t{s.id} + 1);
   }
   if (firsts != 1) only_first_ = -1;
+  // The probe's one cut, after the '\n', is 3 bytes in: a general regex
+  // offers none, the named scanners find it.
+  constexpr std::string_view kProbe = "ab\ncd";
+  can_cut_ = pre_.size() == 1 && pre_[0].safe_boundary(kProbe, 2, 2) < kProbe.size();
   // Longest match first when two specials start at the same place.
   std::stable_sort(specials_.begin(), specials_.end(),
                    [](const SpecialToken& a, const SpecialToken& b) {
@@ -48,10 +54,6 @@ std::string_view Tokenizer::token_bytes(TokenId id) const {
   }
   if (table_.has(id)) return table_.bytes(id);
   return {};
-}
-
-std::string Tokenizer::apply_transform(std::string_view text) const {
-  return transform_ ? transform_(text) : std::string(text);
 }
 
 std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view text,
@@ -77,75 +79,6 @@ std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view tex
   return {std::string_view::npos, 0};
 }
 
-template <class F>
-void Tokenizer::split_level(std::size_t level, std::string_view text, F& f) const {
-  if (level + 1 == pre_.size()) {
-    pre_[level].split(text, f);
-  } else {
-    pre_[level].split(text, [&](std::string_view piece) { split_level(level + 1, piece, f); });
-  }
-}
-
-template <class F>
-void Tokenizer::for_each_piece(std::string_view text, F&& f) const {
-  if (pre_.empty()) {
-    if (!text.empty()) f(text);
-    return;
-  }
-  split_level(0, text, f);
-}
-
-bool Tokenizer::segmented(SpecialMode mode) const {
-  return segment_transform_ || has_always_ || (mode == SpecialMode::kAllow && !specials_.empty());
-}
-
-namespace {
-bool is_space_byte(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-}  // namespace
-
-template <class O, class S>
-void Tokenizer::for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary,
-                                 S&& special) const {
-  Match which = mode == SpecialMode::kAllow ? Match::kAll : Match::kAlways;
-  auto emit = [&](std::size_t b, std::size_t e) {
-    if (e <= b) return;
-    std::string_view run = text.substr(b, e - b);
-    if (!segment_transform_) return ordinary(run, b);
-    std::string t = segment_transform_(run, b);
-    ordinary(std::string_view(t), b);
-  };
-  std::size_t pos = 0;
-  for (;;) {
-    auto [at, k] = find_special(text, pos, which);
-    if (at == std::string_view::npos) break;
-    const SpecialToken& sp = specials_[k];
-    std::size_t end = at;
-    if (sp.lstrip) {
-      while (end > pos && is_space_byte(text[end - 1])) --end;
-    }
-    emit(pos, end);
-    special(sp.id, at);
-    pos = at + sp.text.size();
-    if (sp.rstrip) {
-      while (pos < text.size() && is_space_byte(text[pos])) ++pos;
-    }
-  }
-  emit(pos, text.size());
-}
-
-template <class O, class S>
-void Tokenizer::for_each_special(std::string_view text, O&& ordinary, S&& special) const {
-  std::size_t pos = 0;
-  for (;;) {
-    auto [at, k] = find_special(text, pos);
-    if (at == std::string_view::npos) break;
-    ordinary(text.substr(pos, at - pos));
-    special(specials_[k].id, at);
-    pos = at + specials_[k].text.size();
-  }
-  ordinary(text.substr(pos));
-}
-
 Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset) const {
   auto [pos, k] = find_special(text, 0, Match::kRefusable);
   if (pos == std::string_view::npos) return {};
@@ -155,235 +88,75 @@ Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset)
       specials_[k].text, offset + pos);
 }
 
-void Tokenizer::encode_ordinary(std::string_view text, std::vector<TokenId>* out,
-                                std::size_t* count, EncodeScratch& scratch) const {
-  // Pieces go to the encoder in batches (encode_pieces overlaps their cache
-  // misses); they are views into text, valid until this returns.
-  std::string_view batch[kPieceBatch];
-  std::size_t n = 0;
-  for_each_piece(text, [&](std::string_view piece) {
-    batch[n++] = piece;
-    if (n == kPieceBatch) {
-      encode_pieces(table_, batch, n, out, count, scratch);
-      n = 0;
-    }
-  });
-  if (n) encode_pieces(table_, batch, n, out, count, scratch);
+namespace {
+bool is_space_byte(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
+}  // namespace
+
+bool Tokenizer::matches_specials(SpecialMode mode) const {
+  return has_always_ || (mode == SpecialMode::kAllow && !specials_.empty());
 }
 
-std::size_t Tokenizer::count_ordinary(std::string_view text, EncodeScratch& scratch) const {
-  std::size_t n = 0;
-  encode_ordinary(text, nullptr, &n, scratch);
-  return n;
-}
-
-Status Tokenizer::encode(std::string_view input, SpecialMode mode, std::vector<TokenId>& out,
-                         EncodeScratch& scratch) const {
-  if (!transform_) return encode_prepared(input, mode, out, scratch);
-  std::string transformed = transform_(input);
-  return encode_prepared(transformed, mode, out, scratch);
-}
-
-Status Tokenizer::encode_prepared(std::string_view text, SpecialMode mode,
-                                  std::vector<TokenId>& out, EncodeScratch& scratch) const {
-  auto ordinary = [&](std::string_view t) { encode_ordinary(t, &out, nullptr, scratch); };
-  if (segmented(mode)) {
-    if (mode == SpecialMode::kError) TOK_TRY(check_no_specials(text));
-    for_each_segment(
-        text, mode, [&](std::string_view run, std::size_t) { ordinary(run); },
-        [&](TokenId id, std::size_t) { out.push_back(id); });
-    return {};
+bool Tokenizer::tiles_input(SpecialMode mode) const {
+  if (segment_transform_ || (has_strip_ && matches_specials(mode))) return false;
+  for (unsigned b = 0; b < 256; ++b) {
+    TokenId id = table_.byte_token(static_cast<unsigned char>(b));
+    if (id == kNoToken || !table_.has(id)) return false;
+    std::string_view bytes = table_.bytes(id);
+    if (bytes.size() != 1 || static_cast<unsigned char>(bytes[0]) != b) return false;
   }
-  if (mode == SpecialMode::kText || specials_.empty()) {
-    ordinary(text);
-    return {};
-  }
-  if (mode == SpecialMode::kError) {
-    TOK_TRY(check_no_specials(text));
-    ordinary(text);
-    return {};
-  }
-  for_each_special(text, ordinary, [&](TokenId id, std::size_t) { out.push_back(id); });
-  return {};
+  return true;
 }
 
-Result<std::vector<TokenId>> Tokenizer::encode(std::string_view text, SpecialMode mode) const {
-  std::vector<TokenId> out;
-  EncodeScratch scratch;
-  TOK_TRY(encode(text, mode, out, scratch));
-  return out;
-}
-
-Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
-                               std::vector<TokenSpan>& out) const {
-  EncodeScratch scratch;
-  return encode_spans(input, mode, out, scratch);
-}
-
-Result<std::string_view> Tokenizer::prepare(std::string_view input, SpecialMode mode,
-                                            std::string& storage) const {
-  std::string_view text = input;
-  if (transform_) {
-    storage = transform_(input);
-    text = storage;
+std::size_t Tokenizer::next_boundary(std::string_view text, std::size_t from, std::size_t window,
+                                     SpecialMode mode) const {
+  if (from >= text.size() || !can_cut()) return text.size();
+  std::size_t p = pre_[0].safe_boundary(text, from, window);
+  if (!matches_specials(mode)) return p;
+  // Not inside a special token's text, nor where its strip flags would take
+  // whitespace across the cut.
+  std::size_t max_special = 0;
+  for (const auto& s : specials_) max_special = std::max(max_special, s.text.size());
+  while (p < text.size() &&
+         (inside_special(text, p, max_special) || strips_across(text, p, max_special))) {
+    p = pre_[0].safe_boundary(text, p + 1, window);
   }
-  if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
-  return text;
+  return p;
 }
 
-Status Tokenizer::encode_spans(std::string_view input, SpecialMode mode,
-                               std::vector<TokenSpan>& out, EncodeScratch& scratch) const {
-  std::string transformed;
-  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
-  std::vector<TokenId> ids;
-  // Pieces tile the text, so the tokens of a batch of consecutive pieces
-  // cover its bytes in order: each token's offset is the previous one's plus
-  // its length. A batch where that does not add up (a byte with no token
-  // dropped, an unk token) is redone piece by piece.
-  auto flush = [&](std::string_view t, std::size_t base, const std::string_view* batch,
-                   std::size_t n) {
-    ids.clear();
-    encode_pieces(table_, batch, n, &ids, nullptr, scratch);
-    std::size_t start = base + static_cast<std::size_t>(batch[0].data() - t.data());
-    std::size_t end = base + static_cast<std::size_t>(batch[n - 1].data() + batch[n - 1].size() -
-                                                      t.data());
-    std::size_t off = start, first = out.size();
-    for (TokenId id : ids) {
-      out.push_back({id, off});
-      off += table_.bytes(id).size();
-    }
-    if (off == end) return;
-    out.resize(first);
-    for (std::size_t i = 0; i < n; ++i) {
-      ids.clear();
-      encode_piece(table_, batch[i], ids, scratch);
-      off = base + static_cast<std::size_t>(batch[i].data() - t.data());
-      for (TokenId id : ids) {
-        out.push_back({id, off});
-        off += table_.bytes(id).size();
-      }
-    }
-  };
-  auto ordinary_at = [&](std::string_view t, std::size_t base) {
-    std::string_view batch[kPieceBatch];
-    std::size_t n = 0;
-    for_each_piece(t, [&](std::string_view piece) {
-      batch[n++] = piece;
-      if (n == kPieceBatch) {
-        flush(t, base, batch, n);
-        n = 0;
-      }
-    });
-    if (n) flush(t, base, batch, n);
-  };
-  auto ordinary = [&](std::string_view t) {
-    ordinary_at(t, static_cast<std::size_t>(t.data() - text.data()));
-  };
-  if (segmented(mode)) {
-    // Offsets are those of the runs in the input (approximate inside a
-    // transformed run).
-    for_each_segment(
-        text, mode, [&](std::string_view run, std::size_t at) { ordinary_at(run, at); },
-        [&](TokenId id, std::size_t at) { out.push_back({id, at}); });
-    return {};
-  }
-  if (mode != SpecialMode::kAllow || specials_.empty()) {
-    ordinary(text);
-    return {};
-  }
-  for_each_special(text, ordinary, [&](TokenId id, std::size_t at) { out.push_back({id, at}); });
-  return {};
+bool Tokenizer::inside_special(std::string_view text, std::size_t p,
+                               std::size_t max_special) const {
+  std::size_t lo = p >= max_special ? p - max_special + 1 : 0;
+  auto [at, k] = find_special(text.substr(0, p + max_special), lo);
+  return at != std::string_view::npos && at < p && at + specials_[k].text.size() > p;
 }
 
-Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
-                                     unsigned threads) const {
-  std::string transformed;
-  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
-  if (segmented(mode) && (threads <= 1 || segment_transform_)) {
-    EncodeScratch scratch;
-    std::vector<TokenId> out;
-    TOK_TRY(encode_prepared(text, mode, out, scratch));
-    return out.size();
+bool Tokenizer::strips_across(std::string_view text, std::size_t p, std::size_t max_special) const {
+  if (!has_strip_) return false;
+  std::size_t l = p, r = p;
+  while (l > 0 && is_space_byte(text[l - 1])) --l;
+  while (r < text.size() && is_space_byte(text[r])) ++r;
+  if (l == p && r == p) return false;
+  // A special with lstrip right after the whitespace around p...
+  auto [at, k] = find_special(text.substr(0, r + max_special), r);
+  if (at == r && specials_[k].lstrip) return true;
+  // ... or one with rstrip right before it.
+  std::string_view head = text.substr(0, l);
+  for (std::size_t from = l >= max_special ? l - max_special : 0;;) {
+    auto [a, j] = find_special(head, from);
+    if (a == std::string_view::npos) return false;
+    if (a + specials_[j].text.size() == l && specials_[j].rstrip) return true;
+    from = a + 1;
   }
-  bool allow = segmented(mode);
-  constexpr std::size_t kChunk = 1 << 20;
-  if (threads <= 1 || text.size() < 2 * kChunk || pre_.size() != 1 || transform_) {
-    EncodeScratch scratch;
-    return count_prepared(text, mode, scratch);
-  }
-  std::vector<std::size_t> cuts = chunk_boundaries(text, kChunk, mode);
-  std::size_t nchunks = cuts.size() - 1;
-  // More threads than chunks would only idle (and --threads 100000 would
-  // exhaust the system's threads).
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, nchunks));
-  std::vector<std::size_t> counts(nchunks, 0);
-  // Chunks are handed out one at a time: text and code encode at different
-  // speeds, so a fixed assignment would leave one thread idle at the end.
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    EncodeScratch scratch;
-    std::vector<TokenId> out;
-    for (std::size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
-      std::string_view part = text.substr(cuts[c], cuts[c + 1] - cuts[c]);
-      if (allow) {
-        out.clear();
-        (void)encode_prepared(part, mode == SpecialMode::kAllow ? mode : SpecialMode::kText, out,
-                              scratch);
-        counts[c] = out.size();
-      } else {
-        counts[c] = count_ordinary(part, scratch);
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  std::size_t total = 0;
-  for (std::size_t c : counts) total += c;
-  return total;
-}
-
-Result<std::size_t> Tokenizer::count(std::string_view input, SpecialMode mode,
-                                     EncodeScratch& scratch) const {
-  std::string transformed;
-  TOK_ASSIGN(std::string_view text, prepare(input, mode, transformed));
-  return count_prepared(text, mode, scratch);
-}
-
-Result<std::size_t> Tokenizer::count_prepared(std::string_view text, SpecialMode mode,
-                                              EncodeScratch& scratch) const {
-  if (!segmented(mode)) return count_ordinary(text, scratch);
-  std::vector<TokenId> out;
-  TOK_TRY(encode_prepared(text, mode, out, scratch));
-  return out.size();
 }
 
 std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
                                                      SpecialMode mode) const {
   std::vector<std::size_t> cuts{0};
-  if (pre_.size() != 1 || transform_ || segment_transform_) {
-    cuts.push_back(text.size());
-    return cuts;
-  }
-  bool allow = segmented(mode);
-  std::size_t max_special = 0;
-  for (const auto& s : specials_) max_special = std::max(max_special, s.text.size());
   while (cuts.back() < text.size()) {
     std::size_t from = cuts.back() + chunk;
-    if (from >= text.size()) {
-      cuts.push_back(text.size());
-      break;
-    }
-    std::size_t p = pre_[0].safe_boundary(text, from, chunk);
-    // Not inside a special token's text either.
-    while (allow && p < text.size()) {
-      std::size_t lo = p >= max_special ? p - max_special + 1 : 0;
-      auto [at, k] = find_special(text.substr(0, p + max_special), lo);
-      if (at == std::string_view::npos || at >= p || at + specials_[k].text.size() <= p) break;
-      p = pre_[0].safe_boundary(text, p + 1, chunk);
-    }
-    cuts.push_back(p);
+    cuts.push_back(from >= text.size() ? text.size() : next_boundary(text, from, chunk, mode));
   }
   return cuts;
 }

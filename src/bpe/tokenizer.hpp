@@ -37,10 +37,16 @@ struct SpecialToken {
   bool lstrip = false, rstrip = false;
 };
 
-// Where a token came from in the (transformed) input: for --tokens output.
+// Where a token lies in the user's input: bytes [begin, end). Spans of one
+// encoding are in order and non-decreasing; for vocabularies whose
+// normalizer rewrites the text they are mapped back through the alignment
+// (text/alignment.hpp), so they always index the input as given. They tile
+// the input (consecutive, no gaps) unless a special token's strip flags or
+// a normalizer drop bytes at the very end, or an unknown-token piece gives
+// fewer bytes than it covers.
 struct TokenSpan {
   TokenId id;
-  std::size_t offset;  // byte offset of the piece the token belongs to
+  std::size_t begin, end;
 };
 
 class Tokenizer {
@@ -60,20 +66,17 @@ class Tokenizer {
   std::string_view token_bytes(TokenId id) const;
   bool has_token(TokenId id) const;
 
-  // Applied to the text before splitting (normalizers, SentencePiece's
-  // space-to-"▁"); absent for tiktoken vocabularies.
-  using Transform = std::function<std::string(std::string_view)>;
-  void set_transform(Transform t) { transform_ = std::move(t); }
-  bool has_transform() const { return static_cast<bool>(transform_); }
-  std::string apply_transform(std::string_view text) const;
-
-  // Applied to each run of ordinary text between special tokens, after the
-  // specials were found in the raw text (HF normalizers and Metaspace,
-  // llama.cpp's SentencePiece space prefix). `offset` is where the run starts
-  // in the input (HF "prepend first" looks for 0). Empty runs are skipped.
-  using SegmentTransform = std::function<std::string(std::string_view, std::size_t offset)>;
+  // Applied to each run of ordinary text between special tokens (HF
+  // normalizers and Metaspace, llama.cpp's SentencePiece space prefix), after
+  // the specials were found in the raw text, as Hugging Face does. `offset`
+  // is where the run starts in the input (HF "prepend first" looks for 0).
+  // When `to_input` is non-null the transform fills it with the alignment
+  // of its result with the run (text/alignment.hpp). Empty runs are skipped.
+  using SegmentTransform = std::function<std::string(std::string_view, std::size_t offset,
+                                                     std::vector<std::size_t>* to_input)>;
   void set_segment_transform(SegmentTransform t) { segment_transform_ = std::move(t); }
   // Applied to decoded bytes (SentencePiece "▁" back to spaces).
+  using Transform = std::function<std::string(std::string_view)>;
   void set_decode_transform(Transform t) { decode_transform_ = std::move(t); }
   bool has_decode_transform() const { return static_cast<bool>(decode_transform_); }
 
@@ -84,25 +87,39 @@ class Tokenizer {
   // "NFC, Split(regex), ByteLevel"); empty when only the split pattern applies.
   std::string pipeline;
 
+  // Every output below comes from one plan (encode_plan.cpp): refuse
+  // specials (kError) -> split at special tokens -> transform each run ->
+  // pre-tokenize -> merge. They differ only in what they collect, so ids,
+  // counts and spans always agree.
+  //
   // Encodes text, appending to out. kError fails naming the first special
   // token string found.
   Status encode(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
                 EncodeScratch& scratch) const;
   Result<std::vector<TokenId>> encode(std::string_view text, SpecialMode mode) const;
-  // As encode, with the byte offset of each token's piece.
+  // The tokens with the input bytes each covers (TokenSpan), appended to out.
   Status encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out) const;
   // The same with caller-owned scratch (its piece cache stays warm across calls).
   Status encode_spans(std::string_view text, SpecialMode mode, std::vector<TokenSpan>& out,
                       EncodeScratch& scratch) const;
   // Number of tokens encode would give, without building the vector. With
-  // threads > 1 large texts are cut at guaranteed piece boundaries and
-  // counted in parallel; the count never depends on `threads`.
+  // threads > 1 large texts are cut at chunk_boundaries and counted in
+  // parallel; the count never depends on `threads`.
   Result<std::size_t> count(std::string_view text, SpecialMode mode, unsigned threads = 1) const;
   // The same on one thread with caller-owned scratch: a worker counting many
   // small files keeps its caches warm instead of starting cold per file.
   Result<std::size_t> count(std::string_view text, SpecialMode mode,
                             EncodeScratch& scratch) const;
-  std::size_t count_ordinary(std::string_view text, EncodeScratch& scratch) const;
+
+  // Capabilities, stated here so that callers need not probe behaviour.
+  // Can chunk_boundaries cut a text anywhere but at its ends?
+  bool can_cut() const { return can_cut_ && !segment_transform_; }
+  // Are encode's tokens, in `mode`, the input's bytes in order (the bytes of
+  // every token id are exactly the input bytes it covers)? True when the
+  // text reaches the merge loop unchanged, every byte has its own one-byte
+  // token (none is dropped or unknown), and no special token swallows
+  // whitespace.
+  bool tiles_input(SpecialMode mode) const;
 
   // Refuses text holding a special token that kError refuses, naming the
   // token and its byte (text starts at byte `offset` of the input: a chunk
@@ -112,9 +129,13 @@ class Tokenizer {
   // Cut points 0 = c0 < c1 < ... = text.size(), about `chunk` bytes apart,
   // at which the text can be encoded piecewise with exactly the result of
   // encoding it whole (guaranteed piece boundaries, never inside a special
-  // token). A single chunk when the pre-tokenizer offers no such guarantee.
+  // token). A single chunk when !can_cut().
   std::vector<std::size_t> chunk_boundaries(std::string_view text, std::size_t chunk,
                                             SpecialMode mode) const;
+  // The first such cut point at or after `from` (text.size() if none within
+  // `window` bytes or when !can_cut()).
+  std::size_t next_boundary(std::string_view text, std::size_t from, std::size_t window,
+                            SpecialMode mode) const;
 
   // Ids back to bytes; an unknown id is an error naming it.
   Result<std::string> decode(std::span<const TokenId> ids) const;
@@ -131,31 +152,24 @@ class Tokenizer {
   void for_each_piece(std::string_view text, F&& f) const;
   template <class F>
   void split_level(std::size_t level, std::string_view text, F& f) const;
-  // The text encoding works on: the input after the transform (kept in
-  // storage), checked for specials when mode is kError.
-  Result<std::string_view> prepare(std::string_view input, SpecialMode mode,
-                                   std::string& storage) const;
-  // Does encoding need the per-segment path (segment transform, specials
-  // matched in every mode)?
-  bool segmented(SpecialMode mode) const;
-  // Splits text at the specials `mode` matches: ordinary(run, offset) for each
-  // run of text, special(id, offset) for each special token.
+  // Are special tokens matched in the text in `mode` (kError refuses them
+  // before; kText still matches those with `always`)?
+  bool matches_specials(SpecialMode mode) const;
+  // Splits text at the specials `mode` matches: ordinary(run, offset) for
+  // each run of text, special(id, begin, end) for each special token with the
+  // input bytes it takes (its strip flags' whitespace included).
   template <class O, class S>
   void for_each_segment(std::string_view text, SpecialMode mode, O&& ordinary, S&& special) const;
-  // The plain split for --special allow (no strip flags, no segment
-  // transform): ordinary(run) between specials, special(id, offset) for each.
-  template <class O, class S>
-  void for_each_special(std::string_view text, O&& ordinary, S&& special) const;
-  // The tokens of ordinary text (no specials): appended to *out and/or
-  // counted into *count.
-  void encode_ordinary(std::string_view text, std::vector<TokenId>* out, std::size_t* count,
-                       EncodeScratch& scratch) const;
-  // One-thread count after the transform and the special check.
-  Result<std::size_t> count_prepared(std::string_view text, SpecialMode mode,
-                                     EncodeScratch& scratch) const;
-  // encode() after the transform has been applied.
-  Status encode_prepared(std::string_view text, SpecialMode mode, std::vector<TokenId>& out,
-                         EncodeScratch& scratch) const;
+  // Would cutting at p split a special token / take whitespace a special's
+  // strip flag swallows?
+  bool inside_special(std::string_view text, std::size_t p, std::size_t max_special) const;
+  bool strips_across(std::string_view text, std::size_t p, std::size_t max_special) const;
+  // The plan (encode_plan.cpp); Sink receives the tokens.
+  template <class Sink>
+  Status run(std::string_view text, SpecialMode mode, Sink& sink, EncodeScratch& scratch) const;
+  template <class Sink>
+  void run_ordinary(std::string_view run, std::size_t offset, Sink& sink,
+                    EncodeScratch& scratch) const;
 
   std::string name_;
   MergeTable table_;
@@ -164,10 +178,11 @@ class Tokenizer {
   std::vector<std::uint8_t> special_first_;  // (256) first bytes of specials
   int only_first_ = -1;  // the first byte of every special when they share one (memchr)
   std::size_t vocab_size_ = 0;
-  Transform transform_;
   SegmentTransform segment_transform_;
   Transform decode_transform_;
   bool has_always_ = false;  // some special has always = true
+  bool has_strip_ = false;   // some special has lstrip or rstrip
+  bool can_cut_ = false;     // one pre-tokenizer that offers guaranteed boundaries
 };
 
 }  // namespace tok::bpe

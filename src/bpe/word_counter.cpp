@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/first_error.hpp"
+
 namespace tok::bpe {
 namespace {
 
@@ -72,9 +74,10 @@ WordCounts count_words(const text::PreTokenizer& pre, std::span<const std::strin
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(chunks.size())));
   std::vector<WordCounts> tables(threads);
   std::atomic<std::size_t> next{0};
+  FirstError errors;
   auto work = [&](unsigned w) {
     WordCounts& table = tables[w];
-    for (std::size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+    for (std::size_t c; !errors.stopped() && (c = next.fetch_add(1)) < chunks.size();) {
       const Chunk& ch = chunks[c];
       std::string_view part = texts[ch.text].substr(ch.begin, ch.end - ch.begin);
       pre.split(part, [&](std::string_view piece) { table.add(piece); });
@@ -82,9 +85,12 @@ WordCounts count_words(const text::PreTokenizer& pre, std::span<const std::strin
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
-  work(0);
+  errors.run([&] {
+    for (unsigned w = 1; w < threads; ++w) pool.emplace_back([&, w] { errors.run([&] { work(w); }); });
+  });
+  errors.run([&] { work(0); });
   for (auto& t : pool) t.join();
+  errors.rethrow();
   // Merge into the largest table (fewest insertions of new words).
   std::size_t big = 0;
   for (std::size_t w = 1; w < tables.size(); ++w) {

@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "model/attention_svg.hpp"
 
 namespace tok::cli {
@@ -24,7 +25,7 @@ void AttnOptions::add(CLI::App* app) {
           "L.H,...", "HEADS"));
   app->add_option("--attn-window", window, "Local window of the attention diagnostics, in tokens")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(integer_in(1, 1 << 20));
   app->add_flag("--attn-generated", generated,
                 "Count generated tokens' attention too (default: the prompt's only)");
 }
@@ -51,11 +52,13 @@ Status AttnOptions::begin(const model::Model& m, std::span<const bpe::TokenId> i
   if (svg_path.empty()) o.heatmap_heads.clear();
   if (!report_path.empty()) {
     TOK_ASSIGN(auto f, AtomicFile::create(report_path));
-    json_file_.emplace(std::move(f));
+    json_ = static_cast<int>(files_.size());
+    files_.push_back(std::move(f));
   }
   if (!svg_path.empty()) {
     TOK_ASSIGN(auto f, AtomicFile::create(svg_path));
-    svg_file_.emplace(std::move(f));
+    svg_ = static_cast<int>(files_.size());
+    files_.push_back(std::move(f));
   }
   report_ = std::make_unique<model::AttentionReport>(layers, n_heads, std::move(o));
   return {};
@@ -65,21 +68,19 @@ Status AttnOptions::finish(const model::Model& m, std::span<const bpe::TokenId> 
   const bpe::Tokenizer& tk = m.tokenizer();
   std::vector<std::string> strings;
   for (bpe::TokenId id : ids) strings.push_back(escape_bytes(tk.token_bytes(id)));
-  if (json_file_) {
+  if (json_ >= 0) {
     nlohmann::json j = report_->to_json(m.path(), ids, strings);
-    TOK_TRY(json_file_->write(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
-    TOK_TRY(json_file_->commit());
+    TOK_TRY(files_[json_].write(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
   }
-  if (svg_file_) {
+  if (svg_ >= 0) {
     model::AttentionSvgInput in;
     in.title = fmt::format("Attention of {} over a {}-token prompt{}",
                            std::filesystem::path(m.path()).filename().string(), ids.size(),
                            generated ? " and its generated tokens" : "");
     in.tokens = std::move(strings);
-    TOK_TRY(svg_file_->write(model::render_attention_svg(*report_, in)));
-    TOK_TRY(svg_file_->commit());
+    TOK_TRY(files_[svg_].write(model::render_attention_svg(*report_, in)));
   }
-  return {};
+  return commit_together(files_);
 }
 
 }  // namespace tok::cli

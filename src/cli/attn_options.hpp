@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 #include <span>
 #include <string>
 
@@ -34,7 +35,8 @@ struct AttnOptions {
 
  private:
   std::unique_ptr<model::AttentionReport> report_;
-  std::optional<AtomicFile> json_file_, svg_file_;
+  std::vector<AtomicFile> files_;  // report, then picture (either may be absent)
+  int json_ = -1, svg_ = -1;        // their indexes in files_
 };
 
 }  // namespace tok::cli

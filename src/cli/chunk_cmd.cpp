@@ -1,6 +1,8 @@
-// tok chunk -n N [--overlap K] [FILE]: pieces of at most N tokens, cut at
-// token boundaries (preferring paragraph, then line breaks), as JSONL:
-// {"index", "start", "end", "tokens", "text"} with byte offsets.
+// tok chunk -n N [--overlap K] [FILE|DIR|-]... [-t TEXT]...: pieces of at most
+// N tokens, cut at token boundaries (preferring paragraph, then line breaks),
+// as JSONL: {"path", "index", "start", "end", "tokens", "text"} with byte
+// offsets into the input named by path. Directories are walked as `tok count`
+// walks them (cost/file_walk: .gitignore rules, binary files skipped).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -8,7 +10,10 @@
 #include "cli/command.hpp"
 #include "cli/input.hpp"
 #include "cli/model_options.hpp"
+#include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
+#include "cost/file_walk.hpp"
 #include "cost/token_cut.hpp"
 
 namespace tok::cli {
@@ -19,40 +24,90 @@ struct ChunkArgs {
   std::size_t n = 0;
   std::size_t overlap = 0;
   bool no_text = false;
-  std::string file = "-";
+  TextInputs in;
+  std::vector<std::string> include, exclude;
+  bool no_ignore = false, verbose = false;
 };
 
+// The JSONL lines of one input; `path` names it in every line. Each line is
+// written as its piece is cut, so `tok chunk big | head` ends early.
+Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view bytes,
+                 const std::string& path, Output& out) {
+  std::size_t index = 0;
+  Status s = cost::chunk_text(
+      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+        nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
+                                 {"end", c.end}, {"tokens", c.tokens}};
+        if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
+        out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        out.put('\n');
+        return {};
+      });
+  if (!s.ok()) return make_error("{}: {}", path, s.error().message);
+  return {};
+}
+
+// Inputs in order: the files (directories expanded), then the -t texts. An
+// input that fails is reported and the others still chunked (exit 1).
 int run_chunk(const ChunkArgs& a) {
   cost::TokenizerSet set;
   auto tk = a.mo.resolve(set);
   if (!tk.ok()) return report(tk.error());
-  auto in = open_input(a.file);
-  if (!in.ok()) return report(in.error());
-  std::string name = a.file == "-" ? "<stdin>" : a.file;
-  auto chunks = cost::chunk_text(**tk, in->bytes(), a.n, a.overlap, a.mo.enc.special_mode());
-  if (!chunks.ok()) return report(make_error("{}: {}", name, chunks.error().message));
+  std::vector<std::string> inputs = a.in.files;
+  if (a.in.empty()) inputs.push_back("-");
+  std::vector<std::pair<std::string, bool>> files;  // (path, found in a walk)
+  cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
+  int status = 0;
+  for (const auto& e : cost::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
+         files.emplace_back(std::move(path), walked);
+       })) {
+    status = report(e);
+  }
   Output out;
-  for (std::size_t i = 0; i < chunks->size(); ++i) {
-    const cost::Chunk& c = (*chunks)[i];
-    nlohmann::ordered_json j{{"index", i}, {"start", c.start}, {"end", c.end}, {"tokens", c.tokens}};
-    if (!a.no_text) j["text"] = std::string(in->bytes().substr(c.start, c.end - c.start));
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    out.put('\n');
+  std::vector<std::string> skipped;
+  for (const auto& [path, walked] : files) {
+    auto in = open_text_input(path);
+    if (!in.ok()) {
+      out.flush();
+      status = report(in.error());
+      continue;
+    }
+    if (walked && cost::looks_binary(in->bytes())) {
+      skipped.push_back(path);
+      continue;
+    }
+    if (Status s = chunk_one(a, **tk, in->bytes(), input_name(path), out); !s.ok()) {
+      out.flush();
+      status = report(s.error());
+    }
+  }
+  for (std::size_t i = 0; i < a.in.texts.size(); ++i) {
+    if (Status s = chunk_one(a, **tk, a.in.texts[i], a.in.text_name(i), out); !s.ok()) {
+      out.flush();
+      status = report(s.error());
+    }
   }
   out.flush();
-  return 0;
+  report_skipped_binary(skipped, a.verbose);
+  return status;
 }
 
 }  // namespace
 
 void add_chunk(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ChunkArgs>();
-  CLI::App* sub = app.add_subcommand("chunk", "Split text into pieces of at most N tokens (JSONL)");
+  CLI::App* sub = app.add_subcommand("chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required();
-  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str();
-  sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (offsets and counts only)");
-  sub->add_option("FILE", a->file, "Input file (default: stdin)");
+  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required()->check(integer_in(1, kMaxTokenCount));
+  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str()
+      ->check(integer_in(0, kMaxTokenCount));
+  sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (path, offsets and counts only)");
+  a->in.add(sub, "Files or directories (walked recursively, as tok count walks them; '-' is "
+                 "stdin; default: stdin)");
+  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
+  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
+  sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   r.add(sub, [a] { return run_chunk(*a); });
 }
 

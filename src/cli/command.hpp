@@ -27,6 +27,9 @@ struct Registry {
   void add(CLI::App* sub, std::function<int()> run) { commands.emplace_back(sub, std::move(run)); }
 };
 
+// User data (a path, a batch custom_id) made safe for one line of a terminal:
+// control bytes as \xNN, so they cannot split a row or send escape sequences.
+std::string one_line(const std::string& m);
 // Prints "tok: error: MESSAGE" on stderr and returns kExitError.
 int report(const Error& e);
 // Prints "tok: warning: MESSAGE" on stderr.

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/command.hpp"
+#include "cli/numeric_options.hpp"
 #include "compare/corpus.hpp"
 #include "compare/measure.hpp"
 #include "compare/model_price.hpp"
@@ -78,7 +79,16 @@ Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
   return tks;
 }
 
+// Every chart is written before any replaces its old version, then all are
+// renamed together: an interrupted or failed run leaves the old set whole.
 Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
+  std::vector<AtomicFile> files;
+  auto add = [&](const std::string& path, const std::string& bytes) -> Status {
+    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+    TOK_TRY(f.write(bytes));
+    files.push_back(std::move(f));
+    return {};
+  };
   if (a.svg) {
     for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
       std::string path = *a.svg;
@@ -88,11 +98,11 @@ Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
                                    p.extension().string()))
                    .string();
       }
-      TOK_TRY(write_file_atomic(path, compare::render_svg(rep, c)));
+      TOK_TRY(add(path, compare::render_svg(rep, c)));
     }
   }
-  if (a.html) TOK_TRY(write_file_atomic(*a.html, compare::render_html(rep)));
-  return {};
+  if (a.html) TOK_TRY(add(*a.html, compare::render_html(rep)));
+  return commit_together(files);
 }
 
 int run_compare(const CompareArgs& a) {
@@ -202,7 +212,8 @@ void add_compare(CLI::App& app, Registry& r) {
                 "and bytes only, at full counting speed");
   sub->add_flag("--no-composition", a->no_composition,
                 "Skip the vocabulary composition and overlap tables");
-  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)")
+      ->check(integer_in(0, kMaxThreads));
   r.add(sub, [a] { return run_compare(*a); });
 }
 

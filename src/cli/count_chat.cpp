@@ -30,7 +30,7 @@ Status count_messages(const nlohmann::json& messages, const std::string& label, 
 }  // namespace
 
 Status count_chat_file(const std::string& path, CountReport& r) {
-  TOK_ASSIGN(MappedFile f, open_input(path));
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path.empty() ? "-" : path, kMaxSmallStreamBytes));
   std::string source = path == "-" ? "<stdin>" : path;
   TOK_ASSIGN(nlohmann::json messages, cost::parse_chat(f.bytes(), source));
   return count_messages(messages, source, f.size(), r);
@@ -54,6 +54,8 @@ Status count_batch_file(const std::string& path, CountReport& r) {
     TOK_ASSIGN(cost::BatchRequest req, cost::parse_batch_request(line, where));
     std::string label = req.custom_id.empty() ? where : where + " " + req.custom_id;
     TOK_TRY(count_messages(req.messages, label, line.size(), r));
+    // Each request's own output: --output-tokens, else its max_tokens.
+    r.rows.back().output = r.output_tokens ? r.output_tokens : req.max_tokens.value_or(0);
     if (req.max_tokens) {
       // Saturating: hostile values near 2^64 must not wrap to a small sum.
       max_tokens = *req.max_tokens > UINT64_MAX - max_tokens ? UINT64_MAX : max_tokens + *req.max_tokens;
@@ -61,10 +63,14 @@ Status count_batch_file(const std::string& path, CountReport& r) {
       all_max = false;
     }
   }
-  // Without --output-tokens, the requests' own max_tokens bound the output.
-  if (r.output_tokens == 0 && all_max && max_tokens > 0) {
+  // The file's output: the requests' outputs summed (billed per request).
+  if (r.output_tokens == 0) {
     r.output_tokens = max_tokens;
-    r.output_is_max = true;
+    r.output_is_max = all_max && max_tokens > 0;
+  } else {
+    std::uint64_t per = r.output_tokens;
+    std::size_t n = r.rows.size();
+    r.output_tokens = n && per > UINT64_MAX / n ? UINT64_MAX : per * n;
   }
   return {};
 }

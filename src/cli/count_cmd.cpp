@@ -1,4 +1,4 @@
-// tok count [-m MODEL]... [-e ENC] [--chat FILE | --batch FILE] [FILE|DIR|-]...
+// tok count [-m MODEL]... [-e ENC] [--chat FILE | --batch FILE] [FILE|DIR|-]... [-t TEXT]...
 // Token counts per file (directories walked, .gitignore honoured), and with
 // -m the cost, context-window share and (--kv) KV-cache size per model.
 #include <fmt/format.h>
@@ -19,6 +19,9 @@
 #include "cli/count_model.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
+#include "core/first_error.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/file_walk.hpp"
@@ -31,6 +34,10 @@ namespace tok::cli {
 // count_chat.cpp: --chat and --batch inputs.
 Status count_chat_file(const std::string& path, CountReport& r);
 Status count_batch_file(const std::string& path, CountReport& r);
+// count_jsonl.cpp: --jsonl FIELD inputs.
+Status count_jsonl_files(const std::string& field, bool skip_bad,
+                         const std::vector<std::string>& inputs, bpe::SpecialMode mode,
+                         unsigned threads, CountReport& r);
 
 namespace {
 
@@ -40,11 +47,16 @@ constexpr std::size_t kLargeFile = 4u << 20;  // counted alone, with all threads
 struct CountArgs {
   EncodingOptions enc;
   CLI::Option* enc_opt = nullptr;
-  std::vector<std::string> files, models, model_files, include, exclude;
-  std::string chat, batch;
+  TextInputs in;
+  std::vector<std::string> models, model_files, include, exclude;
+  std::string chat, batch, jsonl;
+  bool skip_bad = false;
   unsigned threads = 0;
   bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
-  std::uint64_t output_tokens = 0, cached_tokens = 0, max_tokens = 0;
+  bool verbose = false;
+  bool batch_rates = false, no_batch_rates = false;
+  std::uint64_t output_tokens = 0, cached_tokens = 0;
+  std::optional<std::uint64_t> budget;  // unset: no budget (0 is a budget of nothing)
   std::size_t top = 0;
 };
 
@@ -64,15 +76,16 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
     TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
     return add(tk->name(), nullptr, tk, "openai");
   }
+  // A model's column always counts with the model's own tokenizer; -e beside
+  // -m adds a column of its own (counts only, no price).
   for (const auto& name : a.models) {
     TOK_ASSIGN(const cost::ModelInfo* m, catalog.get(name));
-    const bpe::Tokenizer* tk = nullptr;
-    if (enc_given) {
-      TOK_ASSIGN(tk, set.get_encoding(a.enc.encoding));
-    } else {
-      TOK_ASSIGN(tk, set.get(*m));
-    }
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get(*m));
     TOK_TRY(add(m->id, m, tk, m->chat));
+  }
+  if (enc_given) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
+    TOK_TRY(add(tk->name(), nullptr, tk, "openai"));
   }
   return {};
 }
@@ -94,9 +107,14 @@ Status count_bytes(std::string_view bytes, const CountReport& r, bpe::SpecialMod
     std::size_t t = r.columns[c].tokenizer_index;
     if (by_tk[t] < 0) {
       const bpe::Tokenizer& tk = *r.columns[c].tokenizer;
-      TOK_ASSIGN(std::size_t n, ws ? tk.count(bytes, mode, ws->scratch[t])
-                                   : tk.count(bytes, mode, threads));
-      by_tk[t] = static_cast<std::int64_t>(n);
+      Result<std::size_t> n = make_error("");
+      try {
+        n = ws ? tk.count(bytes, mode, ws->scratch[t]) : tk.count(bytes, mode, threads);
+      } catch (const bpe::PieceTooLong& e) {
+        return make_error("{}", e.what());
+      }
+      TOK_TRY(n);
+      by_tk[t] = static_cast<std::int64_t>(*n);
     }
     row.tokens[c] = static_cast<std::uint64_t>(by_tk[t]);
   }
@@ -159,7 +177,13 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     return o;
   }
   if (ws && job.path != "-") {
-    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf);
+    int stream_fd = -1;
+    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf, &stream_fd);
+    if (sr == cost::SmallRead::kStream) {
+      count_stream_into(stream_fd, job.path, r, mode, threads, o);
+      ::close(stream_fd);
+      return o;
+    }
     if (sr == cost::SmallRead::kLarge) {
       o.deferred = true;
       return o;
@@ -177,7 +201,7 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
     ::close(fd);
     return o;
   }
-  auto in = open_input(job.path);
+  auto in = open_text_input(job.path);
   if (!in.ok()) {
     o.error = in.error();
     return o;
@@ -206,12 +230,20 @@ class JobList {
     }
     ready_.notify_all();
   }
+  // After a worker failed: every take() returns false from now on.
+  void cancel() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      cancelled_ = true;
+    }
+    ready_.notify_all();
+  }
   // The next job and its outcome slot; false once the list is closed and
-  // every job taken.
+  // every job taken, or cancelled.
   bool take(const FileJob*& job, FileOutcome*& outcome) {
     std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [&] { return next_ < jobs_.size() || closed_; });
-    if (next_ >= jobs_.size()) return false;
+    ready_.wait(lock, [&] { return next_ < jobs_.size() || closed_ || cancelled_; });
+    if (cancelled_ || next_ >= jobs_.size()) return false;
     job = &jobs_[next_];
     outcome = &outcomes_[next_];
     ++next_;
@@ -228,6 +260,7 @@ class JobList {
   std::deque<FileOutcome> outcomes_;
   std::size_t next_ = 0;
   bool closed_ = false;
+  bool cancelled_ = false;
 };
 
 // Small files in parallel as `produce` (the walk, on this thread) adds them,
@@ -239,18 +272,24 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   JobList list;
   std::size_t ntk = 0;
   for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
+  // The first worker to throw (out of memory) cancels the list; the error
+  // is rethrown here once all have stopped.
+  FirstError errors;
   auto worker = [&] {
-    WorkerState ws;
-    ws.scratch.resize(ntk);
-    const FileJob* job = nullptr;
-    FileOutcome* out = nullptr;
-    while (list.take(job, out)) {
-      if (job->path == "-") {
-        out->deferred = true;
-      } else {
-        *out = count_one(*job, r, mode, 1, &ws);
+    errors.run([&] {
+      WorkerState ws;
+      ws.scratch.resize(ntk);
+      const FileJob* job = nullptr;
+      FileOutcome* out = nullptr;
+      while (list.take(job, out)) {
+        if (job->path == "-") {
+          out->deferred = true;
+        } else {
+          *out = count_one(*job, r, mode, 1, &ws);
+        }
       }
-    }
+    });
+    if (errors.stopped()) list.cancel();
   };
   // `threads` threads in all: this one walks, then counts beside the others.
   // More than the cap only adds threads that wait on each other (a huge
@@ -258,15 +297,18 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   unsigned hw = available_cpus();
   unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
   std::vector<std::thread> pool;
+  pool.reserve(workers);  // before any thread starts: a bad_alloc here needs no join
   try {
     for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
   } catch (const std::system_error&) {
     // Out of threads: go on with the workers that started.
   }
-  produce(list);
+  errors.run([&] { produce(list); });
+  if (errors.stopped()) list.cancel();
   list.close();
   worker();
   for (auto& th : pool) th.join();
+  errors.rethrow();
   auto& outcomes = list.outcomes();
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     if (outcomes[i].deferred) outcomes[i] = count_one(list.jobs()[i], r, mode, threads, nullptr);
@@ -274,12 +316,12 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   return std::move(outcomes);
 }
 
-// --max-tokens: the first input (or the total, with --total) over budget.
+// --budget: the first input (or the total, with --total) over budget.
 int check_budget(const CountArgs& a, const CountReport& r) {
-  if (a.max_tokens == 0) return 0;
+  if (!a.budget) return 0;
   auto over = [&](const Row& row) -> std::optional<std::size_t> {
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
-      if (row.tokens[c] > a.max_tokens) return c;
+      if (row.tokens[c] > *a.budget) return c;
     }
     return std::nullopt;
   };
@@ -296,17 +338,22 @@ int check_budget(const CountArgs& a, const CountReport& r) {
     }
   }
   if (!bad) return 0;
-  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --max-tokens %llu\n",
-               bad->path.c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
-               r.columns[*col].label.c_str(), static_cast<unsigned long long>(a.max_tokens));
+  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --budget %llu\n",
+               one_line(bad->path).c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
+               r.columns[*col].label.c_str(), static_cast<unsigned long long>(*a.budget));
   return kExitBudget;
 }
 
 Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads) {
   if (!a.chat.empty()) return count_chat_file(a.chat, r);
   if (!a.batch.empty()) return count_batch_file(a.batch, r);
-  std::vector<std::string> inputs = a.files;
-  if (inputs.empty()) inputs.push_back("-");
+  if (!a.jsonl.empty()) {
+    if (!a.in.texts.empty()) throw UsageError{"--jsonl reads files or stdin, not -t text"};
+    return count_jsonl_files(a.jsonl, a.skip_bad, a.in.files, a.enc.special_mode(), threads, r);
+  }
+  if (a.skip_bad) throw UsageError{"--skip-bad needs --jsonl FIELD"};
+  std::vector<std::string> inputs = a.in.files;
+  if (a.in.empty()) inputs.push_back("-");
   cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
   std::vector<Error> walk_errors;
   auto produce = [&](JobList& list) {
@@ -327,6 +374,18 @@ Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads)
       r.rows.push_back(std::move(o.row));
     }
   }
+  // -t texts: small by nature, counted here after the files, in order.
+  for (std::size_t i = 0; i < a.in.texts.size(); ++i) {
+    Row row;
+    row.path = a.in.text_name(i);
+    row.bytes = a.in.texts[i].size();
+    Status s = count_bytes(a.in.texts[i], r, a.enc.special_mode(), threads, nullptr, row);
+    if (!s.ok()) {
+      status = report(make_error("{}: {}", row.path, s.error().message));
+      continue;
+    }
+    r.rows.push_back(std::move(row));
+  }
   return {};
 }
 
@@ -334,29 +393,44 @@ int run_count(const CountArgs& a) {
   if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
   if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
   if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
-  auto catalog = cost::Catalog::load_default(a.model_files);
-  if (!catalog.ok()) return report(catalog.error());
+  if (a.batch_rates && a.no_batch_rates) throw UsageError{"choose one of --batch-rates and --no-batch-rates"};
+  if ((a.batch_rates || a.no_batch_rates) && a.models.empty()) {
+    throw UsageError{"--batch-rates and --no-batch-rates need -m MODEL (they choose its prices)"};
+  }
+  // The catalog only when a model is asked for: a broken user catalog must
+  // not stop plain counting.
+  cost::Catalog catalog;
+  if (!a.models.empty() || !a.model_files.empty()) {
+    auto loaded = cost::Catalog::load_default(a.model_files);
+    if (!loaded.ok()) return report(loaded.error());
+    catalog = std::move(loaded).value();
+  }
   cost::TokenizerSet set;
   CountReport r;
-  if (Status s = build_columns(a, *catalog, set, r); !s.ok()) return report(s.error());
+  if (Status s = build_columns(a, catalog, set, r); !s.ok()) return report(s.error());
   r.output_tokens = a.output_tokens;
   r.cached_tokens = a.cached_tokens;
   r.kv = a.kv;
   r.top = a.top;
+  // A batch file goes through the Batch API: billed at batch rates unless
+  // --no-batch-rates; --batch-rates bills any input so.
+  r.per_request = !a.batch.empty();
+  r.batch_rates = a.batch_rates || (r.per_request && !a.no_batch_rates);
   unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
   if (Status s = gather(a, r, status, threads); !s.ok()) return report(s.error());
+  report_skipped_binary(r.skipped, a.verbose);
+  // Every input failed (each error already said why): no table of nothing.
+  if (r.rows.empty() && status != 0) return status;
   r.total.tokens.assign(r.columns.size(), 0);
   for (const auto& row : r.rows) {
     r.total.bytes += row.bytes;
     for (std::size_t c = 0; c < r.columns.size(); ++c) r.total.tokens[c] += row.tokens[c];
   }
-  for (const auto& s : r.skipped) warn(fmt::format("{}: skipped (binary file)", s));
   bool legacy = a.models.empty();
   if (a.quiet) {
     if (r.columns.size() > 1) throw UsageError{"-q prints one number: pass a single -m MODEL"};
-    fmt::print("{}\n", r.total.tokens[0]);
-    std::fflush(stdout);
+    fmt::print("{}\n", r.total.tokens[0]);  // flushed and checked at exit (main.cpp)
   } else if (a.json) {
     print_json(r, legacy);
   } else if (a.csv) {
@@ -377,7 +451,7 @@ void add_count(CLI::App& app, Registry& r) {
   a->enc.add_encoding(sub);
   a->enc_opt = sub->get_option("-e");
   a->enc.add_special(sub, "text");
-  sub->add_option("FILE", a->files, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
+  a->in.add(sub, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
   sub->add_option("-m,--model", a->models,
                   "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
       ->expected(1)
@@ -389,16 +463,33 @@ void add_count(CLI::App& app, Registry& r) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
-  sub->add_option("--output-tokens", a->output_tokens, "Completion tokens to add to the cost and window share");
-  sub->add_option("--cached-tokens", a->cached_tokens, "Input tokens billed at the cached-input price");
-  sub->add_option("--max-tokens", a->max_tokens, "Budget gate: exit 3 if any input (or the total, with --total) has more tokens");
-  sub->add_flag("--total", a->total, "Apply --max-tokens to the total instead of each input");
-  sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)");
+  sub->add_option("--jsonl", a->jsonl,
+                  "Read the inputs as JSON Lines: count each line's FIELD (a dotted path such as meta.text)");
+  sub->add_flag("--skip-bad", a->skip_bad,
+                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+  sub->add_flag("--batch-rates", a->batch_rates,
+                "Bill at the models' Batch API rates (the default for --batch files)");
+  sub->add_flag("--no-batch-rates", a->no_batch_rates, "Bill a --batch file at the standard rates");
+  sub->add_option("--output-tokens", a->output_tokens,
+                  "Completion tokens to add to the cost and window share (with --batch: per request)")
+      ->check(integer_in(0, kMaxTokenCount));
+  sub->add_option("--cached-tokens", a->cached_tokens,
+                  "Input tokens billed at the cached-input price (with --batch: per request)")
+      ->check(integer_in(0, kMaxTokenCount));
+  sub->add_option("--budget,--max-tokens", a->budget,
+                  "Budget gate: exit 3 if any input (or the total, with --total) has more than N "
+                  "tokens (--max-tokens: the old name, kept for one release)")
+      ->check(integer_in(0, kMaxTokenCount));
+  sub->add_flag("--total", a->total, "Apply --budget to the total instead of each input");
+  sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)")
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
   sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
-  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count");
+  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count")
+      ->check(integer_in(0, kMaxThreads));
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
   sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");

@@ -10,6 +10,7 @@
 #include "bpe/tokenizer.hpp"
 #include "cost/catalog.hpp"
 #include "cost/chat.hpp"
+#include "cost/pricing.hpp"
 
 namespace tok::cli {
 
@@ -26,6 +27,7 @@ struct Row {
   std::string path;
   std::uint64_t bytes = 0;
   std::vector<std::uint64_t> tokens;  // (columns)
+  std::uint64_t output = 0;  // a batch request's output tokens (per_request)
 };
 
 struct CountReport {
@@ -36,9 +38,19 @@ struct CountReport {
   std::uint64_t output_tokens = 0;
   std::uint64_t cached_tokens = 0;
   bool output_is_max = false;  // output tokens are max_tokens sums (--batch)
+  // Rows are separate requests (a batch file): the total is billed request
+  // by request, each at its own tier, with Row::output and cached_tokens per
+  // request. Otherwise the total is billed as one request (one prompt).
+  bool per_request = false;
+  bool batch_rates = false;  // bill at the models' Batch API rates
   bool kv = false;
   std::size_t top = 0;
 };
+
+// Costs (count_output.cpp): one row as one request, and the total (one
+// request, or the sum of the rows' requests when per_request).
+cost::CostLine row_cost(const CountReport& r, std::size_t column, const Row& row);
+cost::CostLine total_cost(const CountReport& r, std::size_t column);
 
 // Renderers (count_output.cpp). Each writes to stdout through Output.
 void print_table(const CountReport& r);

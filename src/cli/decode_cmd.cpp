@@ -1,5 +1,7 @@
 // tok decode [-e ENC] [IDS...]: ids (arguments, or stdin: whitespace-separated
 // or a JSON array) back to raw bytes on stdout; a pipe as it arrives.
+#include <unistd.h>
+
 #include <span>
 #include <vector>
 
@@ -93,6 +95,16 @@ int run_decode(const DecodeArgs& a) {
   std::vector<bpe::TokenId> ids;
   if (!a.ids.empty()) {
     for (const auto& s : a.ids) {
+      // An argument that is not ids but names a file is a file of ids
+      // (`tok decode ids.txt`); "12" stays the id 12 even if a file has that name.
+      bool ids_text = s.find_first_not_of("0123456789[], \t\r\n") == std::string::npos;
+      if (!ids_text && ::access(s.c_str(), F_OK) == 0) {
+        auto in = MappedFile::open(s);
+        if (!in.ok()) return report(in.error());
+        auto st = parse_ids(in->bytes(), s, ids);
+        if (!st.ok()) return report(st.error());
+        continue;
+      }
       auto st = parse_ids(s, "argument", ids);
       if (!st.ok()) return report(st.error());
     }
@@ -112,7 +124,8 @@ void add_decode(CLI::App& app, Registry& r) {
   auto a = std::make_shared<DecodeArgs>();
   CLI::App* sub = app.add_subcommand("decode", "Write the bytes of token ids to stdout");
   a->enc.add_encoding(sub);
-  sub->add_option("IDS", a->ids, "Token ids (default: read from stdin, whitespace or JSON)");
+  sub->add_option("IDS", a->ids,
+                  "Token ids, or files of them (default: read from stdin, whitespace or JSON)");
   r.add(sub, [a] { return run_decode(*a); });
 }
 

@@ -1,5 +1,6 @@
-// tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]: token ids of a
-// file (mapped, in chunks) or of a stream (a pipe, stdin, a device: as it arrives).
+// tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]... [-t TEXT]...:
+// token ids of each input, one line per input: a file (mapped, in chunks), a
+// stream (a pipe, stdin, a device: as it arrives) or a literal -t text.
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/encode_jsonl.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "cli/text_inputs.hpp"
 #include "core/id_text.hpp"
 #include "core/output.hpp"
 #include "cost/stream_chunks.hpp"
@@ -20,10 +23,11 @@ namespace {
 
 struct EncodeArgs {
   EncodingOptions enc;
-  std::string file;
+  TextInputs in;
   bool json = false;
   bool tokens = false;
   bool stats = false;
+  JsonlEncodeOptions jsonl;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -63,7 +67,7 @@ class EncodeWriter {
       for (const auto& s : spans_) {
         out_.write_u64(s.id);
         out_.put('\t');
-        out_.write_u64(base + s.offset);
+        out_.write_u64(base + s.begin);
         out_.write("\t\"");
         out_.write(escape_bytes(tk_.token_bytes(s.id)));
         out_.write("\"\n");
@@ -190,39 +194,56 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
   return 0;
 }
 
+int encode_path(const EncodeArgs& a, const bpe::Tokenizer& tk, const std::string& path,
+                double load_ms) {
+  const std::string name = input_name(path);
+  if (path == "-" && is_stream(0)) return encode_stream(a, tk, 0, name, load_ms);
+  if (int fd = path == "-" ? -1 : open_if_stream(path); fd >= 0) {
+    int rc = encode_stream(a, tk, fd, name, load_ms);
+    ::close(fd);
+    return rc;
+  }
+  auto in = open_text_input(path);
+  if (!in.ok()) return report(in.error());
+  return encode_file(a, tk, *in, name, load_ms);
+}
+
+// Inputs in order (files, then -t texts), one output line each; the first
+// error stops, so line k is always input k's.
 int run_encode(const EncodeArgs& a) {
+  if (a.jsonl.active()) return run_encode_jsonl(a.jsonl, a.enc, a.in, a.json || a.tokens);
+  a.jsonl.check_unused();
   auto t_load = std::chrono::steady_clock::now();
   auto tk = a.enc.load();
   double load_ms = ms_since(t_load);
   if (!tk.ok()) return report(tk.error());
-  const std::string path = a.file.empty() ? std::string("-") : a.file;
-  const std::string name = path == "-" ? std::string("<stdin>") : path;
-  if (path == "-" && is_stream(0)) return encode_stream(a, *tk, 0, name, load_ms);
-  if (int fd = path == "-" ? -1 : open_if_stream(path); fd >= 0) {
-    int rc = encode_stream(a, *tk, fd, name, load_ms);
-    ::close(fd);
-    return rc;
+  if (a.in.empty()) return encode_path(a, *tk, "-", load_ms);
+  for (const auto& path : a.in.files) {
+    if (int rc = encode_path(a, *tk, path, load_ms)) return rc;
   }
-  auto in = open_input(path);
-  if (!in.ok()) return report(in.error());
-  return encode_file(a, *tk, *in, name, load_ms);
+  for (std::size_t i = 0; i < a.in.texts.size(); ++i) {
+    MappedFile text = MappedFile::from_string(a.in.texts[i]);
+    if (int rc = encode_file(a, *tk, text, a.in.text_name(i), load_ms)) return rc;
+  }
+  return 0;
 }
 
 }  // namespace
 
 void add_encode(CLI::App& app, Registry& r) {
   auto a = std::make_shared<EncodeArgs>();
-  CLI::App* sub = app.add_subcommand("encode", "Print the token ids of FILE (or stdin)");
+  CLI::App* sub = app.add_subcommand("encode", "Print the token ids of each input, one line each (default: stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
   a->enc.add_edges(sub);
-  sub->add_option("FILE", a->file, "Input file, read as raw bytes (default: stdin)");
+  a->in.add(sub, "Input files, read as raw bytes ('-' is stdin; default: stdin)");
   auto* j = sub->add_flag("--json", a->json, "Print a JSON array of ids");
   sub->add_flag("--tokens", a->tokens,
                 "One line per token: id, byte offset, and the token's bytes (escaped)")
       ->excludes(j);
   sub->add_flag("--stats", a->stats,
                 "Print timing as one JSON line on stderr (load and encode time, MB/s)");
+  a->jsonl.add(sub);
   r.add(sub, [a] { return run_encode(*a); });
 }
 

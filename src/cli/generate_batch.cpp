@@ -1,7 +1,10 @@
 // `tok generate --batch FILE.jsonl`: one request per line, run together with
 // continuous batching (model/batch.hpp); one JSON object per request on
 // stdout, in input order, each written as soon as it and all before it are
-// done; a report on stderr at the end.
+// done; a report on stderr at the end. A line may also be an OpenAI Batch
+// API request ({"custom_id", "method", "url", "body": {...}}), the format
+// `tok count --batch` reads: its body is the request, its custom_id comes
+// back in the output line.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "model/batch.hpp"
 
@@ -26,7 +30,32 @@ constexpr std::array<std::string_view, 7> kKeys = {"prompt", "top_k", "top_p", "
 struct Line {
   std::string where;  // FILE:LINE
   model::BatchRequest request;
+  std::optional<nlohmann::json> custom_id;  // from an OpenAI batch envelope
 };
+
+// An OpenAI Batch API line wraps the request: {"custom_id", "method", "url",
+// "body"}. Returns the body (the request itself) and the custom_id; a bare
+// request is returned as it is. A completion body's "model" names a hosted
+// model and is ignored: the GGUF file is -m's.
+Result<nlohmann::json> unwrap_envelope(nlohmann::json j, std::optional<nlohmann::json>& custom_id) {
+  if (!j.is_object() || !j.contains("body")) return j;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() != "custom_id" && it.key() != "method" && it.key() != "url" && it.key() != "body") {
+      return make_error("unknown key \"{}\" in an OpenAI batch line (expected custom_id, method, "
+                        "url, body)",
+                        it.key());
+    }
+  }
+  if (j.contains("custom_id")) custom_id = j["custom_id"];
+  nlohmann::json body = j["body"];
+  if (!body.is_object()) return make_error("\"body\" must be a JSON object");
+  if (body.contains("messages")) {
+    return make_error("a chat request (\"messages\"): generate --batch runs completion requests, "
+                      "with \"prompt\"");
+  }
+  body.erase("model");
+  return body;
+}
 
 // Checks one key's value and stores it into r; an error says what the key must be.
 Status apply_key(const std::string& key, const nlohmann::json& v, model::BatchRequest& r,
@@ -69,13 +98,15 @@ Status apply_key(const std::string& key, const nlohmann::json& v, model::BatchRe
 
 // One request from one line; defaults come from the command line.
 Result<model::BatchRequest> parse_line(std::string_view line, const model::BatchRequest& defaults,
-                                       const bpe::Tokenizer& tk) {
+                                       const bpe::Tokenizer& tk,
+                                       std::optional<nlohmann::json>& custom_id) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
   } catch (const nlohmann::json::parse_error& e) {
     return make_error("malformed JSON at byte {}", e.byte);
   }
+  TOK_ASSIGN(j, unwrap_envelope(std::move(j), custom_id));
   if (!j.is_object()) return make_error("expected a JSON object with a \"prompt\"");
   model::BatchRequest r = defaults;
   std::optional<std::string> prompt;
@@ -118,11 +149,12 @@ Result<std::vector<Line>> read_requests(const std::string& path, const model::Ba
     std::string where = fmt::format("{}:{}", source, line_no);
     model::BatchRequest d = defaults;
     if (!seeded) d.sampling.seed = (static_cast<std::uint64_t>(rd()) << 32) | rd();
-    auto r = parse_line(line, d, m.tokenizer());
+    std::optional<nlohmann::json> custom_id;
+    auto r = parse_line(line, d, m.tokenizer(), custom_id);
     if (!r.ok()) return make_error("{}: {}", where, r.error().message);
     Status ok = model::check_batch_request(*r, cache, ctx);
     if (!ok.ok()) return make_error("{}: {}", where, ok.error().message);
-    lines.push_back(Line{where, std::move(*r)});
+    lines.push_back(Line{where, std::move(*r), std::move(custom_id)});
   }
   if (lines.empty()) return make_error("{}: no requests (expected one JSON object per line)", source);
   return lines;
@@ -147,9 +179,6 @@ nlohmann::json report_json(const model::BatchStats& s, std::size_t block_bytes, 
   return j;
 }
 
-std::string mib(std::uint64_t bytes) {
-  return fmt::format("{:.2f} MiB", static_cast<double>(bytes) / (1 << 20));
-}
 
 }  // namespace
 
@@ -163,7 +192,11 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
   auto lines = read_requests(a.batch, defaults, c.seed.has_value(), m, cache, ctx);
   if (!lines.ok()) return report(lines.error());
   std::vector<model::BatchRequest> requests;
-  for (Line& l : *lines) requests.push_back(std::move(l.request));
+  std::vector<std::optional<nlohmann::json>> custom_ids;
+  for (Line& l : *lines) {
+    requests.push_back(std::move(l.request));
+    custom_ids.push_back(std::move(l.custom_id));
+  }
   unsigned threads = c.runtime.thread_count();
   model::ThreadPool pool(threads);
   Output out;
@@ -176,6 +209,7 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
                         {"finish_reason", std::string(model::finish_name(r.finish))},
                         {"prompt_tokens", r.prompt_tokens},
                         {"ids", r.ids}};
+    if (custom_ids[i]) j["custom_id"] = *custom_ids[i];
     ready[i] = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     for (; next < ready.size() && ready[next]; ++next) {
       out.write(*ready[next]);
@@ -196,8 +230,8 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
                  "most, KV peak %s (contiguous: %s), %zu preemptions\n",
                  st->sequences, st->generated_tokens, st->seconds, st->tokens_per_s(),
                  st->peak_in_flight,
-                 mib(st->kv.blocks_peak * cache.pool().block_bytes()).c_str(),
-                 mib(st->kv.bytes_contiguous).c_str(), st->preemptions);
+                 human_bytes(st->kv.blocks_peak * cache.pool().block_bytes()).c_str(),
+                 human_bytes(st->kv.bytes_contiguous).c_str(), st->preemptions);
   }
   return 0;
 }

@@ -2,6 +2,9 @@
 // streamed to stdout one token at a time (whole UTF-8 characters only).
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <random>
 
@@ -10,6 +13,7 @@
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
 #include "cli/kv_options.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
 #include "model/generator.hpp"
@@ -44,6 +48,16 @@ nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
                       {"stop", std::string(model::stop_reason_name(s.stop))}};
   j.update(nlohmann::json::parse(s.kv.to_json()));  // kv_* keys: docs/kv.md
   return j;
+}
+
+// Are stdout and stderr the same terminal? Then a line stderr writes (stats,
+// warnings, --logprobs) would continue the text's open line: it is started
+// on a line of its own by a newline on stderr, leaving stdout's bytes as
+// generated.
+bool same_terminal() {
+  struct stat a {}, b {};
+  return isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && fstat(STDOUT_FILENO, &a) == 0 &&
+         fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
 }
 
 nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
@@ -83,12 +97,22 @@ int run_generate(GenerateArgs& a) {
   Output out;
   nlohmann::json tokens = nlohmann::json::array();
   std::vector<bpe::TokenId> generated;
+  const bool shared = same_terminal();
+  bool line_open = false;  // stdout's last byte is not a newline
+  auto own_line = [&] {
+    if (shared && line_open) std::fputc('\n', stderr);
+    line_open = false;
+  };
   model::GenerateCallbacks cb;
   cb.token = [&](const model::TokenInfo& t) {
     generated.push_back(t.id);
     if (a.gen.logprobs > 0) {
-      if (a.json) tokens.push_back(token_json(tk, t));
-      else std::fprintf(stderr, "%s\n", token_json(tk, t).dump().c_str());
+      if (a.json) {
+        tokens.push_back(token_json(tk, t));
+      } else {
+        own_line();
+        std::fprintf(stderr, "%s\n", token_json(tk, t).dump().c_str());
+      }
     }
   };
   std::string text;
@@ -100,10 +124,12 @@ int run_generate(GenerateArgs& a) {
     cb.text = [&](std::string_view s) {
       out.write(s);
       out.flush();
+      if (!s.empty()) line_open = s.back() != '\n';
     };
     if (a.echo) {
       out.write(prompt);
       out.flush();
+      if (!prompt.empty()) line_open = prompt.back() != '\n';
     }
   }
   auto st = model::generate(*m, pool, ids, a.gen, cb);
@@ -122,11 +148,16 @@ int run_generate(GenerateArgs& a) {
     out.put('\n');
   } else if (!text.empty() || st->generated_tokens > 0) {
     out.put('\n');
+    line_open = false;
   }
   out.flush();
+  own_line();
   if (st->stop == model::StopReason::kContextFull) {
-    warn(fmt::format("context full: stopped after {} tokens (context {}; see --ctx)",
-                     st->prompt_tokens + st->generated_tokens,
+    // The numbers of --stats: the last generated token is printed but never
+    // evaluated, so prompt + generated is one more than the context holds.
+    warn(fmt::format("context full: stopped after {} generated tokens ({} prompt tokens; "
+                     "context {}; see --ctx)",
+                     st->generated_tokens, st->prompt_tokens,
                      a.model.ctx > 0 ? a.model.ctx : m->config().ctx));
   }
   if (a.stats && !a.json) std::fprintf(stderr, "%s\n", stats_json(*st, threads).dump().c_str());
@@ -140,23 +171,27 @@ void add_generate(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
   a->kv.add(sub);
-  sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
+  auto* positional = sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
       ->each([a](const std::string&) { a->prompt_given = true; });
+  sub->add_option("-p,--prompt", a->prompt, "Prompt text, as llama-cli takes it (same as PROMPT)")
+      ->each([a](const std::string&) { a->prompt_given = true; })
+      ->excludes(positional);
   auto& g = a->gen;
   auto& s = g.sampling;
   sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
-      ->check(CLI::Range(0, 1 << 24));
-  sub->add_option("--temperature", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
-      ->check(CLI::Range(0.0f, 100.0f));
+      ->check(integer_in(0, 1 << 24));
+  sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
+      ->check(real_in(0, 100));
   sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0, max_of<int>()));
   sub->add_option("--top-p", s.top_p, "Nucleus sampling: smallest set with this probability (1: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+      ->capture_default_str()->check(real_in(0, 1));
   sub->add_option("--min-p", s.min_p, "Drop tokens less likely than this times the most likely (0: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 1.0f));
+      ->capture_default_str()->check(real_in(0, 1));
   sub->add_option("--repeat-penalty", s.repeat_penalty, "Penalty for tokens among the last 64 (1: off)")
-      ->capture_default_str()->check(CLI::Range(0.0f, 100.0f));
-  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)");
+      ->capture_default_str()->check(real_in(0, 100));
+  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)")
+      ->check(integer_in(0, max_of<std::uint64_t>()));
   sub->add_flag("--greedy", s.greedy, "Always take the most likely token");
   sub->add_option("--stop", g.stops, "Stop before this string (repeatable)")->take_all();
   sub->add_flag("--echo", a->echo, "Print the prompt before the generated text");
@@ -164,7 +199,7 @@ void add_generate(CLI::App& app, Registry& r) {
                 "Print one JSON line of timing statistics to stderr at the end");
   sub->add_option("--logprobs", g.logprobs,
                   "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
-      ->check(CLI::Range(0, 100));
+      ->check(integer_in(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
   a->multi.add(sub);
   a->attn.add(sub);

@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "model/samples.hpp"
 
@@ -100,16 +101,16 @@ int print_multi(const GenerateContext& c, const std::string& prompt, const model
 void MultiGenerateArgs::add(CLI::App* app) {
   app->add_option("--samples", samples,
                   "N continuations of the prompt, sharing its KV blocks (sample i uses seed + i)")
-      ->check(CLI::Range(1, 64));
+      ->check(integer_in(1, 64));
   app->add_option("--beams", beams, "Beam search with B beams (sum of log-probabilities); prints the best")
-      ->check(CLI::Range(1, 64));
+      ->check(integer_in(1, 64));
   app->add_option("--batch", batch,
                   "Run the prompts of a JSONL file together (continuous batching under --kv-budget)");
   app->add_flag("--no-share", no_share,
                 "Evaluate the prompt once per sample (--samples) or request (--batch) instead of sharing KV blocks");
   app->add_option("--max-batch", max_batch, "With --batch: most sequences stepped together")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(integer_in(1, 64));
 }
 
 int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {

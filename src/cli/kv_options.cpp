@@ -1,5 +1,10 @@
 #include "cli/kv_options.hpp"
 
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "core/number_format.hpp"
+#include "cli/numeric_options.hpp"
 #include "kv/byte_size.hpp"
 #include "model/kv_sequence.hpp"
 
@@ -22,7 +27,7 @@ CLI::Validator parser_check(Parse parse, const char* name) {
 void KvOptions::add(CLI::App* app) {
   app->add_option("--kv-block", block, "KV-cache block size in tokens (paged cache)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+      ->check(integer_in(1, 4096));
   app->add_option("--kv-type", type, "KV-cache storage: f32, f16, q8_0 or q4_0")
       ->capture_default_str()
       ->check(parser_check(kv::parse_kv_type, "KV_TYPE"));
@@ -48,8 +53,17 @@ Result<kv::KvConfig> KvOptions::config(const model::Model& m, int ctx) const {
   c.context = ctx;
   // Surfaces a row/type mismatch, a budget below one block or a policy that
   // leaves no room in the context now, as one error.
-  TOK_TRY(kv::PagedKvCache::create(c));
+  TOK_ASSIGN(kv::PagedKvCache cache, kv::PagedKvCache::create(c));
   TOK_TRY(model::KvSequence::fits(c.policy, ctx));
+  // The cache holds whole blocks: a budget between two multiples is rounded
+  // down, and says so rather than reporting a smaller figure unexplained.
+  std::uint64_t usable = cache.pool().max_blocks() * cache.pool().block_bytes();
+  if (c.budget_bytes != 0 && usable != c.budget_bytes) {
+    warn(fmt::format("--kv-budget {} rounded down to {} ({} bytes: {} blocks of {} bytes, {} tokens "
+                     "each)",
+                     budget, human_bytes(usable), usable, cache.pool().max_blocks(),
+                     cache.pool().block_bytes(), c.block_tokens));
+  }
   return c;
 }
 

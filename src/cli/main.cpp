@@ -1,5 +1,9 @@
 // tok: exact, fast tokenization and token-cost tools. Dispatches subcommands.
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <cstring>
@@ -12,14 +16,17 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
+#include "cli/usage_errors.hpp"
+#include "cli/generated_docs.hpp"
 #include "core/atomic_file.hpp"
+#include "core/fatal_signals.hpp"
+#include "core/mapped_file.hpp"
 #include "core/output.hpp"
 #include "formats/registry.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
 
-namespace {
 // Messages quote user data (paths, file contents); control bytes there must
 // not break the one-line contract or drive the terminal.
 std::string one_line(const std::string& m) {
@@ -34,9 +41,11 @@ std::string one_line(const std::string& m) {
   }
   return out;
 }
-}  // namespace
 
 int report(const Error& e) {
+  // Once an input shrank under its mapping, what tok read after that point is
+  // zeros, and errors about it are noise: main() names the shrunk file instead.
+  if (!shrunk_mapped_file().empty()) return kExitError;
   std::fprintf(stderr, "tok: error: %s\n", one_line(e.message).c_str());
   return kExitError;
 }
@@ -47,20 +56,15 @@ void warn(const std::string& message) {
 
 namespace {
 
-void on_interrupt(int sig) {
-  remove_pending_temporaries();
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-// One line, "tok: error: ...", for every usage error CLI11 reports.
-int usage_error(const std::string& message) {
+// One line, "tok: error: ...", for every usage error, naming the help of
+// the command it is about ("see tok train --help").
+int usage_error(const std::string& message, const std::string& command = "tok") {
   std::string m = message;
   for (char& c : m) {
     if (c == '\n') c = ' ';
   }
   while (!m.empty() && m.back() == ' ') m.pop_back();
-  std::fprintf(stderr, "tok: error: %s (see tok --help)\n", m.c_str());
+  std::fprintf(stderr, "tok: error: %s (see %s --help)\n", one_line(m).c_str(), command.c_str());
   return kExitUsage;
 }
 
@@ -97,6 +101,7 @@ int run(int argc, char** argv) {
   add_score(app, registry);
   add_quantize(app, registry);
   add_vocab(app, registry);
+  if (auto status = run_doc_generator(argc, argv, app)) return *status;
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], app)) return usage_error(*e);
   }
@@ -110,10 +115,15 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    return usage_error(e.what());
+    return usage_error(explain_parse_error(app, e), command_path(app));
   }
   for (auto& [sub, fn] : registry.commands) {
-    if (sub->parsed()) return fn();
+    if (!sub->parsed()) continue;
+    try {
+      return fn();
+    } catch (const UsageError& e) {
+      return usage_error(e.message, command_path(app));
+    }
   }
   return usage_error("no command given");
 }
@@ -121,15 +131,51 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tok::cli
 
-int main(int argc, char** argv) {
-  // A closed stdout pipe surfaces as EPIPE from write(), which Output turns
-  // into BrokenPipe: `tok encode big | head` ends quietly with status 0.
-  signal(SIGPIPE, SIG_IGN);
-  // A file size limit (ulimit -f) then fails write() with EFBIG, which
-  // AtomicFile reports, instead of killing tok with a half-written temporary.
-  signal(SIGXFSZ, SIG_IGN);
-  signal(SIGINT, tok::cli::on_interrupt);
-  signal(SIGTERM, tok::cli::on_interrupt);
+namespace {
+
+// A standard descriptor tok was started without (`tok count f >&-`) would be
+// taken by the next file tok opens, and stdout's bytes would land in an input
+// or a temporary. Park /dev/null there, opened the wrong way round, so that
+// writing to a closed stdout still fails (EBADF) and is reported.
+void guard_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    int got = ::open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (got >= 0 && got != fd) ::close(got);
+  }
+}
+
+// Output still in stdout's buffer (fmt::print, printf) is only written here:
+// a full disk or a closed stdout must not end in status 0 with the result
+// lost. A reader that went away (EPIPE) is not an error (`tok ... | head`).
+int check_stdout(int status) {
+  errno = 0;
+  bool failed = std::fflush(stdout) != 0;
+  int e = errno;
+  failed |= std::ferror(stdout) != 0;
+  if (!failed && std::fclose(stdout) != 0 && errno != EBADF) {
+    failed = true;
+    e = errno;
+  }
+  if (!failed || e == EPIPE) return status;
+  std::fprintf(stderr, "tok: error: cannot write output: %s\n",
+               e ? std::strerror(e) : "write error");
+  return tok::cli::kExitError;
+}
+
+// An input that shrank under its mapping was read on as zeros: whatever was
+// printed from it is incomplete.
+int check_inputs(int status) {
+  std::string shrunk = tok::shrunk_mapped_file();
+  if (shrunk.empty()) return status;
+  std::fprintf(stderr,
+               "tok: error: %s: the file shrank while tok read it (truncated or rotated?); "
+               "the results are incomplete\n",
+               tok::cli::one_line(shrunk).c_str());
+  return tok::cli::kExitError;
+}
+
+int run_main(int argc, char** argv) {
   try {
     return tok::cli::run(argc, argv);
   } catch (const tok::BrokenPipe&) {
@@ -148,4 +194,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tok: error: %s\n", e.what());
     return tok::cli::kExitError;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  guard_standard_fds();
+  // A closed stdout pipe surfaces as EPIPE from write(), which Output turns
+  // into BrokenPipe: `tok encode big | head` ends quietly with status 0.
+  signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) then fails write() with EFBIG, which
+  // AtomicFile reports, instead of killing tok with a half-written temporary.
+  signal(SIGXFSZ, SIG_IGN);
+  tok::install_fatal_signal_handlers();
+  int status = run_main(argc, argv);
+  status = check_inputs(status);
+  if (status == tok::cli::kExitError && std::ferror(stdout)) {
+    // The error is already reported; stdout's own failure adds nothing.
+    return status;
+  }
+  return check_stdout(status);
 }

@@ -1,17 +1,23 @@
-// tok models [--json] [--models FILE]: the model catalog.
+// tok models [--search WORD]... [--json] [--models FILE]: the model catalog.
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "cli/command.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "cost/catalog.hpp"
+#include "formats/registry.hpp"
 
 namespace tok::cli {
 namespace {
 
 struct ModelsArgs {
   std::vector<std::string> model_files;
+  std::vector<std::string> search;
   bool json = false;
 };
 
@@ -30,7 +36,18 @@ nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
                            {"tokenizer", m.tokenizer}, {"estimate", m.estimate}, {"chat", m.chat},
                            {"context_window", m.context_window}, {"max_output", m.max_output}};
   j["price"] = {{"input", m.price.input}, {"cached_input", m.price.cached_input},
-                {"output", m.price.output}, {"date", m.price.date}, {"source", m.price.source}};
+                {"output", m.price.output}};
+  j["price"]["tiers"] = nlohmann::ordered_json::array();
+  for (const auto& t : m.price.tiers) {
+    j["price"]["tiers"].push_back({{"above", t.above}, {"input", t.input},
+                                   {"cached_input", t.cached_input}, {"output", t.output}});
+  }
+  if (m.price.batch) {
+    j["price"]["batch"] = {{"factor", m.price.batch->factor}, {"source", m.price.batch->source}};
+  }
+  j["price"]["date"] = m.price.date;
+  j["price"]["source"] = m.price.source;
+  if (m.deprecated) j["deprecated"] = true;
   if (m.kv) {
     j["kv"] = {{"layers", m.kv->layers}, {"heads", m.kv->heads}, {"kv_heads", m.kv->kv_heads},
                {"head_dim", m.kv->head_dim}, {"attention", attention_name(m.kv->attention)},
@@ -41,28 +58,56 @@ nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
   return j;
 }
 
+// "$1.25 >200k $2.50": the input rate and each long-context tier's.
+std::string input_rates(const cost::Price& p) {
+  std::string s = format_usd(p.input);
+  for (const auto& t : p.tiers) {
+    s += fmt::format(" >{}k {}", t.above / 1000, format_usd(t.input));
+  }
+  return s;
+}
+
 int run_models(const ModelsArgs& a) {
-  auto catalog = cost::Catalog::load_default(a.model_files);
+  std::string user_error;
+  auto catalog = cost::Catalog::load_default(a.model_files, &user_error);
   if (!catalog.ok()) return report(catalog.error());
+  if (!user_error.empty()) warn(user_error + " (its models are left out)");
+  std::vector<const cost::ModelInfo*> shown = catalog->search(a.search);
+  if (shown.empty() && !a.search.empty()) {
+    // Nothing contains every word: the nearest names, as -m suggests them.
+    std::string words = fmt::format("{}", fmt::join(a.search, " "));
+    auto near = formats::suggest(words, catalog->names());
+    std::string hint = near.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(near, ", "));
+    return report(make_error("no model in the catalog matches '{}'{}", words, hint));
+  }
   Output out;
   if (a.json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& m : catalog->models()) j.push_back(to_json(m));
+    for (const auto* m : shown) j.push_back(to_json(*m));
     out.write(j.dump(1));
     out.put('\n');
     out.flush();
     return 0;
   }
-  out.write(fmt::format("{:<20} {:<10} {:<13} {:>9} {:>8} {:>8} {:>8} {:>8}  {}\n", "model",
-                        "provider", "tokenizer", "context", "in $/M", "cache $/M", "out $/M",
-                        "kv", "price read"));
-  for (const auto& m : catalog->models()) {
-    std::string kv = m.kv ? attention_name(m.kv->attention) : "-";
-    out.write(fmt::format("{:<20} {:<10} {:<13} {:>9} {:>8} {:>8} {:>8} {:>8}  {}\n", m.id,
-                          m.provider, m.tokenizer + (m.estimate ? "~" : ""), m.context_window,
-                          m.price.input, m.price.cached_input, m.price.output, kv, m.price.date));
+  std::size_t w = 20;
+  for (const auto* m : shown) w = std::max(w, std::min<std::size_t>(m->id.size(), 48));
+  out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}\n", "model",
+                        w, "provider", "tokenizer", "context", "in $/M (tiers)", "cache $/M",
+                        "out $/M", "batch", "kv", "price read"));
+  for (const auto* m : shown) {
+    std::string kv = m->kv ? attention_name(m->kv->attention) : "-";
+    std::string batch = m->price.batch ? fmt::format("x{}", format_decimal(m->price.batch->factor, 3)) : "-";
+    std::string context = m->context_window ? group_digits(m->context_window) : "?";
+    out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n", m->id,
+                          w, m->provider, m->tokenizer + (m->estimate ? "~" : ""), context,
+                          input_rates(m->price), format_usd(m->price.cached_input),
+                          format_usd(m->price.output), batch, kv, m->price.date,
+                          m->deprecated ? " (deprecated)" : ""));
   }
-  out.write("~ = tokenizer not public: counts use this encoding as a proxy and are estimates.\n");
+  out.write(fmt::format("{} of {} models. ~ = tokenizer not public: counts use this encoding as a "
+                        "proxy and are estimates. >Nk = rates for requests over N thousand input "
+                        "tokens; batch = Batch API price factor.\n",
+                        shown.size(), catalog->models().size()));
   if (!catalog->models().empty()) {
     out.write(fmt::format("prices: {}\n", catalog->models().front().price.source.substr(
                                               0, catalog->models().front().price.source.find(" ("))));
@@ -77,6 +122,9 @@ void add_models(CLI::App& app, Registry& r) {
   auto a = std::make_shared<ModelsArgs>();
   CLI::App* sub = app.add_subcommand("models", "List the model catalog: tokenizers, windows, prices, KV shapes");
   sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models")->allow_extra_args(false);
+  sub->add_option("-s,--search", a->search,
+                  "Only models whose id, alias or provider contains WORD (repeatable: all words)")
+      ->allow_extra_args(false);
   sub->add_flag("--json", a->json, "Print the catalog as JSON");
   r.add(sub, [a] { return run_models(*a); });
 }

@@ -1,10 +1,15 @@
 #include "cli/runtime_options.hpp"
 
 #include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "core/data_dir.hpp"
 #include "core/system_cpus.hpp"
+#include "cost/catalog.hpp"
 
 namespace tok::cli {
 
@@ -13,9 +18,9 @@ void RuntimeOptions::add(CLI::App* app) {
                   std::string("Model file (GGUF: llama or qwen2); default: ") + kDefaultModel +
                       " from tok's vocab directory");
   app->add_option("--threads", threads, "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
-      ->check(CLI::Range(1u, 256u));
-  app->add_option("--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(integer_in(1, 256));
+  app->add_option("-c,--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
+      ->check(integer_in(1, 1 << 20));
 }
 
 unsigned RuntimeOptions::thread_count() const {
@@ -23,8 +28,27 @@ unsigned RuntimeOptions::thread_count() const {
   return std::clamp(available_cpus(), 1u, 8u);
 }
 
+namespace {
+
+// -m is a GGUF path here but a catalog model in count, show and truncate:
+// a catalog name given where no such file exists gets told which is which.
+Status check_not_catalog_name(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::symlink_status(path, ec).type() != std::filesystem::file_type::not_found) {
+    return {};
+  }
+  auto catalog = cost::Catalog::load_default({});
+  if (!catalog.ok() || !catalog->get(path).ok()) return {};
+  return make_error("{} is a catalog model (prices), not a GGUF file: -m here takes a .gguf path "
+                    "(catalog models go to tok count -m and tok show -m)",
+                    path);
+}
+
+}  // namespace
+
 Result<model::Model> RuntimeOptions::load() const {
   std::string path = model.empty() ? vocab_dir() + "/" + kDefaultModel : model;
+  TOK_TRY(check_not_catalog_name(path));
   TOK_ASSIGN(model::Model m, model::Model::load(path));
   // Refused here, before the KV cache for the context is allocated.
   TOK_TRY(model::check_run_memory(m, ctx > 0 ? ctx : m.config().ctx));

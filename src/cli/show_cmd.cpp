@@ -1,5 +1,5 @@
 // tok show [-e ENC]... [-m MODEL] [--models FILE] [--ids] [--color WHEN] [--html FILE] [--json]
-//          [--limit BYTES] [FILE|TEXT]
+//          [--limit BYTES] [FILE | -t TEXT]
 // Draws the tokens of a text (terminal or HTML page) and a summary: tokens,
 // characters, words, bytes/token and, with -m, price, context share, KV
 // memory and attention FLOPs. The drawing lives in src/show/.
@@ -15,6 +15,8 @@
 #include "cli/command.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "cli/text_inputs.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/show_model.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
@@ -35,7 +37,7 @@ constexpr std::size_t kHtmlLimit = 256 * 1024;
 struct ShowArgs {
   ShowModelArgs vocab;      // -e, --pattern, -m, --models
   EncodingOptions special;  // only --special / --allow-special
-  std::optional<std::string> input;
+  TextInputs in;
   std::string color = "auto";
   bool ids = false;
   bool json = false;
@@ -44,20 +46,25 @@ struct ShowArgs {
   std::optional<std::size_t> width;
 };
 
-// An argument naming an existing file is read as the file; anything else
-// is the text itself; no argument (or "-") reads stdin.
-Result<MappedFile> read_input(const std::optional<std::string>& arg, std::string& source) {
-  if (!arg || *arg == "-") {
-    source = "<stdin>";
-    return open_input("-");
+// -t TEXT is the text; FILE is read as the file. The old convenience of a
+// bare text argument stays only where no file of that name exists, and says
+// so on stderr (a mistyped file name is then visible, not silently drawn).
+Result<MappedFile> read_input(const TextInputs& in, std::string& source) {
+  in.require_one("show");
+  if (!in.texts.empty()) {
+    source = in.text_name(0);
+    return MappedFile::from_string(in.texts[0]);
   }
+  const std::string arg = in.files.empty() ? std::string("-") : in.files[0];
+  source = input_name(arg);
   std::error_code ec;
-  if (std::filesystem::is_regular_file(*arg, ec) || std::filesystem::is_fifo(*arg, ec)) {
-    source = *arg;
-    return open_input(*arg);
+  if (arg == "-" || std::filesystem::symlink_status(arg, ec).type() !=
+                        std::filesystem::file_type::not_found) {
+    return open_input(arg);
   }
+  warn(fmt::format("no file named '{}': showing the argument as text (-t TEXT says so)", arg));
   source = "<text>";
-  return MappedFile::from_string(*arg);
+  return MappedFile::from_string(arg);
 }
 
 std::size_t terminal_width() {
@@ -174,7 +181,7 @@ int run_show(const ShowArgs& a) {
   if (a.vocab.encodings.size() > 2) throw UsageError{"show takes at most two -e vocabularies"};
   if (a.limit && *a.limit == 0) throw UsageError{"--limit must be at least 1 byte"};
   std::string source;
-  auto in = read_input(a.input, source);
+  auto in = read_input(a.in, source);
   if (!in.ok()) return report(in.error());
   auto model = ShowModel::load(a.vocab);
   if (!model.ok()) return report(model.error());
@@ -184,7 +191,15 @@ int run_show(const ShowArgs& a) {
   if (!measure.ok()) return report(measure.error());
   std::vector<show::EncodingFigures> figures;
   for (const auto& t : *views) figures.push_back({t.encoding, t.spans.size()});
-  auto mf = (*model)->figures(views->front().spans.size());
+  // The model's figures count with its own tokenizer, drawn or not (as tok count -m).
+  std::uint64_t model_tokens = views->front().spans.size();
+  const bpe::Tokenizer* mt = (*model)->model_tokenizer();
+  if (mt && mt != (*model)->tokenizers().front()) {
+    auto n = mt->count(in->bytes(), a.special.special_mode(), 1);
+    if (!n.ok()) return report(make_error("{}: {}", mt->name(), n.error().message));
+    model_tokens = *n;
+  }
+  auto mf = (*model)->figures(model_tokens);
   if (mf && mf->estimate) {
     warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with {}",
                      mf->model, mf->encoding));
@@ -220,8 +235,8 @@ void add_show(CLI::App& app, Registry& r) {
                   "if given, else the model's tokenizer, as `tok count -m` does");
   sub->add_option("--models", a->vocab.model_files,
                   "Extra catalog JSON adding or overriding models (repeatable)");
-  sub->add_option("INPUT", a->input,
-                  "A file (if one exists by that name), else the text itself; default: stdin");
+  a->in.add(sub, "Input file ('-' is stdin; default: stdin); where no file has that name, the "
+                 "argument is shown as text, with a warning");
   sub->add_option("--color", a->color, "Colour: always, never or auto (a terminal without NO_COLOR)")
       ->check(CLI::IsMember({"always", "never", "auto"}))
       ->capture_default_str();
@@ -230,8 +245,10 @@ void add_show(CLI::App& app, Registry& r) {
   sub->add_flag("--json", a->json, "Print the spans (id, offset, length, bytes hex) and summary as JSON");
   sub->add_option("--limit", a->limit,
                   "Draw at most this many bytes (default 65536 in the terminal, 262144 in "
-                  "--html); the summary always covers everything");
-  sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)");
+                  "--html); the summary always covers everything")
+      ->check(integer_in(0, max_of<std::int64_t>()));
+  sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)")
+      ->check(integer_in(1, 1 << 20));
   sub->get_option("--html")->excludes("--json");
   r.add(sub, [a] { return run_show(*a); });
 }

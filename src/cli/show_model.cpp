@@ -11,6 +11,7 @@ Result<std::unique_ptr<ShowModel>> ShowModel::load(const ShowModelArgs& a) {
   if (a.model) {
     TOK_ASSIGN(m->catalog_, cost::Catalog::load_default(a.model_files));
     TOK_ASSIGN(m->model_, m->catalog_.get(*a.model));
+    TOK_ASSIGN(m->model_tokenizer_, m->set_.get(*m->model_));
   }
   for (const auto& spec : a.encodings) {
     if (a.pattern) {
@@ -26,7 +27,7 @@ Result<std::unique_ptr<ShowModel>> ShowModel::load(const ShowModelArgs& a) {
   }
   if (m->tokenizers_.empty()) {
     TOK_ASSIGN(const bpe::Tokenizer* tk,
-               m->model_ ? m->set_.get(*m->model_) : m->set_.get_encoding("o200k_base"));
+               m->model_ ? m->model_tokenizer_ : m->set_.get_encoding("o200k_base"));
     m->tokenizers_.push_back(tk);
   }
   return m;
@@ -37,7 +38,7 @@ std::optional<show::ModelFigures> ShowModel::figures(std::uint64_t tokens) const
   const cost::ModelInfo& m = *model_;
   show::ModelFigures f;
   f.model = m.id;
-  f.encoding = tokenizers_.front()->name();
+  f.encoding = model_tokenizer_->name();
   f.tokens = tokens;
   f.estimate = m.estimate;
   cost::CostLine cl = cost::price_tokens(m, tokens, 0, 0);

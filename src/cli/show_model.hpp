@@ -2,7 +2,7 @@
 // draw (the -e ones, else the model's own, else o200k_base) and the model
 // figures for the summary. The figures come from the cost module's functions
 // (price_tokens, estimate_kv) on the same token count `tok count -m MODEL`
-// uses (the first -e if given, else the model's tokenizer), so the numbers
+// uses (always the model's own tokenizer, whatever -e draws), so the numbers
 // are equal to those of `tok count -m` and `tok count --kv`.
 #pragma once
 
@@ -32,7 +32,9 @@ class ShowModel {
 
   // The vocabularies to draw, in order (1 or 2).
   const std::vector<const bpe::Tokenizer*>& tokenizers() const { return tokenizers_; }
-  // Figures for `tokens` tokens of the first vocabulary; nullopt without -m.
+  // The model's own tokenizer (-m), or null.
+  const bpe::Tokenizer* model_tokenizer() const { return model_tokenizer_; }
+  // Figures for `tokens` tokens of the model's tokenizer; nullopt without -m.
   std::optional<show::ModelFigures> figures(std::uint64_t tokens) const;
 
  private:
@@ -41,6 +43,7 @@ class ShowModel {
   std::vector<std::unique_ptr<bpe::Tokenizer>> owned_;  // loaded with --pattern
   std::vector<const bpe::Tokenizer*> tokenizers_;
   const cost::ModelInfo* model_ = nullptr;
+  const bpe::Tokenizer* model_tokenizer_ = nullptr;
 };
 
 }  // namespace tok::cli

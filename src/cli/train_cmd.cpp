@@ -13,14 +13,18 @@
 #include "bpe/trainer.hpp"
 #include "bpe/word_counter.hpp"
 #include "cli/command.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/train_corpus.hpp"
 #include "core/atomic_file.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
+#include "cost/jsonl_count.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
+#include "text/pretokenizer.hpp"
 
 namespace tok::cli {
 namespace {
@@ -38,6 +42,8 @@ struct TrainArgs {
   std::string format = "tiktoken";
   std::string save_counts;
   std::vector<std::string> from_counts;
+  std::string jsonl;  // --jsonl FIELD: the inputs are JSON Lines documents
+  bool skip_bad = false;
 };
 
 struct Stats {
@@ -64,8 +70,26 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
   return regex;
 }
 
+// --jsonl: each line's field is one document, split on its own.
+Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
+                                           Stats& stats) {
+  TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(a.jsonl));
+  cost::JsonlOptions o{field, a.skip_bad, a.threads ? a.threads : available_cpus()};
+  std::vector<std::string> paths = a.inputs;
+  if (paths.empty()) paths.push_back("-");
+  cost::JsonlStats js;
+  TOK_ASSIGN(bpe::WordCounts words, cost::count_jsonl_words(paths, o, pre, js));
+  stats.bytes = js.text_bytes;
+  if (js.bad && !a.quiet) {
+    warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
+  }
+  if (js.text_bytes == 0) return make_error("{}: no text to train on (no documents)", cost::jsonl_name(paths.front()));
+  return words;
+}
+
 Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
                                      Stats& stats) {
+  if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
   TOK_ASSIGN(TrainCorpus corpus, open_train_corpus(a.inputs));
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
@@ -126,7 +150,7 @@ Status check_round_trip(const bpe::Tokenizer& tk, const bpe::WordCounts& words) 
 }
 
 struct Outputs {
-  std::vector<AtomicFile> files;  // committed together once all are written
+  std::vector<AtomicFile> files;  // commit_together once all are written
   int counts = -1, tiktoken = -1, sidecar = -1, hf = -1;
 };
 
@@ -164,7 +188,9 @@ Status write_vocabulary(const TrainArgs& a, const text::PreTokenizer& pre,
   bpe::Tokenizer tk("trained", std::move(table), {pre}, specials);
   TOK_TRY(check_round_trip(tk, words));
   TOK_TRY(out.files[out.tiktoken].write(tiktoken));
-  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pattern, specials})));
+  // The regex itself, so that other tiktoken loaders split as tok does.
+  std::string name = text::PreTokenizer::named(pattern).ok() ? pattern : std::string();
+  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pre.pattern(), name, specials})));
   if (out.hf >= 0) TOK_TRY(out.files[out.hf].write(hf));
   return {};
 }
@@ -174,6 +200,10 @@ Status check_args(const TrainArgs& a) {
     throw UsageError{"train: give input files or --from-counts, not both"};
   }
   if (a.out.empty() && a.save_counts.empty()) throw UsageError{"train: -o OUT is required"};
+  if (a.jsonl.empty() && a.skip_bad) throw UsageError{"train: --skip-bad needs --jsonl FIELD"};
+  if (!a.jsonl.empty() && !a.from_counts.empty()) {
+    throw UsageError{"train: --jsonl reads text; --from-counts reads tables, not both"};
+  }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
   std::set<std::string> seen;
   for (const auto& s : a.specials) {
@@ -189,10 +219,10 @@ Status check_args(const TrainArgs& a) {
   return {};
 }
 
-double peak_memory_mb() {
+std::uint64_t peak_memory_bytes() {
   struct rusage ru {};
   ::getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;  // ru_maxrss is in KiB on Linux
+  return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // ru_maxrss is in KiB on Linux
 }
 
 Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words, Stats& stats) {
@@ -244,12 +274,12 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     }
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
-  for (auto& f : out.files) TOK_TRY(f.commit());
-  summary = fmt::format("{:.1f} MB read, {} unique words, {} merges learned, {:.2f} s "
-                        "(count {:.2f} s, merge {:.2f} s), peak memory {:.0f} MB",
-                        stats.bytes / 1e6, words.size(), learned ? learned - 256 : 0,
-                        stats.count_seconds + stats.merge_seconds, stats.count_seconds,
-                        stats.merge_seconds, peak_memory_mb());
+  TOK_TRY(commit_together(out.files));
+  summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
+                        "(count {:.2f} s, merge {:.2f} s), peak memory {}",
+                        human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),
+                        learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds,
+                        stats.count_seconds, stats.merge_seconds, human_bytes(peak_memory_bytes()));
   return {};
 }
 
@@ -269,16 +299,21 @@ void add_train(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
   sub->add_option("FILE", a->inputs, "Text files or directories (recursive); default: stdin");
   sub->add_option("--vocab-size", a->vocab_size,
-                  "Total ids: 256 byte tokens + merges + special tokens");
+                  "Total ids: 256 byte tokens + merges + special tokens")
+      ->check(integer_in(1, max_of<std::uint32_t>()));
   sub->add_option("-o,--output", a->out,
                   "Output name: writes OUT.tiktoken and OUT.tiktoken.json (+ OUT.tokenizer.json)");
   sub->add_option("--pattern", a->pattern,
                   "Pre-tokenizer: gpt2, cl100k, o200k or a regex (default: o200k)");
-  sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times");
-  sub->add_option("--special", a->specials,
-                  "Special token (repeatable); ids follow the learned tokens, in order");
-  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes");
-  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result");
+  sub->add_option("--min-frequency", a->min_frequency, "Never merge a pair seen fewer times")
+      ->check(integer_in(0, max_of<std::uint64_t>()));
+  sub->add_option("--special-token,--special", a->specials,
+                  "Special token TOKEN (repeatable); ids follow the learned tokens, in order "
+                  "(--special: the old name, kept for one release)");
+  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes")
+      ->check(integer_in(0, max_of<std::uint32_t>()));
+  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result")
+      ->check(integer_in(0, kMaxThreads));
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
       ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
   sub->add_option("--save-counts", a->save_counts,
@@ -287,6 +322,10 @@ void add_train(CLI::App& app, Registry& r) {
                   "Train from word-count tables (summed) instead of text")
       ->expected(1, -1);
   sub->add_flag("-q,--quiet", a->quiet, "No progress or summary on stderr");
+  sub->add_option("--jsonl", a->jsonl,
+                  "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
+  sub->add_flag("--skip-bad", a->skip_bad,
+                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   r.add(sub, [a] { return run_train(*a); });
 }
 

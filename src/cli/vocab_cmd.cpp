@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"
@@ -50,7 +51,7 @@ int run_fetch(const std::vector<std::string>& names) {
 struct ListRow {
   std::string name, kind, source, licence, description;
   std::optional<std::string> path;
-  std::optional<std::size_t> tokens, bytes;
+  std::optional<std::size_t> ids, bytes;  // ids: the vocabulary size, as tok vocab info counts it
 };
 
 // Token count of a .tiktoken file without building the table: one line per token.
@@ -69,7 +70,12 @@ std::vector<ListRow> list_rows() {
     std::string path = vocab_dir() + "/" + b.file;
     if (auto n = tiktoken_lines(path)) {
       r.path = path;
-      r.tokens = *n + b.specials.size();
+      // Vocabulary size means one thing in every command: N for ids 0..N-1,
+      // specials included (tiktoken's n_vocab; cl100k_base: 100,277 ids, of
+      // which 100,256 ordinary tokens and 5 specials, the rest unused).
+      std::size_t ids = *n;
+      for (const auto& sp : b.specials) ids = std::max<std::size_t>(ids, sp.id + std::size_t{1});
+      r.ids = ids;
       r.bytes = fs::file_size(path, ec);
     } else {
       r.source = "missing";
@@ -100,7 +106,7 @@ int run_list(bool json) {
     for (const auto& r : rows) {
       j.push_back({{"name", r.name},         {"format", r.kind},    {"source", r.source},
                    {"licence", r.licence},   {"description", r.description},
-                   {"path", opt(r.path)},    {"tokens", opt(r.tokens)}, {"bytes", opt(r.bytes)}});
+                   {"path", opt(r.path)},    {"ids", opt(r.ids)}, {"bytes", opt(r.bytes)}});
     }
     out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.put('\n');
@@ -108,8 +114,8 @@ int run_list(bool json) {
     out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", "name", "size", "licence", "source",
                           "description"));
     for (const auto& r : rows) {
-      std::string size = r.tokens   ? fmt::format("{} tokens", *r.tokens)
-                         : r.bytes  ? fmt::format("{:.1f} MB", static_cast<double>(*r.bytes) / 1e6)
+      std::string size = r.ids      ? fmt::format("{} ids", *r.ids)
+                         : r.bytes  ? human_bytes(*r.bytes)
                                     : "-";
       out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", r.name, size, r.licence, r.source,
                             r.description));

@@ -136,9 +136,13 @@ void print_text(const bpe::Tokenizer& tk, const compare::Composition& c,
   out.write(fmt::format("{:<14}{:.2f} bytes; {:.2f} characters (whole-UTF-8 tokens)\n",
                         "mean length", c.mean_bytes, c.mean_chars));
   out.write("longest tokens\n");
+  // A hostile vocabulary may hold a 1 MB token: the table shows its start.
+  constexpr std::size_t kShownBytes = 256;  // above real vocabularies' longest (128)
   for (auto id : longest) {
-    out.write(fmt::format("  {:>8} {:>4} bytes  \"{}\"\n", id, tk.token_bytes(id).size(),
-                          escape_token(tk.token_bytes(id))));
+    std::string_view b = tk.token_bytes(id);
+    out.write(fmt::format("  {:>8} {:>4} bytes  \"{}\"{}\n", id, b.size(),
+                          escape_token(b.substr(0, kShownBytes)),
+                          b.size() > kShownBytes ? "..." : ""));
   }
   out.write("scripts (share of ordinary tokens)\n");
   for (const auto& s : c.scripts) {

@@ -12,6 +12,7 @@
 
 #include "compare/ascii_segment.hpp"
 #include "compare/word_bits.hpp"
+#include "core/first_error.hpp"
 
 namespace tok::compare {
 namespace {
@@ -83,7 +84,7 @@ TokenLengths token_lengths(const bpe::Tokenizer& tk) {
 struct Worker {
   std::optional<Segmenter> seg;
   WordBits bits;                         // the unit's words
-  std::vector<ByteSpan> words, words_t;  // as spans, for vocabularies that need them
+  std::vector<ByteSpan> words;           // as spans, for vocabularies that need them
   bool have_spans = false;               // words holds the unit's
   std::vector<bpe::TokenId> ids;  // of one part of the unit
   TokenStarts token_starts;
@@ -103,18 +104,19 @@ struct Unit {
 constexpr std::size_t kPartBytes = std::size_t{256} << 10;
 
 // Tokens and continued words of a vocabulary whose tokens tile the text
-// (tokens_tile()), on a unit whose words are in w.bits. The parts are cut
-// at the vocabulary's safe boundaries, so the tokens are the whole unit's.
-// nullopt if they do not tile it after all.
+// (Tokenizer::tiles_input), on a unit whose words are in w.bits. The parts
+// are cut at the vocabulary's chunk boundaries, so the tokens are the whole
+// unit's. nullopt if they do not tile it after all.
 std::optional<TokenCounts> count_by_ids(const bpe::Tokenizer& tk, std::string_view text,
-                                        const TokenLengths& lengths, Worker& w, std::size_t v) {
-  std::vector<std::size_t> cuts = tk.chunk_boundaries(text, kPartBytes, bpe::SpecialMode::kText);
+                                        bpe::SpecialMode mode, const TokenLengths& lengths,
+                                        Worker& w, std::size_t v) {
+  std::vector<std::size_t> cuts = tk.chunk_boundaries(text, kPartBytes, mode);
   w.token_starts.reset(w.bits);
   TokenCounts c;
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     w.ids.clear();
     std::string_view part = text.substr(cuts[k], cuts[k + 1] - cuts[k]);
-    if (!tk.encode(part, bpe::SpecialMode::kText, w.ids, w.scratch[v]).ok()) return std::nullopt;
+    if (!tk.encode(part, mode, w.ids, w.scratch[v]).ok()) return std::nullopt;
     if (!w.token_starts.add(part.size(), w.ids, lengths)) return std::nullopt;
     c.tokens += w.ids.size();
   }
@@ -124,25 +126,19 @@ std::optional<TokenCounts> count_by_ids(const bpe::Tokenizer& tk, std::string_vi
   return c;
 }
 
-// The same for any vocabulary, from encode_spans' offsets and the words as
-// spans (of the transformed text when the vocabulary transforms it).
+// The same for any vocabulary, from the token spans (which index the unit's
+// own bytes, whatever the normalizer rewrote) and the words as spans.
 Status count_by_spans(const bpe::Tokenizer& tk, std::string_view text, bpe::SpecialMode mode,
-                      const TokenLengths& lengths, Worker& w, std::size_t v, TokenCounts& out) {
+                      Worker& w, std::size_t v, TokenCounts& out) {
   w.spans.clear();
   TOK_TRY(tk.encode_spans(text, mode, w.spans, w.scratch[v]));
-  const std::vector<ByteSpan>* words = &w.words;
-  if (tk.has_transform()) {  // spans are offsets into the transformed text
-    std::string transformed = tk.apply_transform(text);
-    w.words_t.clear();
-    w.seg->word_spans(transformed, w.words_t);
-    words = &w.words_t;
-  } else if (!w.have_spans) {
+  if (!w.have_spans) {
     w.words.clear();
     w.bits.spans(w.words);
     w.have_spans = true;
   }
   out.tokens += w.spans.size();
-  out.continued_words += count_continued_words(*words, w.spans, lengths.long_len);
+  out.continued_words += count_continued_words(w.words, w.spans);
   return {};
 }
 
@@ -176,40 +172,11 @@ std::vector<std::size_t> line_chunks(std::string_view text, std::size_t chunk_by
   return cuts;
 }
 
-bool can_cut(const bpe::Tokenizer& tk) {
-  if (tk.has_transform() || tk.pretokenizers().size() != 1) return false;
-  // The probe's one cut, after the '\n', is 3 bytes in: a window of 1 byte
-  // from byte 1 (what a chunk size of 1 asks for) cannot reach it, and with
-  // that probe no vocabulary was ever cut.
-  constexpr std::string_view kProbe = "ab\ncd";
-  return tk.chunk_boundaries(kProbe, 2, bpe::SpecialMode::kText).size() > 2;
-}
-
-// Why tokens tile (measure.hpp): the encoding sees the text itself (no
-// transform of any kind: can_cut() is false for a segment transform; no
-// specials matched in it) and every byte has its own one-byte token, so no
-// byte is dropped or becomes an unknown token. TokenStarts checks that the
-// lengths add up on every part too; a unit where they do not takes the
-// offset path.
-bool tokens_tile(const bpe::Tokenizer& tk, bpe::SpecialMode mode) {
-  if (mode != bpe::SpecialMode::kText || !can_cut(tk)) return false;
-  for (const bpe::SpecialToken& s : tk.specials()) {
-    if (s.always) return false;
-  }
-  for (unsigned b = 0; b < 256; ++b) {
-    bpe::TokenId id = tk.table().byte_token(static_cast<unsigned char>(b));
-    if (id == bpe::kNoToken || !tk.table().has(id)) return false;
-    std::string_view bytes = tk.table().bytes(id);
-    if (bytes.size() != 1 || static_cast<unsigned char>(bytes[0]) != b) return false;
-  }
-  return true;
-}
-
 Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options) {
   bool cut = std::all_of(vocabs.begin(), vocabs.end(),
-                         [](const bpe::Tokenizer* t) { return can_cut(*t); });
+                         [](const bpe::Tokenizer* t) { return t->can_cut(); });
   std::size_t corpus_bytes = 0;
   for (const Sample& sample : corpus.samples) corpus_bytes += sample.text.bytes().size();
   const std::size_t chunk_bytes =
@@ -245,12 +212,13 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
   if (options.words) {
     for (const bpe::Tokenizer* tk : vocabs) {
       lengths.push_back(token_lengths(*tk));
-      tiled.push_back(tokens_tile(*tk, options.special));
+      tiled.push_back(tk->tiles_input(options.special));
     }
   }
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::optional<Error> error;
+  FirstError errors;  // exceptions (out of memory); `error` holds the Result errors
 
   auto run = [&](unsigned t) {
     Worker w;
@@ -265,7 +233,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       w.seg.emplace(std::move(*seg));
       scripts[t].assign(ns, ScriptHistogram(kScripts, 0));
     }
-    for (std::size_t u = next++; u < units.size(); u = next++) {
+    for (std::size_t u = next++; u < units.size() && !errors.stopped(); u = next++) {
       const Unit& unit = units[u];
       TextCounts& tc = text[t][unit.sample];
       tc.bytes += unit.text.size();
@@ -278,12 +246,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       for (std::size_t v = 0; v < nv; ++v) {
         const bpe::Tokenizer& tk = *vocabs[v];
         TokenCounts& out = toks[t][unit.sample * nv + v];
-        if (!options.words && options.special == bpe::SpecialMode::kText && !tk.has_transform()) {
-          out.tokens += tk.count_ordinary(unit.text, w.scratch[v]);  // tok count's path
-          continue;
-        }
         if (!options.words) {
-          auto n = tk.count(unit.text, options.special, 1);
+          auto n = tk.count(unit.text, options.special, w.scratch[v]);
           if (!n.ok()) {
             std::lock_guard lock(error_mutex);
             error = make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
@@ -293,12 +257,12 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
           continue;
         }
         if (tiled[v]) {
-          if (auto c = count_by_ids(tk, unit.text, lengths[v], w, v)) {
+          if (auto c = count_by_ids(tk, unit.text, options.special, lengths[v], w, v)) {
             out += *c;
             continue;
           }
         }
-        Status st = count_by_spans(tk, unit.text, options.special, lengths[v], w, v, out);
+        Status st = count_by_spans(tk, unit.text, options.special, w, v, out);
         if (!st.ok()) {
           std::lock_guard lock(error_mutex);
           error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
@@ -308,9 +272,12 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(run, t);
-  run(0);
+  errors.run([&] {
+    for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back([&, t] { errors.run([&] { run(t); }); });
+  });
+  errors.run([&] { run(0); });
   for (auto& th : pool) th.join();
+  errors.rethrow();
   if (error) return *error;
 
   std::vector<SampleCounts> result(ns);

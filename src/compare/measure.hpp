@@ -48,16 +48,6 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                                           std::span<const bpe::Tokenizer* const> vocabs,
                                           const MeasureOptions& options);
 
-// Can the vocabulary's text be cut at line_chunks' points? Only with one
-// named pre-tokenizer scanner (a general regex offers no safe boundary) and
-// no transform.
-bool can_cut(const bpe::Tokenizer& tk);
-
-// Do the vocabulary's tokens tile the text they encode in this mode (token k
-// starts where token k-1 ends)? Then continued words come from the token ids
-// and their lengths (TokenStarts), not from encode_spans' offset per token.
-bool tokens_tile(const bpe::Tokenizer& tk, bpe::SpecialMode mode);
-
 // The chunk size for a corpus of `bytes` on `threads` threads: 4 MiB, or
 // more for a large corpus, about 8 chunks a thread, up to 64 MiB. Each
 // vocabulary encodes a whole chunk before the next vocabulary starts, so

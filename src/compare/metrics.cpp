@@ -19,18 +19,14 @@ std::size_t count_continued_words(std::span<const ByteSpan> words,
 }
 
 std::size_t count_continued_words(std::span<const ByteSpan> words,
-                                  std::span<const bpe::TokenSpan> tokens,
-                                  std::span<const std::uint32_t> lengths) {
-  auto length = [&](std::size_t k) -> std::size_t {
-    return tokens[k].id < lengths.size() ? lengths[tokens[k].id] : 0;
-  };
+                                  std::span<const bpe::TokenSpan> tokens) {
   std::size_t continued = 0;
   std::size_t t = 0;
   for (const ByteSpan& w : words) {
-    while (t < tokens.size() && tokens[t].offset + length(t) <= w.begin) ++t;
+    while (t < tokens.size() && tokens[t].end <= w.begin) ++t;
     std::size_t n = 0;
-    for (std::size_t k = t; k < tokens.size() && tokens[k].offset < w.end && n < 2; ++k) {
-      if (length(k) > 0) ++n;
+    for (std::size_t k = t; k < tokens.size() && tokens[k].begin < w.end && n < 2; ++k) {
+      if (tokens[k].end > tokens[k].begin) ++n;  // empty tokens cover nothing
     }
     if (n >= 2) ++continued;
   }

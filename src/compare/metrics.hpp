@@ -56,12 +56,9 @@ struct TokenCounts {
 std::size_t count_continued_words(std::span<const ByteSpan> words,
                                   std::span<const ByteSpan> tokens);
 
-// The same with tokens as encode_spans gives them: token k covers
-// [tokens[k].offset, tokens[k].offset + lengths[tokens[k].id]) (an id past
-// lengths covers nothing). Saves materializing the token spans.
+// The same with tokens as encode_spans gives them (spans of the input).
 std::size_t count_continued_words(std::span<const ByteSpan> words,
-                                  std::span<const bpe::TokenSpan> tokens,
-                                  std::span<const std::uint32_t> lengths);
+                                  std::span<const bpe::TokenSpan> tokens);
 
 // Ratios; nullopt when the denominator is zero (an empty sample).
 std::optional<double> ratio(std::size_t num, std::size_t den);

@@ -41,7 +41,7 @@ Result<ModelPrice> find_model_price(const std::string& catalog_path, std::string
         "`tok cost`; without -m, compare needs none)",
         catalog_path, name);
   }
-  TOK_ASSIGN(MappedFile file, MappedFile::open(catalog_path));
+  TOK_ASSIGN(MappedFile file, MappedFile::open(catalog_path, kMaxSmallStreamBytes));
   nlohmann::json j = nlohmann::json::parse(file.bytes(), nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("models") || !j["models"].is_array()) {
     return make_error("{}: not a model catalog (expected an object with a \"models\" array)",

@@ -48,7 +48,7 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
           r.counts[v].tokens, num(m.premium, 2), num(m.bytes_per_token, 2), num(m.fertility, 2),
           m.continued ? fmt::format("{:.1f}%", *m.continued * 100) : "-");
       if (rep.vocabs[v].price_per_mtok) {
-        h += fmt::format("<td class=\"num\">{}</td>", num(m.cost_per_1k_words, 5));
+        h += fmt::format("<td class=\"num\">{}</td>", usd(m.cost_per_1k_words));
       }
     }
     h += "</tr>\n";
@@ -60,7 +60,7 @@ void composition_section(std::string& h, const Report& rep) {
   h += "<h2>Vocabulary composition</h2>\n<p class=\"note\">Ordinary tokens (no special "
        "tokens) by the Unicode script of their characters: <em>Common</em> = only spaces, "
        "digits and punctuation; <em>Mixed</em> = two or more scripts; <em>partial UTF-8</em> = "
-       "pieces of multi-byte characters.</p>\n<table>\n<tr><th>vocabulary</th><th>tokens</th>"
+       "pieces of multi-byte characters; <em>ids</em> = the vocabulary size N (ids 0..N-1, specials and unused ids included).</p>\n<table>\n<tr><th>vocabulary</th><th>ids</th><th>ordinary tokens</th>"
        "<th>mean bytes</th><th>mean chars</th><th>partial UTF-8</th><th>scripts (top 8)</th></tr>\n";
   for (std::size_t v = 0; v < rep.composition.size(); ++v) {
     const Composition& c = rep.composition[v];
@@ -71,9 +71,9 @@ void composition_section(std::string& h, const Report& rep) {
                              100.0 * static_cast<double>(c.scripts[k].tokens) / n);
     }
     h += fmt::format(
-        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td>"
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td>"
         "<td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}%</td><td>{}</td></tr>\n",
-        xml_escape(rep.vocabs[v].label), c.tokens, c.mean_bytes, c.mean_chars,
+        xml_escape(rep.vocabs[v].label), rep.vocabs[v].vocab_size, c.tokens, c.mean_bytes, c.mean_chars,
         100.0 * static_cast<double>(c.partial) / n, scripts);
   }
   h += "</table>\n";
@@ -105,9 +105,9 @@ std::string render_html(const Report& rep) {
        "highlighted.</p>\n<p>Vocabularies: ";
   for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
     const auto& vc = rep.vocabs[v];
-    h += fmt::format("{}<b>{}</b> ({} tokens{})", v ? ", " : "", xml_escape(vc.label),
+    h += fmt::format("{}<b>{}</b> ({} ids{})", v ? ", " : "", xml_escape(vc.label),
                      vc.vocab_size,
-                     vc.price_per_mtok ? fmt::format(", ${}/M input tokens", *vc.price_per_mtok)
+                     vc.price_per_mtok ? fmt::format(", {}/M input tokens", usd(*vc.price_per_mtok))
                                        : "");
   }
   h += "</p>\n";

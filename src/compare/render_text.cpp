@@ -12,12 +12,21 @@ namespace {
 constexpr const char* kBold = "\x1b[1;31m";
 constexpr const char* kReset = "\x1b[0m";
 
-// "cl100k_base" -> "cl100k" where columns are narrow.
+// "cl100k_base" -> "cl100k" where columns are narrow. Never cut further:
+// columns widen to fit the name instead ("mistral", not "mistra").
 std::string short_label(const std::string& s, std::size_t width) {
   if (s.size() <= width) return s;
   std::string t = s;
   if (t.ends_with("_base")) t.resize(t.size() - 5);
-  return t.size() <= width ? t : t.substr(0, width);
+  return t;
+}
+
+// The width of a column headed by each vocabulary's short label: at least
+// `min`, and enough for the longest.
+std::size_t label_width(const Report& rep, std::size_t min) {
+  std::size_t w = min;
+  for (const auto& v : rep.vocabs) w = std::max(w, short_label(v.label, min).size());
+  return w;
 }
 
 std::string percent(std::optional<double> v) {
@@ -40,14 +49,16 @@ void premium_table(std::string& out, const Report& rep, const CorpusTable& t, bo
                    std::size_t name_w) {
   out += fmt::format("{:<{}}  {:<10} {:>9} {:>7}", "  sample", name_w + 2, "script", "bytes",
                      "words");
+  // Each vocabulary's block: tokens and premium under its full name.
+  const std::size_t tw = label_width(rep, 19) - 9;  // the tokens column
   for (const auto& v : rep.vocabs) {
-    out += fmt::format(" | {:>19}", short_label(v.label, 19));
+    out += fmt::format(" | {:>{}}", short_label(v.label, 19), tw + 9);
     if (v.price_per_mtok) out += fmt::format(" {:>9}", "$/1kwords");
   }
   out += '\n';
   out += fmt::format("{:<{}}  {:<10} {:>9} {:>7}", "", name_w + 2, "", "", "");
   for (const auto& v : rep.vocabs) {
-    out += fmt::format(" | {:>10} {:>8}", "tokens", "premium");
+    out += fmt::format(" | {:>{}} {:>8}", "tokens", tw, "premium");
     if (v.price_per_mtok) out += fmt::format(" {:>9}", "");
   }
   out += '\n';
@@ -56,9 +67,9 @@ void premium_table(std::string& out, const Report& rep, const CorpusTable& t, bo
     out += fmt::format("  {:<10} {:>9} {:>7}", short_label(r.script, 10), r.text.bytes,
                        rep.words ? fmt::format("{}", r.text.words) : "-");
     for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
-      out += fmt::format(" | {:>10} {:>8}", r.counts[v].tokens, fixed(r.metrics[v].premium, 2));
+      out += fmt::format(" | {:>{}} {:>8}", r.counts[v].tokens, tw, fixed(r.metrics[v].premium, 2));
       if (rep.vocabs[v].price_per_mtok) {
-        out += fmt::format(" {:>9}", fixed(r.metrics[v].cost_per_1k_words, 5));
+        out += fmt::format(" {:>9}", usd(r.metrics[v].cost_per_1k_words));
       }
     }
     row_end(out, r, color);
@@ -68,7 +79,8 @@ void premium_table(std::string& out, const Report& rep, const CorpusTable& t, bo
 void ratio_table(std::string& out, const Report& rep, const CorpusTable& t, bool color,
                  std::size_t name_w) {
   std::size_t nv = rep.vocabs.size();
-  std::size_t block = nv * 7;
+  const std::size_t cw = label_width(rep, 6);  // one ratio cell
+  std::size_t block = nv * (cw + 1);
   const char* titles[] = {"bytes/token", "chars/token", "tokens/word", "continued %"};
   out += fmt::format("{:<{}}", "  sample", name_w + 2);
   for (const char* title : titles) out += fmt::format(" | {:^{}}", title, block - 1);
@@ -76,7 +88,7 @@ void ratio_table(std::string& out, const Report& rep, const CorpusTable& t, bool
   out += fmt::format("{:<{}}", "", name_w + 2);
   for (int k = 0; k < 4; ++k) {
     out += " |";
-    for (const auto& v : rep.vocabs) out += fmt::format(" {:>6}", short_label(v.label, 6));
+    for (const auto& v : rep.vocabs) out += fmt::format(" {:>{}}", short_label(v.label, 6), cw);
   }
   out += '\n';
   for (const Row& r : t.rows) {
@@ -89,7 +101,7 @@ void ratio_table(std::string& out, const Report& rep, const CorpusTable& t, bool
                            : k == 1 ? fixed(m.chars_per_token, 2)
                            : k == 2 ? fixed(m.fertility, 2)
                                     : percent(m.continued);
-        out += fmt::format(" {:>6}", cell);
+        out += fmt::format(" {:>{}}", cell, cw);
       }
     }
     row_end(out, r, color);
@@ -97,11 +109,13 @@ void ratio_table(std::string& out, const Report& rep, const CorpusTable& t, bool
 }
 
 void composition_table(std::string& out, const Report& rep) {
-  out += "\nvocabulary composition (ordinary tokens by script of their characters)\n";
+  out += "\nvocabulary composition (ordinary tokens by script of their characters; ids = the "
+         "vocabulary size, 0..N-1 with specials and unused ids)\n";
+  const std::size_t lw = label_width(rep, 14);
   for (std::size_t v = 0; v < rep.composition.size(); ++v) {
     const Composition& c = rep.composition[v];
-    out += fmt::format("  {:<14} {:>7} tokens, mean {:.2f} bytes; partial UTF-8 {:.1f}%;",
-                       short_label(rep.vocabs[v].label, 14), c.tokens, c.mean_bytes,
+    out += fmt::format("  {:<{}} {:>7} ordinary tokens of {} ids, mean {:.2f} bytes; partial UTF-8 {:.1f}%;",
+                       short_label(rep.vocabs[v].label, 14), lw, c.tokens, rep.vocabs[v].vocab_size, c.mean_bytes,
                        c.tokens ? 100.0 * static_cast<double>(c.partial) /
                                       static_cast<double>(c.tokens)
                                 : 0.0);
@@ -114,12 +128,13 @@ void composition_table(std::string& out, const Report& rep) {
   }
   if (rep.jaccard.size() < 2) return;
   out += "\nvocabulary overlap (Jaccard index of token byte strings)\n";
-  out += fmt::format("  {:<14}", "");
-  for (const auto& v : rep.vocabs) out += fmt::format(" {:>12}", short_label(v.label, 12));
+  const std::size_t jw = label_width(rep, 12);
+  out += fmt::format("  {:<{}}", "", lw);
+  for (const auto& v : rep.vocabs) out += fmt::format(" {:>{}}", short_label(v.label, 12), jw);
   out += '\n';
   for (std::size_t a = 0; a < rep.jaccard.size(); ++a) {
-    out += fmt::format("  {:<14}", short_label(rep.vocabs[a].label, 14));
-    for (double j : rep.jaccard[a]) out += fmt::format(" {:>12.3f}", j);
+    out += fmt::format("  {:<{}}", short_label(rep.vocabs[a].label, 14), lw);
+    for (double j : rep.jaccard[a]) out += fmt::format(" {:>{}.3f}", j, jw);
     out += '\n';
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/number_format.hpp"
 #include "core/xml_entity.hpp"
 
 namespace tok::compare {
@@ -55,6 +56,11 @@ CorpusTable build_table(const Corpus& corpus, const std::vector<SampleCounts>& c
 std::string fixed(std::optional<double> v, int decimals) {
   if (!v || !std::isfinite(*v)) return "-";
   return fmt::format("{:.{}f}", *v, decimals);
+}
+
+std::string usd(std::optional<double> v) {
+  if (!v || !std::isfinite(*v)) return "-";
+  return format_usd(*v);
 }
 
 std::string xml_escape(std::string_view s) {

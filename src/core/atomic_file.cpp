@@ -1,29 +1,37 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
+#include <limits.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <utility>
+
+#include "core/fatal_signals.hpp"
+#include "core/output.hpp"
 
 namespace tok {
 namespace {
 
-// Fixed-size registry of live temporary paths for the SIGINT handler.
-constexpr int kMaxPending = 16;
+// Fixed-size registry of live temporary paths for the signal handler, which
+// may not allocate. A command holds a few outputs at once (compare: one chart
+// per corpus); past the limit create() refuses rather than leave one unguarded.
+constexpr int kMaxPending = 256;
 std::array<std::atomic<const char*>, kMaxPending> g_pending{};
 
-void register_temp(const char* p) {
+bool register_temp(const char* p) {
   for (auto& slot : g_pending) {
     const char* expected = nullptr;
-    if (slot.compare_exchange_strong(expected, p)) return;
+    if (slot.compare_exchange_strong(expected, p)) return true;
   }
+  return false;
 }
 void unregister_temp(const char* p) {
   for (auto& slot : g_pending) {
@@ -32,30 +40,54 @@ void unregister_temp(const char* p) {
   }
 }
 
-// Holds SIGINT and SIGTERM back while a temporary exists but is not (or not
-// yet again) in the registry, so the handler never misses it; a signal that
-// arrives meanwhile is delivered when the block ends.
-class SignalBlock {
- public:
-  SignalBlock() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &s, &old_);
-  }
-  ~SignalBlock() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  SignalBlock(const SignalBlock&) = delete;
-  SignalBlock& operator=(const SignalBlock&) = delete;
-
- private:
-  sigset_t old_;
-};
-
 std::string describe(int e) {
   if (e == ENOSPC) return "no space left on device";
   if (e == EFBIG) return "file too large (size limit reached)";
   return std::strerror(e);
+}
+
+// Follows symbolic links one at a time (a dangling link names the file to
+// create), so the link itself is never what gets replaced.
+Result<std::string> resolve_links(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink(p.c_str(), buf, sizeof(buf));
+    if (n < 0 || n == sizeof(buf)) {
+      return make_error("{}: cannot read symbolic link: {}", path, std::strerror(n < 0 ? errno : ENAMETOOLONG));
+    }
+    std::filesystem::path link(std::string(buf, static_cast<std::size_t>(n)));
+    p = link.is_absolute() ? link.string() : (std::filesystem::path(p).parent_path() / link).string();
+  }
+  return make_error("{}: too many levels of symbolic links", path);
+}
+
+// A listening Unix socket takes the bytes over a connection.
+int connect_socket(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(addr.sun_path)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    int e = errno;
+    ::close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+// The descriptor to write `target` in place, or -1 with errno.
+int open_in_place(const std::string& target, mode_t mode) {
+  if (S_ISSOCK(mode)) return connect_socket(target);
+  return ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
 }
 
 }  // namespace
@@ -68,67 +100,155 @@ void remove_pending_temporaries() {
 }
 
 Result<AtomicFile> AtomicFile::create(const std::string& path) {
-  SignalBlock block;
   AtomicFile f;
   f.path_ = path;
-  f.temp_ = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(f.temp_.data());
-  if (fd < 0) {
-    return make_error("{}: cannot create output file: {}", path, std::strerror(errno));
+  int fd = -1;
+  if (path == "-") {
+    f.path_ = "<stdout>";
+    fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) return make_error("<stdout>: cannot write: {}", std::strerror(errno));
+  } else {
+    struct stat st {};
+    bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return make_error("{}: is a directory", path);
+    if (exists && S_ISBLK(st.st_mode)) {
+      return make_error("{}: is a block device; tok does not write to one", path);
+    }
+    if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+      // Opened by the path as given: the kernel follows the links, including
+      // /dev/stdout's /proc/self/fd/1 -> "pipe:[...]", which names no file.
+      fd = open_in_place(path, st.st_mode);
+      if (fd < 0) return make_error("{}: cannot open for writing: {}", path, std::strerror(errno));
+    } else {
+      TOK_ASSIGN(f.target_, resolve_links(path));
+    }
   }
-  ::fchmod(fd, 0644);
-  f.file_ = ::fdopen(fd, "wb");
-  if (!f.file_) {
+  if (fd >= 0) {
+    f.file_ = ::fdopen(fd, "wb");
+    if (!f.file_) {
+      ::close(fd);
+      return make_error("{}: cannot open output: {}", f.path_, std::strerror(errno));
+    }
+    return f;
+  }
+  // A regular file (or none yet): a temporary beside the target, registered
+  // before any signal can see it unregistered.
+  DeferSignals defer;
+  f.temp_ = f.target_ + ".tmp.XXXXXX";
+  fd = ::mkostemp(f.temp_.data(), O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    f.temp_.clear();  // names no file of ours
+    return make_error("{}: cannot create output file: {}", path, std::strerror(e));
+  }
+  if (!register_temp(f.temp_.c_str())) {
     ::close(fd);
     ::unlink(f.temp_.c_str());
-    return make_error("{}: cannot open output file: {}", path, std::strerror(errno));
+    return make_error("{}: too many output files open at once", path);
   }
-  register_temp(f.temp_.c_str());
+  // The replacement keeps the permissions of the file it replaces.
+  struct stat old {};
+  ::fchmod(fd, ::stat(f.target_.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644);
+  f.file_ = ::fdopen(fd, "wb");
+  if (!f.file_) {
+    int e = errno;
+    ::close(fd);
+    f.discard();
+    return make_error("{}: cannot open output file: {}", path, std::strerror(e));
+  }
   return f;
 }
 
 AtomicFile::AtomicFile(AtomicFile&& o) noexcept
-    : path_(std::move(o.path_)), file_(o.file_), failed_(o.failed_) {
+    : path_(std::move(o.path_)), target_(std::move(o.target_)), file_(o.file_), done_(o.done_) {
   // The registry holds a pointer into temp_'s buffer: re-register after move.
-  SignalBlock block;
-  if (file_) unregister_temp(o.temp_.c_str());
+  DeferSignals defer;
+  bool live = !o.temp_.empty();
+  if (live) unregister_temp(o.temp_.c_str());
   temp_ = std::move(o.temp_);
-  if (file_) register_temp(temp_.c_str());
+  o.temp_.clear();
+  if (live) register_temp(temp_.c_str());
   o.file_ = nullptr;
+  o.done_ = false;
 }
 
-AtomicFile::~AtomicFile() {
-  if (file_) {
-    std::fclose(file_);
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::discard() {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  if (!temp_.empty()) {
     ::unlink(temp_.c_str());
     unregister_temp(temp_.c_str());
+    temp_.clear();
   }
+  done_ = false;
 }
 
 Status AtomicFile::write(std::string_view bytes) {
   if (!file_) return make_error("{}: output file already closed", path_);
   if (bytes.empty()) return {};
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    failed_ = true;
+    int e = errno;
+    if (e == EPIPE && in_place()) throw BrokenPipe{};
+    return make_error("{}: cannot write: {}", path_, describe(e));
+  }
+  return {};
+}
+
+Status AtomicFile::write_at(std::uint64_t offset, std::string_view bytes) {
+  if (!file_) return make_error("{}: output file already closed", path_);
+  if (::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
+      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size() ||
+      ::fseeko(file_, 0, SEEK_END) != 0) {
+    // A device, FIFO or socket written in place cannot seek back.
     return make_error("{}: cannot write: {}", path_, describe(errno));
   }
   return {};
 }
 
-Status AtomicFile::commit() {
+Status AtomicFile::finish() {
   if (!file_) return make_error("{}: output file already closed", path_);
   int e = 0;
   if (std::fflush(file_) != 0) e = errno;
-  if (!e && ::fsync(::fileno(file_)) != 0) e = errno;
-  std::fclose(file_);
+  // A device or pipe has nothing to sync (fsync fails with EINVAL there).
+  if (!e && !in_place() && ::fsync(::fileno(file_)) != 0) e = errno;
+  if (std::fclose(file_) != 0 && !e) e = errno;
   file_ = nullptr;
-  if (!e && ::rename(temp_.c_str(), path_.c_str()) != 0) e = errno;
   if (e) {
-    ::unlink(temp_.c_str());
-    unregister_temp(temp_.c_str());
+    discard();
+    if (e == EPIPE && in_place()) throw BrokenPipe{};
+    return make_error("{}: cannot write: {}", path_, describe(e));
+  }
+  done_ = true;
+  return {};
+}
+
+Status AtomicFile::publish() {
+  if (in_place()) {
+    done_ = false;
+    return {};
+  }
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+    int e = errno;
+    discard();
     return make_error("{}: cannot write: {}", path_, describe(e));
   }
   unregister_temp(temp_.c_str());
+  temp_.clear();
+  done_ = false;
+  return {};
+}
+
+Status AtomicFile::commit() {
+  TOK_TRY(finish());
+  return publish();
+}
+
+Status commit_together(std::span<AtomicFile> files) {
+  for (AtomicFile& f : files) TOK_TRY(f.finish());
+  DeferSignals defer;
+  for (AtomicFile& f : files) TOK_TRY(f.publish());
   return {};
 }
 

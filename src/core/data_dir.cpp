@@ -1,9 +1,11 @@
 #include "core/data_dir.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "tok/build_info.hpp"
 
@@ -11,11 +13,19 @@ namespace tok {
 namespace fs = std::filesystem;
 
 namespace {
+// With HOME unset, the account's home from the password database; never a
+// shared directory such as /tmp, where another user could plant a catalog or
+// a table image for tok to load.
 std::string home_sub(const char* xdg_var, const char* fallback) {
   const char* x = std::getenv(xdg_var);
   if (x && *x) return std::string(x) + "/tok";
   const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/" + fallback + "/tok";
+  if (!home || !*home) {
+    const passwd* pw = ::getpwuid(::geteuid());
+    home = pw ? pw->pw_dir : nullptr;
+  }
+  if (!home || !*home || std::string_view(home) == "/") return {};
+  return std::string(home) + "/" + fallback + "/tok";
 }
 }  // namespace
 

@@ -9,10 +9,11 @@ namespace tok {
 // <prefix>/share/tok/vocab relative to the running binary (an install).
 std::string vocab_dir();
 
-// ${XDG_CACHE_HOME:-$HOME/.cache}/tok
+// ${XDG_CACHE_HOME:-$HOME/.cache}/tok; with HOME unset the account's home
+// directory (getpwuid); "" when there is none (then nothing is cached).
 std::string cache_dir();
 
-// ${XDG_CONFIG_HOME:-$HOME/.config}/tok
+// ${XDG_CONFIG_HOME:-$HOME/.config}/tok, the same way ("" when none).
 std::string config_dir();
 
 }  // namespace tok

@@ -27,15 +27,19 @@ struct Fd {
 Result<HugeBuffer> HugeBuffer::read_file(const std::string& path) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return make_error("{}: cannot open: {}", path, std::strerror(errno));
+  return read_fd(f.fd, path);
+}
+
+Result<HugeBuffer> HugeBuffer::read_fd(int fd, const std::string& name) {
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return make_error("{}: not a regular file", path);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return make_error("{}: not a regular file", name);
   }
-  TOK_ASSIGN(HugeBuffer b, allocate(static_cast<std::size_t>(st.st_size), path));
+  TOK_ASSIGN(HugeBuffer b, allocate(static_cast<std::size_t>(st.st_size), name));
   for (std::size_t done = 0; done < b.size_;) {
-    ssize_t n = ::pread(f.fd, b.data_ + done, b.size_ - done, static_cast<off_t>(done));
+    ssize_t n = ::pread(fd, b.data_ + done, b.size_ - done, static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return make_error("{}: read failed after {} bytes", path, done);
+    if (n <= 0) return make_error("{}: read failed after {} bytes", name, done);
     done += static_cast<std::size_t>(n);
   }
   return b;

@@ -17,6 +17,8 @@ namespace tok {
 class HugeBuffer {
  public:
   static Result<HugeBuffer> read_file(const std::string& path);
+  // The whole regular file open at fd, from offset 0 (`name` for messages).
+  static Result<HugeBuffer> read_fd(int fd, const std::string& name);
   // A copy of bytes (`name` for the error message when memory runs out).
   static Result<HugeBuffer> copy_of(std::string_view bytes, const std::string& name);
 

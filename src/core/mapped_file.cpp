@@ -5,11 +5,70 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
 namespace tok {
+namespace {
+
+// Live mappings, for the SIGBUS handler (which may not allocate or lock). A
+// slot is claimed with a marker, filled, then published by its address.
+struct MapSlot {
+  std::atomic<std::uintptr_t> begin{0};  // 0 free, 1 being filled
+  std::size_t size = 0;
+  char path[256] = {};
+};
+constexpr int kMaxMaps = 256;
+std::array<MapSlot, kMaxMaps> g_maps;
+std::atomic<bool> g_shrunk{false};
+char g_shrunk_path[256];
+const std::size_t g_page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+
+void register_map(const char* data, std::size_t size, const std::string& path) {
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t expected = 0;
+    if (!s.begin.compare_exchange_strong(expected, 1)) continue;
+    s.size = size;
+    std::size_t n = std::min(path.size(), sizeof(s.path) - 1);
+    std::memcpy(s.path, path.data(), n);
+    s.path[n] = '\0';
+    s.begin.store(reinterpret_cast<std::uintptr_t>(data));
+    return;
+  }
+  // All slots taken: this mapping just stays unguarded (a SIGBUS ends tok).
+}
+
+void unregister_map(const char* data) {
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t expected = reinterpret_cast<std::uintptr_t>(data);
+    if (s.begin.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+}  // namespace
+
+bool recover_mapped_fault(void* addr) {
+  auto a = reinterpret_cast<std::uintptr_t>(addr);
+  for (MapSlot& s : g_maps) {
+    std::uintptr_t b = s.begin.load();
+    if (b <= 1 || a < b || a >= b + s.size) continue;
+    std::uintptr_t page = a & ~(g_page - 1);
+    std::uintptr_t end = (b + s.size + g_page - 1) & ~(g_page - 1);
+    void* p = ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED) return false;
+    if (!g_shrunk.exchange(true)) std::memcpy(g_shrunk_path, s.path, sizeof(g_shrunk_path));
+    return true;
+  }
+  return false;
+}
+
+std::string shrunk_mapped_file() { return g_shrunk.load() ? std::string(g_shrunk_path) : std::string(); }
 
 Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name) {
   for (;;) {
@@ -19,13 +78,29 @@ Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::strin
   }
 }
 
-Result<std::string> read_fd(int fd, const std::string& name) {
+Result<std::string> read_fd(int fd, const std::string& name, std::size_t max_bytes) {
   std::string out;
   std::size_t cap = 1 << 16;
   for (;;) {
     std::size_t old = out.size();
-    out.resize(old + cap);
-    auto n = read_some(fd, out.data() + old, cap, name);
+    if (old > max_bytes) {
+      return make_error("{}: a stream of more than {} MiB, the most tok reads whole from a pipe "
+                        "or device; save it to a regular file",
+                        name, max_bytes >> 20);
+    }
+    // Never more than one byte past the limit: the string's own doubling
+    // would otherwise take twice the limit before the error.
+    std::size_t want = std::min(cap, max_bytes + 1 - old);
+    if (old + want > out.capacity()) {
+      // reserve() on a grown string rounds up to twice its capacity; a fresh
+      // one takes the size asked.
+      std::string bigger;
+      bigger.reserve(std::min(std::max(2 * out.capacity(), old + want), max_bytes + 1));
+      bigger.append(out);
+      out.swap(bigger);
+    }
+    out.resize(old + want);
+    auto n = read_some(fd, out.data() + old, want, name);
     if (!n.ok()) return n.error();
     out.resize(old + *n);
     if (*n == 0) break;
@@ -34,11 +109,11 @@ Result<std::string> read_fd(int fd, const std::string& name) {
   return out;
 }
 
-Result<MappedFile> MappedFile::open(const std::string& path) {
+Result<MappedFile> MappedFile::open(const std::string& path, std::size_t max_stream_bytes) {
   MappedFile f;
   f.path_ = path;
   if (path == "-") {
-    TOK_ASSIGN(f.owned_, read_fd(0, "<stdin>"));
+    TOK_ASSIGN(f.owned_, read_fd(0, "<stdin>", max_stream_bytes));
     f.data_ = f.owned_.data();
     f.size_ = f.owned_.size();
     return f;
@@ -67,10 +142,11 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
       f.data_ = static_cast<const char*>(p);
       f.size_ = static_cast<std::size_t>(st.st_size);
       f.mapped_ = true;
+      register_map(f.data_, f.size_, path);
       return f;
     }
   }
-  auto r = read_fd(fd, path);
+  auto r = read_fd(fd, path, max_stream_bytes);
   ::close(fd);
   if (!r.ok()) return r.error();
   f.owned_ = std::move(r).value();
@@ -111,7 +187,10 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
 MappedFile::~MappedFile() { release(); }
 
 void MappedFile::release() {
-  if (mapped_ && data_) ::munmap(const_cast<char*>(data_), size_);
+  if (mapped_ && data_) {
+    unregister_map(data_);
+    ::munmap(const_cast<char*>(data_), size_);
+  }
   mapped_ = false;
   data_ = nullptr;
   size_ = 0;

@@ -6,7 +6,10 @@
 //
 // Sources, later ones overriding earlier entries with the same id:
 // vocab/models.json (shipped, built by scripts/update-prices), then
-// $XDG_CONFIG_HOME/tok/models.json, then each --models FILE. The catalog is
+// $XDG_CONFIG_HOME/tok/models.json, then each --models FILE. Commands read it
+// only when a model is asked for (-m, --models), so a broken user file never
+// stops a plain `tok count FILE`. Counts (layers, windows, ...) must be whole
+// numbers >= 1 when given. The catalog is
 // only data: tokenizers are resolved lazily, when a model is actually used,
 // so a model whose vocabulary is not installed costs nothing until chosen.
 #pragma once
@@ -17,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.hpp"
@@ -40,10 +44,28 @@ struct KvShape {
   std::string source;                 // where these numbers were read
 };
 
+// A long-context tier: a request with more than `above` input tokens (cached
+// ones included) is billed at these rates for all its tokens, as Google and
+// Anthropic bill and genai-prices computes.
+struct PriceTier {
+  std::uint64_t above = 0;
+  double input = 0;
+  double cached_input = 0;
+  double output = 0;
+};
+
+// Batch API rates: the standard (or tier) rates times `factor`.
+struct BatchRate {
+  double factor = 1;
+  std::string source;  // where the discount is documented
+};
+
 struct Price {
   double input = 0;         // USD per million input tokens
   double cached_input = 0;  // USD per million cached input tokens
   double output = 0;        // USD per million output tokens
+  std::vector<PriceTier> tiers;    // ascending `above`; empty: one rate at any length
+  std::optional<BatchRate> batch;  // absent: no batch discount known
   std::string date;         // YYYY-MM-DD the price was read
   std::string source;       // e.g. "npm @pydantic/genai-prices 0.1.8 (openai/gpt-4o)"
   std::string note;
@@ -63,27 +85,40 @@ struct ModelInfo {
   Price price;
   std::optional<KvShape> kv;
   std::string origin;  // the catalog file this entry came from
+  bool deprecated = false;  // the provider retired or deprecated it
 };
 
 class Catalog {
  public:
   // Shipped catalog + user config file + extra files (--models), in order.
-  static Result<Catalog> load_default(const std::vector<std::string>& extra_files);
+  // With user_error, a broken user file is left out and its error put there
+  // (`tok models` still lists the rest); without, it is the error.
+  static Result<Catalog> load_default(const std::vector<std::string>& extra_files,
+                                      std::string* user_error = nullptr);
   // Adds (or overrides by id) the models of one catalog JSON file.
   Status add_file(const std::string& path);
   Status add_json_text(std::string_view text, const std::string& source);
 
   const std::vector<ModelInfo>& models() const { return models_; }
-  // By id or alias (case-insensitive); nullptr if unknown.
+  // By id or alias (case-insensitive), else by the name without a trailing
+  // date or version ("claude-3-5-sonnet-20241022", "gpt-4o-2024-05-13",
+  // "...@20240620"); nullptr if unknown.
   const ModelInfo* find(std::string_view name) const;
   // find() or an error "unknown model 'x'; did you mean ...".
   Result<const ModelInfo*> get(std::string_view name) const;
   std::vector<std::string> names() const;
+  // Models whose id, alias or provider contains every word (case-insensitive).
+  std::vector<const ModelInfo*> search(const std::vector<std::string>& words) const;
   const std::vector<std::string>& sources() const { return sources_; }
 
  private:
+  const ModelInfo* find_exact(std::string_view name) const;
+
   std::vector<ModelInfo> models_;
   std::vector<std::string> sources_;
+  // Lower-case id -> index in models_: a catalog of ~1,500 models merged with
+  // user files stays linear instead of quadratic.
+  std::unordered_map<std::string, std::size_t> by_id_;
 };
 
 // Parses one model object (exposed for tests); source names it in errors.

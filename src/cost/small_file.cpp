@@ -8,11 +8,16 @@
 
 namespace tok::cost {
 
-SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf) {
+SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf,
+                          int* stream_fd) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return SmallRead::kFailed;
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    *stream_fd = fd;
+    return SmallRead::kStream;
+  }
+  if (!S_ISREG(st.st_mode)) {
     ::close(fd);
     return SmallRead::kFailed;
   }

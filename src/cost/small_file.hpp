@@ -12,9 +12,13 @@ namespace tok::cost {
 enum class SmallRead {
   kRead,    // the whole file is in the buffer
   kLarge,   // a regular file of at least max_bytes: left for the caller
-  kFailed,  // not opened or not a regular file: the caller reports it (MappedFile)
+  kStream,  // a pipe, device or socket: *stream_fd is its open fd, the caller's to close
+  kFailed,  // not opened, a directory, or a read error: the caller reports it (MappedFile)
 };
 
-SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf);
+// A FIFO is opened once only: its writer may be gone before a second open,
+// which would then wait forever; so a stream comes back open.
+SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf,
+                          int* stream_fd);
 
 }  // namespace tok::cost

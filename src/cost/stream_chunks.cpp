@@ -1,8 +1,11 @@
 #include "cost/stream_chunks.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 
+#include "bpe/encoder.hpp"
 #include "core/mapped_file.hpp"
 
 namespace tok::cost {
@@ -51,6 +54,10 @@ StreamChunks::StreamChunks(int fd, std::string name, std::vector<const bpe::Toke
       mode_(mode == bpe::SpecialMode::kError ? bpe::SpecialMode::kAllow : mode),
       block_(std::max<std::size_t>(block, 1)) {
   buf_.reserve(2 * block_);
+  // A tokenizer that cannot cut (a normalizer, two pre-tokenizer levels)
+  // needs the stream whole; otherwise a cut must come within one piece.
+  bool cut = std::all_of(tks_.begin(), tks_.end(), [](const bpe::Tokenizer* t) { return t->can_cut(); });
+  limit_ = cut ? bpe::kMaxPieceBytes + kMargin + block_ : kMaxUncutStream;
 }
 
 Result<std::string_view> StreamChunks::next() {
@@ -76,7 +83,21 @@ Result<std::string_view> StreamChunks::next() {
     }
     std::size_t cut =
         eof_ ? buf_.size() : last_cut(tks_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
-    if (cut == 0 && !eof_) continue;  // no boundary yet: read more
+    if (cut == 0 && !eof_) {  // no boundary yet: read more, up to the limit
+      if (buf_.size() > limit_ && limit_ == kMaxUncutStream) {
+        return make_error(
+            "{}: a stream longer than {} MiB, which this vocabulary reads whole (its normalizer "
+            "or pre-tokenizers give no safe cut); save it to a file",
+            name_, kMaxUncutStream >> 20);
+      }
+      if (buf_.size() > limit_) {
+        return make_error(
+            "{}: no piece boundary in the {} MiB from byte {} (one run of a single character "
+            "class); tok encodes pieces of at most {} MiB",
+            name_, buf_.size() >> 20, offset_, bpe::kMaxPieceBytes >> 20);
+      }
+      continue;
+    }
     handed_ = cut;
     return std::string_view(buf_).substr(0, cut);
   }

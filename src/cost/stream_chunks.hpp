@@ -4,7 +4,7 @@
 // to the next block. Encoding or counting the chunks one after another
 // gives exactly the tokens of the whole stream. Memory is about two blocks,
 // unless the input has no guaranteed boundary for longer than that (one
-// giant piece), when the buffer grows.
+// giant piece), when the buffer grows up to a limit (kMaxUncutStream).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +19,11 @@
 namespace tok::cost {
 
 inline constexpr std::size_t kStreamBlock = 8u << 20;
+// The most of a stream read while no cut is found: past a piece of
+// bpe::kMaxPieceBytes (plus a block) where the tokenizers can cut, past this
+// where one cannot (it needs the stream whole), next() returns an error
+// instead of growing the buffer.
+inline constexpr std::size_t kMaxUncutStream = std::size_t{1} << 30;
 
 class StreamChunks {
  public:
@@ -46,6 +51,7 @@ class StreamChunks {
   std::size_t handed_ = 0;  // bytes of buf_ handed out by the last next()
   std::uint64_t offset_ = 0;
   std::size_t peak_ = 0;
+  std::size_t limit_ = 0;  // the buffer's size past which no cut is an error
   bool eof_ = false;
 };
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -37,7 +38,15 @@ struct Chunk {
 
 // Pieces of <= n tokens each, consecutive pieces sharing about `overlap`
 // tokens; a cut prefers a paragraph break in the second half of the piece,
-// then a line break in its last quarter.
+// then a line break in its last quarter. One pass: the text is encoded once,
+// a segment at a time, and each piece goes to emit as soon as it is cut
+// (time linear in the text, memory in the piece; `tok chunk | head` stops
+// early). A cut is among the token boundaries of the whole text, checked by
+// re-encoding the piece on its own (see above).
+Status chunk_text(const bpe::Tokenizer& tk, std::string_view text, std::size_t n,
+                  std::size_t overlap, bpe::SpecialMode mode,
+                  const std::function<Status(const Chunk&)>& emit);
+// The same, collected.
 Result<std::vector<Chunk>> chunk_text(const bpe::Tokenizer& tk, std::string_view text,
                                       std::size_t n, std::size_t overlap, bpe::SpecialMode mode);
 

@@ -17,10 +17,9 @@ Result<const bpe::Tokenizer*> TokenizerSet::get_encoding(const std::string& spec
 Result<const bpe::Tokenizer*> TokenizerSet::get(const ModelInfo& m) {
   auto r = get_encoding(m.tokenizer);
   if (!r.ok()) {
-    return make_error(
-        "model '{}' uses the tokenizer '{}', which is not available: {} (install that "
-        "vocabulary, or pass -e ENC to count with another encoding)",
-        m.id, m.tokenizer, r.error().message);
+    // -e no longer stands in for a model's tokenizer (it adds its own column).
+    return make_error("model '{}' uses the tokenizer '{}', which is not available: {}", m.id,
+                      m.tokenizer, r.error().message);
   }
   return r;
 }

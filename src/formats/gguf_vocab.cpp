@@ -1,6 +1,8 @@
 #include "formats/gguf_vocab.hpp"
 
 #include "formats/vocab_builder.hpp"
+#include "text/alignment.hpp"
+#include "text/normalize.hpp"
 
 namespace tok::formats {
 namespace {
@@ -118,19 +120,18 @@ Result<bpe::Tokenizer> load_gguf_tokenizer(const GgufFile& f, const std::string&
     // llama.cpp: a space before the text and after every special token, then
     // spaces become "▁".
     bool prefix = flag("tokenizer.ggml.add_space_prefix", true);
-    tk.set_segment_transform([prefix](std::string_view s, std::size_t) {
-      std::string out;
-      out.reserve(s.size() + 8);
-      if (prefix) out += "\u2581";
-      for (char c : s) {
-        if (c == ' ') {
-          out += "\u2581";
-        } else {
-          out.push_back(c);
-        }
-      }
-      return out;
-    });
+    tk.set_segment_transform(
+        [prefix](std::string_view s, std::size_t, std::vector<std::size_t>* to_input) {
+          std::string spaced = text::replace_all(s, " ", "\u2581", to_input);
+          if (!prefix) return spaced;
+          std::vector<std::size_t> second;
+          std::string out = text::prepend(spaced, "\u2581", to_input ? &second : nullptr);
+          if (to_input) {
+            text::compose_alignment(*to_input, second);
+            to_input->swap(second);
+          }
+          return out;
+        });
     tk.set_decode_transform([prefix](std::string_view s) {
       std::string out;
       for (std::size_t i = 0; i < s.size(); ++i) {

@@ -1,30 +1,24 @@
 #include "formats/hf_pipeline.hpp"
 
-#include <utf8proc.h>
-
-#include <cstdlib>
 #include <functional>
+
+#include "text/alignment.hpp"
+#include "text/normalize.hpp"
+#include "formats/json_error.hpp"
 
 namespace tok::formats {
 namespace {
 
 using json = nlohmann::json;
-// One text step; `offset` is where the segment starts in the input.
-using Step = std::function<std::string(std::string, std::size_t offset)>;
+using Alignment = std::vector<std::size_t>;
+// One text step; `offset` is where the segment starts in the input. Fills
+// *to_input (when given) with the alignment of its result with its input.
+using Step = std::function<std::string(std::string_view, std::size_t offset, Alignment* to_input)>;
 
-std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-  if (from.empty()) return s;
-  std::string out;
-  std::size_t pos = 0;
-  for (;;) {
-    std::size_t at = s.find(from, pos);
-    if (at == std::string::npos) break;
-    out.append(s, pos, at - pos);
-    out += to;
-    pos = at + from.size();
-  }
-  out.append(s, pos);
-  return out;
+// A step that leaves this text as it is.
+std::string unchanged(std::string_view s, Alignment* to_input) {
+  if (to_input) text::identity_alignment(s.size(), *to_input);
+  return std::string(s);
 }
 
 std::string str_or(const json& j, const char* key, std::string def) {
@@ -39,6 +33,10 @@ bool bool_or(const json& j, const char* key, bool def) {
 // Escapes a literal for PCRE2.
 std::string quote_regex(std::string_view s) { return "\\Q" + std::string(s) + "\\E"; }
 
+// Sequences of normalizers, pre-tokenizers or decoders nest a few levels in
+// real files; a hostile one nested thousands deep is refused.
+constexpr std::size_t kMaxSequenceDepth = 64;
+
 struct Builder {
   const std::string& source;
   HfPipeline out;
@@ -52,36 +50,47 @@ struct Builder {
     out.describe += s;
   }
 
-  Status normalizer(const json& n) {
+  Status too_deep(std::string_view what, std::size_t depth) {
+    if (depth <= kMaxSequenceDepth) return {};
+    return make_error("{}: {} Sequence nested deeper than {} levels", source, what,
+                      kMaxSequenceDepth);
+  }
+
+  Status normalizer(const json& n, std::size_t depth = 0) {
     if (n.is_null()) return {};
+    TOK_TRY(too_deep("normalizer", depth));
     std::string type = str_or(n, "type", "");
     if (type == "Sequence") {
-      for (const auto& x : n.value("normalizers", json::array())) TOK_TRY(normalizer(x));
+      for (const auto& x : member(n, "normalizers")) TOK_TRY(normalizer(x, depth + 1));
       return {};
     }
     note(type);
     if (type == "NFC" || type == "NFD" || type == "NFKC" || type == "NFKD") {
-      steps.push_back([type](std::string s, std::size_t) { return unicode_normalize(s, type); });
+      steps.push_back([type](std::string_view s, std::size_t, Alignment* a) {
+        return text::unicode_normalize(s, type, a);
+      });
     } else if (type == "Lowercase") {
-      steps.push_back([](std::string s, std::size_t) { return unicode_lowercase(s); });
+      steps.push_back([](std::string_view s, std::size_t, Alignment* a) {
+        return text::unicode_lowercase(s, a);
+      });
     } else if (type == "Prepend") {
       std::string p = str_or(n, "prepend", "");
-      steps.push_back([p](std::string s, std::size_t) { return s.empty() ? s : p + s; });
+      steps.push_back([p](std::string_view s, std::size_t, Alignment* a) {
+        return s.empty() ? unchanged(s, a) : text::prepend(s, p, a);
+      });
     } else if (type == "Replace") {
-      const json& pat = n.value("pattern", json::object());
+      const json& pat = member(n, "pattern");
       if (!pat.contains("String") || !pat["String"].is_string()) {
         return unsupported("normalizer", "Replace with a Regex pattern");
       }
       std::string from = pat["String"], to = str_or(n, "content", "");
-      steps.push_back([from, to](std::string s, std::size_t) { return replace_all(s, from, to); });
+      steps.push_back([from, to](std::string_view s, std::size_t, Alignment* a) {
+        return text::replace_all(s, from, to, a);
+      });
     } else if (type == "Strip") {
       bool left = bool_or(n, "strip_left", true), right = bool_or(n, "strip_right", true);
-      steps.push_back([left, right](std::string s, std::size_t) {
-        auto ws = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
-        std::size_t b = 0, e = s.size();
-        while (left && b < e && ws(s[b])) ++b;
-        while (right && e > b && ws(s[e - 1])) --e;
-        return s.substr(b, e - b);
+      steps.push_back([left, right](std::string_view s, std::size_t, Alignment* a) {
+        return text::strip(s, left, right, a);
       });
     } else {
       return unsupported("normalizer", type);
@@ -97,13 +106,14 @@ struct Builder {
     return {};
   }
 
-  Status pretokenizer(const json& p, bool first) {
+  Status pretokenizer(const json& p, bool first, std::size_t depth = 0) {
     if (p.is_null()) return {};
+    TOK_TRY(too_deep("pre-tokenizer", depth));
     std::string type = str_or(p, "type", "");
     if (type == "Sequence") {
       bool f = first;
-      for (const auto& x : p.value("pretokenizers", json::array())) {
-        TOK_TRY(pretokenizer(x, f));
+      for (const auto& x : member(p, "pretokenizers")) {
+        TOK_TRY(pretokenizer(x, f, depth + 1));
         f = false;
       }
       return {};
@@ -113,7 +123,9 @@ struct Builder {
       out.byte_level = true;
       if (bool_or(p, "add_prefix_space", false)) {
         if (!first || !out.pre.empty()) return unsupported("pre-tokenizer", "ByteLevel with add_prefix_space after a split");
-        steps.push_back([](std::string s, std::size_t) { return s.starts_with(' ') ? s : " " + s; });
+        steps.push_back([](std::string_view s, std::size_t, Alignment* a) {
+          return s.starts_with(' ') ? unchanged(s, a) : text::prepend(s, " ", a);
+        });
       }
       if (bool_or(p, "use_regex", true)) TOK_TRY(add_regex("gpt2"));
       return {};
@@ -123,7 +135,7 @@ struct Builder {
       // ("Isolated"). The other behaviors are rewritten as Isolated regexes.
       std::string behavior = str_or(p, "behavior", "Isolated");
       bool invert = bool_or(p, "invert", false);
-      const json& pat = p.value("pattern", json::object());
+      const json& pat = member(p, "pattern");
       bool is_string = pat.contains("String") && pat["String"].is_string();
       if (!is_string && !(pat.contains("Regex") && pat["Regex"].is_string())) {
         return make_error("{}: Split pre-tokenizer without a Regex or String pattern", source);
@@ -151,11 +163,12 @@ struct Builder {
       std::string rep = str_or(p, "replacement", "\u2581");
       std::string scheme = str_or(p, "prepend_scheme", "");
       if (scheme.empty()) scheme = bool_or(p, "add_prefix_space", true) ? "always" : "never";
-      steps.push_back([rep, scheme](std::string s, std::size_t offset) {
-        s = replace_all(std::move(s), " ", rep);
+      steps.push_back([rep](std::string_view s, std::size_t, Alignment* a) {
+        return text::replace_all(s, " ", rep, a);
+      });
+      steps.push_back([rep, scheme](std::string_view s, std::size_t offset, Alignment* a) {
         bool prepend = scheme == "always" || (scheme == "first" && offset == 0);
-        if (prepend && !s.starts_with(rep)) s = rep + s;
-        return s;
+        return prepend && !s.starts_with(rep) ? text::prepend(s, rep, a) : unchanged(s, a);
       });
       if (bool_or(p, "split", true)) {
         TOK_TRY(add_regex("(?s)" + quote_regex(rep) + "(?:(?!" + quote_regex(rep) + ").)*|(?:(?!" +
@@ -169,84 +182,62 @@ struct Builder {
   // Decoders: byte-level needs nothing (tok keeps raw bytes); SentencePiece
   // style maps the replacement character back to spaces and strips the
   // prefix space the encoder added.
-  void decoder(const json& d) {
-    if (d.is_null()) return;
+  Status decoder(const json& d) {
+    if (d.is_null()) return {};
     std::string rep;
     bool strip_first = false;
-    std::function<void(const json&)> visit = [&](const json& x) {
+    std::function<Status(const json&, std::size_t)> visit = [&](const json& x,
+                                                               std::size_t depth) -> Status {
+      TOK_TRY(too_deep("decoder", depth));
       std::string type = str_or(x, "type", "");
       if (type == "Sequence") {
-        for (const auto& y : x.value("decoders", json::array())) visit(y);
+        for (const auto& y : member(x, "decoders")) TOK_TRY(visit(y, depth + 1));
       } else if (type == "Metaspace") {
         rep = str_or(x, "replacement", "\u2581");
         std::string scheme = str_or(x, "prepend_scheme", "always");
         strip_first = scheme != "never" && bool_or(x, "add_prefix_space", true);
       } else if (type == "Replace") {
-        const json& pat = x.value("pattern", json::object());
+        const json& pat = member(x, "pattern");
         if (pat.contains("String") && str_or(x, "content", "") == " ") rep = pat["String"];
       } else if (type == "Strip") {
-        strip_first = x.value("start", 0) > 0;
+        const json& start = member(x, "start");
+        strip_first = start.is_number() && start.get<double>() > 0;
       }
+      return {};
     };
-    visit(d);
-    if (rep.empty()) return;
+    TOK_TRY(visit(d, 0));
+    if (rep.empty()) return {};
     out.decode = [rep, strip_first](std::string_view s) {
-      std::string t = replace_all(std::string(s), rep, " ");
+      std::string t = text::replace_all(s, rep, " ");
       if (strip_first && t.starts_with(' ')) t.erase(0, 1);
       return t;
     };
+    return {};
   }
 };
 
 }  // namespace
-
-std::string unicode_normalize(std::string_view text, std::string_view form) {
-  int opts = UTF8PROC_STABLE;
-  if (form == "NFC") opts |= UTF8PROC_COMPOSE;
-  if (form == "NFD") opts |= UTF8PROC_DECOMPOSE;
-  if (form == "NFKC") opts |= UTF8PROC_COMPOSE | UTF8PROC_COMPAT;
-  if (form == "NFKD") opts |= UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT;
-  utf8proc_uint8_t* out = nullptr;
-  utf8proc_ssize_t n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
-                                    static_cast<utf8proc_ssize_t>(text.size()), &out,
-                                    static_cast<utf8proc_option_t>(opts));
-  if (n < 0) return std::string(text);
-  std::string r(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
-  std::free(out);
-  return r;
-}
-
-std::string unicode_lowercase(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  utf8proc_ssize_t n = static_cast<utf8proc_ssize_t>(text.size());
-  for (utf8proc_ssize_t i = 0; i < n;) {
-    utf8proc_int32_t c;
-    utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
-    if (len <= 0) {
-      out.push_back(static_cast<char>(p[i]));
-      ++i;
-      continue;
-    }
-    utf8proc_uint8_t buf[4];
-    utf8proc_ssize_t w = utf8proc_encode_char(utf8proc_tolower(c), buf);
-    out.append(reinterpret_cast<char*>(buf), static_cast<std::size_t>(w));
-    i += len;
-  }
-  return out;
-}
 
 Result<HfPipeline> build_hf_pipeline(const json& normalizer, const json& pre_tokenizer,
                                      const json& decoder, const std::string& source) {
   Builder b{source, {}, {}};
   TOK_TRY(b.normalizer(normalizer));
   TOK_TRY(b.pretokenizer(pre_tokenizer, true));
-  b.decoder(decoder);
+  TOK_TRY(b.decoder(decoder));
   if (!b.steps.empty()) {
-    b.out.segment = [steps = std::move(b.steps)](std::string_view s, std::size_t offset) {
+    b.out.segment = [steps = std::move(b.steps)](std::string_view s, std::size_t offset,
+                                                 Alignment* to_input) {
       std::string t(s);
-      for (const auto& f : steps) t = f(std::move(t), offset);
+      Alignment step;
+      if (to_input) text::identity_alignment(s.size(), *to_input);
+      for (const auto& f : steps) {
+        std::string next = f(t, offset, to_input ? &step : nullptr);
+        if (to_input) {
+          text::compose_alignment(*to_input, step);
+          to_input->swap(step);
+        }
+        t = std::move(next);
+      }
       return t;
     };
   }

@@ -31,10 +31,4 @@ Result<HfPipeline> build_hf_pipeline(const nlohmann::json& normalizer,
                                      const nlohmann::json& pre_tokenizer,
                                      const nlohmann::json& decoder, const std::string& source);
 
-// Unicode normalization by name: "NFC", "NFD", "NFKC", "NFKD" (utf8proc).
-// Invalid UTF-8 is returned unchanged.
-std::string unicode_normalize(std::string_view text, std::string_view form);
-// Unicode lowercase of every code point (utf8proc).
-std::string unicode_lowercase(std::string_view text);
-
 }  // namespace tok::formats

@@ -23,7 +23,7 @@ Result<std::pair<std::string, std::string>> parse_merge(const json& m, std::size
     std::size_t sp = s.find(' ');
     if (sp == std::string::npos || s.find(' ', sp + 1) != std::string::npos) {
       return make_error("{}: merge {} ('{}') is not two tokens separated by one space", source,
-                        i + 1, s);
+                        i + 1, excerpt(s));
     }
     return std::pair{s.substr(0, sp), s.substr(sp + 1)};
   }
@@ -74,7 +74,7 @@ void read_edges(const json& root, const std::string& path, bpe::Tokenizer& tk,
   std::string cfg_path = (fs::path(path).parent_path() / "tokenizer_config.json").string();
   std::error_code ec;
   if (!fs::is_regular_file(cfg_path, ec)) return;
-  auto f = MappedFile::open(cfg_path);
+  auto f = MappedFile::open(cfg_path, kMaxSmallStreamBytes);
   if (!f.ok()) return;
   auto cfg = parse_json(f->bytes(), cfg_path);
   if (!cfg.ok() || !cfg->is_object()) return;
@@ -189,10 +189,10 @@ Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::
 
 Result<bpe::Tokenizer> load_vocab_merges(const std::string& vocab_path,
                                          const std::string& merges_path, const std::string& name) {
-  TOK_ASSIGN(MappedFile vf, MappedFile::open(vocab_path));
+  TOK_ASSIGN(MappedFile vf, MappedFile::open(vocab_path, kMaxSmallStreamBytes));
   TOK_ASSIGN(json vocab, parse_json(vf.bytes(), vocab_path));
   if (!vocab.is_object()) return make_error("{}: expected a JSON object of token -> id", vocab_path);
-  TOK_ASSIGN(MappedFile mf, MappedFile::open(merges_path));
+  TOK_ASSIGN(MappedFile mf, MappedFile::open(merges_path, kMaxSmallStreamBytes));
   VocabSpec spec;
   std::size_t n = 0;
   for (auto it = vocab.begin(); it != vocab.end(); ++it) {

@@ -29,6 +29,21 @@ auto guard_json(const std::string& source, F&& f) -> decltype(f()) {
   }
 }
 
+// obj[key] by reference, or a null value (which iterates as empty) when obj
+// is not an object or lacks the key. json::value(key, default) returns a copy
+// of the whole subtree: at every level of a nested Sequence, that was
+// quadratic (4.5 GB for a 5,000-deep one).
+const nlohmann::json& member(const nlohmann::json& obj, const char* key);
+
+// JSON nested deeper than this is refused by parse_json (before parsing):
+// nlohmann's copy, comparison and dump recurse once per level, so a hostile
+// file of 100,000 '[' would overflow the stack.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+// Quoted file content in a message, cut short: a corrupt file may hold one
+// 100 MB line.
+std::string excerpt(std::string_view s);
+
 // Line and column (1-based) of a byte offset.
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset);
 

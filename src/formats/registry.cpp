@@ -59,7 +59,9 @@ Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text
     std::size_t n = ranks.tokens.size();
     std::vector<std::uint32_t> priority(n);
     for (std::size_t i = 0; i < n; ++i) priority[i] = static_cast<std::uint32_t>(i);
-    return bpe::MergeTable::from_priorities(std::move(ranks.tokens), std::move(priority), {});
+    auto table = bpe::MergeTable::from_priorities(std::move(ranks.tokens), std::move(priority), {});
+    if (!table.ok()) return make_error("{}: {}", source, table.error().message);
+    return table;
   };
   TOK_ASSIGN(auto table, cached_merge_table(file_text, parse));
   TOK_TRY(check_gaps(table, specials, file_text, source));
@@ -84,7 +86,7 @@ Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text
 }  // namespace
 
 Result<bpe::Tokenizer> load_tiktoken_path(const std::string& path, const LoadOptions& options) {
-  TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+  TOK_ASSIGN(MappedFile f, MappedFile::open(path, kMaxSmallStreamBytes));
   std::string name = fs::path(path).stem().string();
   const BuiltinEncoding* builtin = find_builtin_by_sha256(sha256_hex(f.bytes()));
   std::string pattern;
@@ -96,7 +98,7 @@ Result<bpe::Tokenizer> load_tiktoken_path(const std::string& path, const LoadOpt
     pattern = builtin->pattern;
     specials = builtin->specials;
   } else if (fs::exists(sidecar_path, ec)) {
-    TOK_ASSIGN(MappedFile sf, MappedFile::open(sidecar_path));
+    TOK_ASSIGN(MappedFile sf, MappedFile::open(sidecar_path, kMaxSmallStreamBytes));
     TOK_ASSIGN(auto sidecar, parse_sidecar(sf.bytes(), sidecar_path));
     pattern = sidecar.pattern;
     specials = sidecar.specials;
@@ -121,6 +123,7 @@ std::vector<std::string> known_encoding_names() {
 }
 
 std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known) {
+  if (name.empty()) return {};  // "did you mean o1?" for nothing at all helps no one
   // std::tolower on a negative char (UTF-8 bytes in the name) is undefined.
   auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
   auto distance = [&lower](std::string_view a, std::string_view b) {
@@ -233,6 +236,10 @@ Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& 
   if (s.starts_with("hf:")) {
     TOK_ASSIGN(std::string dir, resolve_hf_hub(s.substr(3)));
     return load_path(dir, options);
+  }
+  if (fs::exists(s, ec)) {
+    return make_error("{}: not a regular file (a device, pipe or socket); expected a vocabulary file",
+                      s);
   }
   if (s.find('/') != std::string::npos || s.ends_with(".tiktoken")) {
     return make_error("{}: no such vocabulary file", s);

@@ -3,10 +3,16 @@
 // a file read on every run after the first.
 //
 // The key is the vocabulary file's content (a 64-bit hash of its bytes and its
-// size), so an edited file never meets a stale table; the image itself is
-// checksummed and bounds-checked (MergeTable::deserialize). Anything wrong
-// with the cache (unwritable, corrupt, another tok version) only means the
-// table is built from the file again. TOK_TABLE_CACHE=0 turns it off.
+// size) and the cache format version. It names the file and is written in a
+// header before the image, compared on every load, so an edited vocabulary
+// never meets a stale table and a copied or renamed image is refused; the
+// image itself is checksummed and bounds-checked (MergeTable::deserialize).
+// Only a cache directory that belongs to this user and that no one else may
+// write is used, and only regular files of this user in it are read (opened
+// without blocking, so a FIFO there cannot hang tok). With no home directory
+// nothing is cached. Anything wrong with the cache (foreign, unwritable,
+// corrupt, another tok version) only means the table is built from the file
+// again. TOK_TABLE_CACHE=0 turns it off.
 #pragma once
 
 #include <functional>

@@ -45,18 +45,6 @@ bool base64_decode(std::string_view in, std::string& out) {
   return true;
 }
 
-namespace {
-
-// Quoted file content in a message, cut short: a corrupt file may hold one
-// 100 MB line.
-std::string excerpt(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  if (s.size() <= kMax) return std::string(s);
-  return std::string(s.substr(0, kMax)) + "...";
-}
-
-}  // namespace
-
 std::string base64_encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
@@ -162,6 +150,10 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
     return make_error("{}: expected an object with a string \"pattern\"", source);
   }
   s.pattern = j["pattern"].get<std::string>();
+  if (auto it = j.find("pattern_name"); it != j.end()) {
+    if (!it->is_string()) return make_error("{}: \"pattern_name\" must be a string", source);
+    s.pattern_name = it->get<std::string>();
+  }
   if (j.contains("special_tokens")) {
     const auto& sp = j["special_tokens"];
     if (!sp.is_object()) return make_error("{}: \"special_tokens\" must be an object", source);
@@ -170,7 +162,15 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
         return make_error("{}: special token {} needs a non-negative integer id", source,
                           it.key());
       }
-      s.specials.push_back({it.key(), it.value().get<bpe::TokenId>()});
+      auto id = it.value().get<bpe::TokenId>();
+      // Two texts on one id would decode one as the other.
+      for (const auto& other : s.specials) {
+        if (other.id == id) {
+          return make_error("{}: special tokens {} and {} share the id {}", source, other.text,
+                            it.key(), id);
+        }
+      }
+      s.specials.push_back({it.key(), id});
     }
   }
   return s;
@@ -179,6 +179,7 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
 std::string write_sidecar(const TiktokenSidecar& s) {
   nlohmann::ordered_json j;
   j["pattern"] = s.pattern;
+  if (!s.pattern_name.empty()) j["pattern_name"] = s.pattern_name;
   nlohmann::ordered_json sp = nlohmann::ordered_json::object();
   for (const auto& t : s.specials) sp[t.text] = t.id;
   j["special_tokens"] = sp;

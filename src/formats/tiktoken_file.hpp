@@ -33,8 +33,13 @@ Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& s
 // Serializes token bytes (index = rank) as .tiktoken text.
 std::string write_tiktoken(const std::vector<std::string>& tokens);
 
+// "pattern" holds the split regex itself, so that any tiktoken loader given
+// the sidecar splits as tok does; "pattern_name" (optional) names it when it
+// is one of tok's named patterns. Sidecars written before the regex was
+// stored hold a name in "pattern"; both forms load.
 struct TiktokenSidecar {
-  std::string pattern;  // a named pattern ("o200k") or a regex
+  std::string pattern;       // a regex (or, in old sidecars, a named pattern)
+  std::string pattern_name;  // e.g. "o200k"; empty when the pattern has no name
   std::vector<bpe::SpecialToken> specials;
 };
 Result<TiktokenSidecar> parse_sidecar(std::string_view json, const std::string& source);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "formats/byte_level.hpp"
+#include "formats/json_error.hpp"
 
 namespace tok::formats {
 
@@ -84,7 +85,7 @@ Result<bpe::MergeTable> build_merge_table(VocabSpec spec, const std::string& sou
       auto ia = by_string.find(a), ib = by_string.find(b);
       if (ia == by_string.end() || ib == by_string.end()) {
         return make_error("{}: merge {} ('{} {}'): token '{}' is not in the vocabulary", source,
-                          i + 1, a, b, ia == by_string.end() ? a : b);
+                          i + 1, excerpt(a), excerpt(b), excerpt(ia == by_string.end() ? a : b));
       }
       merges.push_back({ia->second, ib->second});
     }

@@ -58,6 +58,7 @@ std::optional<std::string> named_vocab_path(const NamedVocab& v) {
   std::error_code ec;
   std::string shipped = vocab_dir() + "/" + v.name + "/tokenizer.json";
   if (fs::is_regular_file(shipped, ec)) return shipped;
+  if (cache_dir().empty()) return std::nullopt;
   std::string cached = named_vocab_cache_path(v);
   if (fs::is_regular_file(cached, ec)) return cached;
   return std::nullopt;

@@ -88,6 +88,9 @@ Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& o
   std::string shipped = vocab_dir() + "/" + v.name + "/tokenizer.json";
   std::error_code ec;
   if (fs::is_regular_file(shipped, ec)) return FetchResult{FetchOutcome::kShipped, shipped};
+  if (cache_dir().empty()) {
+    return make_error("{}: no cache directory to fetch into (set HOME or XDG_CACHE_HOME)", v.name);
+  }
   std::string target = named_vocab_cache_path(v);
   if (package_file_matches(target, v.sha256)) {
     return FetchResult{FetchOutcome::kAlreadyPresent, target};

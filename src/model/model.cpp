@@ -1,8 +1,10 @@
 #include "model/model.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
+#include "core/number_format.hpp"
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
@@ -43,9 +45,19 @@ Result<ModelConfig> read_config(const formats::GgufFile& f) {
   }
   if (f.find(c.arch + ".rope.freq_base")) {
     TOK_ASSIGN(double base, f.get_float(c.arch + ".rope.freq_base"));
+    // NaN or a base <= 0 makes every rotation NaN: "perplexity nan", exit 0.
+    if (!(std::isfinite(base) && base > 0)) {
+      return make_error("{}: {}.rope.freq_base is {}; expected a positive number", f.path(),
+                        c.arch, base);
+    }
     c.rope_base = static_cast<float>(base);
   }
   TOK_ASSIGN(double eps, f.get_float(c.arch + ".attention.layer_norm_rms_epsilon"));
+  if (!(std::isfinite(eps) && eps >= 0 && eps < 1)) {
+    return make_error("{}: {}.attention.layer_norm_rms_epsilon is {}; expected a small number "
+                      "from 0 up to 1",
+                      f.path(), c.arch, eps);
+  }
   c.eps = static_cast<float>(eps);
   c.head_dim = c.dim / c.n_heads;
   if (c.head_dim * c.n_heads != c.dim || c.head_dim % 2 != 0 || c.n_heads % c.n_kv_heads != 0) {
@@ -131,7 +143,11 @@ Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   TOK_ASSIGN(m.config_, read_config(f));
   ModelConfig& c = m.config_;
   const formats::TensorInfo* embd = f.find_tensor("token_embd.weight");
-  if (!embd || embd->dims.size() != 2) return make_error("{}: tensor token_embd.weight is missing", path);
+  if (!embd) return make_error("{}: tensor token_embd.weight is missing", path);
+  if (embd->dims.size() != 2) {
+    return make_error("{}: tensor token_embd.weight has {} dimensions; expected 2 (dim, vocabulary)",
+                      path, embd->dims.size());
+  }
   c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
   auto* own = &m.owned_;
   Weights& w = m.weights_;
@@ -196,10 +212,9 @@ Status check_run_memory(const Model& m, std::int64_t ctx) {
   std::uint64_t need = run_memory_bytes(c, ctx);
   auto avail = available_memory();
   if (avail && need > *avail) {
-    auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ull << 30); };
-    return make_error("{}: a context of {} tokens needs {:.2f} GiB (KV cache of {} layers), more "
-                      "than the {:.2f} GiB of memory available; pass a smaller --ctx",
-                      m.path(), ctx, gib(need), c.n_layers, gib(*avail));
+    return make_error("{}: a context of {} tokens needs {} (KV cache of {} layers), more "
+                      "than the {} of memory available; pass a smaller --ctx",
+                      m.path(), ctx, human_bytes(need), c.n_layers, human_bytes(*avail));
   }
   return {};
 }

@@ -1,6 +1,7 @@
 #include "model/thread_pool.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 namespace tok::model {
 namespace {
@@ -27,7 +28,12 @@ bool spin_until(Ready ready) {
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { worker(i); });
+  workers_.reserve(std::max(1u, threads));
+  try {
+    for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { worker(i); });
+  } catch (const std::system_error&) {
+    // Out of threads: the loops split over the workers that started.
+  }
 }
 
 ThreadPool::~ThreadPool() {
@@ -49,6 +55,8 @@ void ThreadPool::parallel_for(std::int64_t n, std::int64_t grain,
     fn(0, n);
     return;
   }
+  FirstError errors;
+  errors_ = &errors;
   job_ = &fn;
   n_ = n;
   chunk_ = chunk;
@@ -60,13 +68,15 @@ void ThreadPool::parallel_for(std::int64_t n, std::int64_t grain,
     generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
-  fn(0, std::min(n, chunk));
+  errors.run([&] { fn(0, std::min(n, chunk)); });
   auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
   if (!spin_until(all_done)) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, all_done);
   }
   job_ = nullptr;
+  errors_ = nullptr;
+  errors.rethrow();
 }
 
 void ThreadPool::worker(unsigned index) {
@@ -82,7 +92,7 @@ void ThreadPool::worker(unsigned index) {
     if (stop_.load()) return;
     seen = generation_.load(std::memory_order_acquire);
     std::int64_t begin = static_cast<std::int64_t>(index) * chunk_, n = n_;
-    if (begin < n) (*job_)(begin, std::min(n, begin + chunk_));
+    if (begin < n) errors_->run([&] { (*job_)(begin, std::min(n, begin + chunk_)); });
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lock(mutex_);  // pairs with the caller's predicate check
       done_.notify_one();

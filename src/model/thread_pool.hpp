@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/first_error.hpp"
+
 namespace tok::model {
 
 class ThreadPool {
@@ -27,7 +29,8 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
   // Calls fn(begin, end) on disjoint chunks covering [0, n); chunks are
-  // multiples of `grain` except the last. Returns when all are done.
+  // multiples of `grain` except the last. Returns when all are done; if fn
+  // threw on any thread (out of memory), rethrows the first exception then.
   void parallel_for(std::int64_t n, std::int64_t grain,
                     const std::function<void(std::int64_t, std::int64_t)>& fn);
 
@@ -44,6 +47,7 @@ class ThreadPool {
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<unsigned> pending_{0};
   std::atomic<bool> stop_{false};
+  FirstError* errors_ = nullptr;  // the running loop's, set with job_
 };
 
 }  // namespace tok::model

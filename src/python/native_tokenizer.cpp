@@ -93,7 +93,7 @@ py::list offsets(const NativeTokenizer& t, py::handle text, const std::string& s
   if (!st.ok()) throw py::value_error(st.error().message);
   py::list out(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
-    out[i] = py::make_tuple(spans[i].id, spans[i].offset);
+    out[i] = py::make_tuple(spans[i].id, spans[i].begin, spans[i].end);
   }
   return out;
 }

@@ -56,7 +56,7 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   }
   if (!output.empty()) {
     TOK_TRY(write_file_atomic(output, formats::write_tiktoken(result.tokens)));
-    TOK_TRY(write_file_atomic(output + ".json", formats::write_sidecar({pattern, sp})));
+    TOK_TRY(write_file_atomic(output + ".json", formats::write_sidecar({pattern, "", sp})));
   }
   TOK_ASSIGN(bpe::MergeTable table, bpe::MergeTable::from_ranks(std::move(result.tokens)));
   return bpe::Tokenizer("trained", std::move(table), {std::move(pre).value()}, std::move(sp));

@@ -8,37 +8,6 @@
 
 namespace tok::show {
 
-std::string group_digits(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string human_bytes(std::uint64_t n) {
-  if (n < 1024) return fmt::format("{} B", n);
-  static constexpr std::array<const char*, 5> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(n) / 1024;
-  std::size_t u = 0;
-  while (v >= 1024 && u + 1 < kUnits.size()) {
-    v /= 1024;
-    ++u;
-  }
-  return fmt::format("{:.1f} {}", v, kUnits[u]);
-}
-
-std::string si_scaled(double v, const std::string& unit) {
-  static constexpr std::array<const char*, 7> kPrefixes = {"", "k", "M", "G", "T", "P", "E"};
-  std::size_t p = 0;
-  while (std::fabs(v) >= 1000 && p + 1 < kPrefixes.size()) {
-    v /= 1000;
-    ++p;
-  }
-  return p == 0 ? fmt::format("{:.0f} {}", v, unit) : fmt::format("{:.2f} {}{}", v, kPrefixes[p], unit);
-}
-
 namespace {
 
 SummarySection text_section(const TextMeasure& text, const std::vector<EncodingFigures>& encs) {
@@ -82,11 +51,9 @@ SummarySection model_section(const ModelFigures& m) {
                     m.estimate ? "ESTIMATE: the model's tokenizer is not public; counted with " + m.encoding
                                : "with " + m.encoding});
   if (m.input_usd) {
-    std::string note = m.usd_per_mtok ? fmt::format("at ${:.4g} per million input tokens", *m.usd_per_mtok)
+    std::string note = m.usd_per_mtok ? fmt::format("at {} per million input tokens", format_usd(*m.usd_per_mtok))
                                       : std::string("input price");
-    std::string usd = *m.input_usd >= 0.01 || *m.input_usd == 0 ? fmt::format("${:.4f}", *m.input_usd)
-                                                                : fmt::format("${:.3g}", *m.input_usd);
-    s.rows.push_back({"input cost", usd, note});
+    s.rows.push_back({"input cost", format_usd(*m.input_usd), note});
   }
   if (m.context_window) {
     s.rows.push_back({"context window", fmt::format("{:.2f}%", 100.0 * m.window_share),

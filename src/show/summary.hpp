@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/number_format.hpp"
 #include "show/text_measure.hpp"
 
 namespace tok::show {
@@ -57,11 +58,9 @@ std::vector<SummarySection> summary_sections(const TextMeasure& text,
                                              const std::vector<EncodingFigures>& encodings,
                                              const std::optional<ModelFigures>& model);
 
-// 1234567 -> "1,234,567".
-std::string group_digits(std::uint64_t n);
-// Bytes as "12.5 MiB" (binary units), exact below 1 KiB.
-std::string human_bytes(std::uint64_t n);
-// 3.2e12 -> "3.20 TFLOP"-style SI scaling with the given unit.
-std::string si_scaled(double v, const std::string& unit);
+// The shared number formats (core/number_format.hpp).
+using tok::group_digits;
+using tok::human_bytes;
+using tok::si_scaled;
 
 }  // namespace tok::show

@@ -6,28 +6,26 @@ Result<Tokenization> build_spans(const bpe::Tokenizer& tk, std::string_view inpu
                                  bpe::SpecialMode mode) {
   Tokenization t;
   t.encoding = tk.name();
-  t.transformed = tk.has_transform();
-  t.text = t.transformed ? tk.apply_transform(input) : std::string(input);
-  // encode() applies the transform itself, so it gets the original input.
-  TOK_ASSIGN(std::vector<bpe::TokenId> ids, tk.encode(input, mode));
-  t.spans.reserve(ids.size());
+  t.text = std::string(input);
+  // The spans index the input, also where the vocabulary rewrites the text
+  // first (the alignment maps them back).
+  std::vector<bpe::TokenSpan> spans;
+  TOK_TRY(tk.encode_spans(input, mode, spans));
+  t.spans.reserve(spans.size());
   std::size_t off = 0;
-  for (bpe::TokenId id : ids) {
-    std::string_view bytes = tk.token_bytes(id);
-    // Every token's bytes are the next bytes of the text for byte-level
-    // vocabularies; a format whose tokens are not (say, a normalizer that
-    // does more than the transform reports) cannot be drawn faithfully.
-    if (std::string_view(t.text).substr(off, bytes.size()) != bytes) {
-      return make_error("token {} (id {}) of {} is not the text at byte {}; this vocabulary's "
-                        "tokens cannot be placed in the text",
-                        t.spans.size(), id, t.encoding, off);
+  for (const bpe::TokenSpan& s : spans) {
+    if (s.begin != off || s.end < s.begin || s.end > input.size()) {
+      return make_error(
+          "token {} (id {}) of {} does not start at byte {} where the previous "
+          "one ends; this vocabulary's tokens cannot be placed in the text",
+          t.spans.size(), s.id, t.encoding, off);
     }
-    t.spans.push_back({id, off, bytes.size(), tk.is_special(id)});
-    off += bytes.size();
+    t.spans.push_back({s.id, s.begin, s.end - s.begin, tk.is_special(s.id)});
+    off = s.end;
   }
-  if (off != t.text.size()) {
+  if (off != input.size()) {
     return make_error("the tokens of {} cover {} of {} bytes of the text", t.encoding, off,
-                      t.text.size());
+                      input.size());
   }
   return t;
 }

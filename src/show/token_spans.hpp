@@ -1,7 +1,8 @@
 // Token spans: where each token of a text lies in that text. `tok show`
 // draws tokens from spans, so the spans must tile the text exactly once and in
 // order (concatenated, they give back the input byte for byte, invalid UTF-8
-// included); build_spans checks that before anything is drawn.
+// included); build_spans checks that before anything is drawn. A token that
+// takes no input bytes (the prefix space SentencePiece adds) has length 0.
 #pragma once
 
 #include <cstddef>
@@ -23,8 +24,7 @@ struct Span {
 
 struct Tokenization {
   std::string encoding;     // the tokenizer's name
-  std::string text;         // the text the spans index (the input, or its transform)
-  bool transformed = false; // true when the vocabulary rewrote the text first
+  std::string text;         // the input, which the spans index
   std::vector<Span> spans;  // in order, tiling text
 };
 

@@ -36,7 +36,7 @@ node -e 'const t=JSON.parse(process.argv[1]).models[0].total; const want=(4*2.5+
 
 # CSV: header and one line per input and model, then totals.
 "$TOK" count -m gpt-4o -m gpt-4 --csv "$T/a.txt" >"$T/csv"
-expect_eq "csv header" "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate" "$(head -1 "$T/csv")"
+expect_eq "csv header" "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate,tier" "$(head -1 "$T/csv")"
 expect_eq "csv lines" 5 "$(wc -l <"$T/csv")"
 grep -q '^total,30,gpt-4,cl100k_base,9,' "$T/csv" || fail "csv total: $(cat "$T/csv")"
 
@@ -58,11 +58,14 @@ node -e 'const m=JSON.parse(require("fs").readFileSync(process.argv[1])).models[
 head -c 60000 /dev/zero | tr '\0' 'x' | sed 's/x\{10\}/hello world /g' >"$T/big.txt"
 "$TOK" count -m gpt-4 "$T/big.txt" >/dev/null 2>"$T/err"
 grep -q "do not fit the gpt-4 context window of 8192 tokens" "$T/err" || fail "no window warning: $(cat "$T/err")"
+expect_status 3 "$TOK" count --budget 5 "$T/a.txt"
+[ "$(wc -l <"$T/err")" == 1 ] && grep -q "over budget: .*a.txt has 9 tokens .*more than --budget 5" "$T/err" || fail "budget message: $(cat "$T/err")"
+expect_status 0 "$TOK" count --budget 9 "$T/a.txt"
+expect_status 0 "$TOK" count --budget 9 "$T/a.txt" "$T/a.txt"
+expect_status 3 "$TOK" count --budget 9 --total "$T/a.txt" "$T/a.txt"
+# --max-tokens: the old name of --budget, kept as an alias for one release.
 expect_status 3 "$TOK" count --max-tokens 5 "$T/a.txt"
-[ "$(wc -l <"$T/err")" == 1 ] && grep -q "over budget: .*a.txt has 9 tokens" "$T/err" || fail "budget message: $(cat "$T/err")"
 expect_status 0 "$TOK" count --max-tokens 9 "$T/a.txt"
-expect_status 0 "$TOK" count --max-tokens 9 "$T/a.txt" "$T/a.txt"
-expect_status 3 "$TOK" count --max-tokens 9 --total "$T/a.txt" "$T/a.txt"
 
 # Estimates say so.
 "$TOK" count -m claude-sonnet-4-5 "$T/a.txt" >"$T/out" 2>"$T/err"

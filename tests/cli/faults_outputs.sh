@@ -5,6 +5,9 @@
 # EFBIG), leave the previous output intact and no temporary file behind. The
 # size limit is one line "tok: error: FILE: cannot write: ..." and exit 1.
 source "$(dirname "$0")/lib.sh"
+# Job control: without it bash starts background commands with SIGINT and
+# SIGQUIT ignored, and tok (like GNU tools) leaves an ignored signal ignored.
+set -m
 M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
 S="$TOK_TEST_DATA/train/sample.txt"
 

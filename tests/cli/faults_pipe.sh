@@ -36,4 +36,22 @@ expect_eq "generate | head -1: stderr" "" "$(cat "$T/err1")"
 # A full disk on stdout, and a closed stdout.
 expect_error 1 "^tok: error: cannot write output: No space left on device$" sh -c '"$0" encode "$1" >/dev/full' "$TOK" "$T/big"
 expect_error 1 "^tok: error: cannot write output: Bad file descriptor$" sh -c '"$0" encode "$1" >&-' "$TOK" "$T/big"
+
+# Short outputs sit in stdout's buffer until exit: the final flush and close
+# are checked too, for every command (the number must never be lost silently).
+printf 'hello world\n' >"$T/small"
+for cmd in "count -q" "count" "count --json" "encode" "show --color never"; do
+  expect_error 1 "^tok: error: cannot write output: No space left on device$" \
+    sh -c '"$0" $1 "$2" >/dev/full' "$TOK" "$cmd" "$T/small"
+  expect_error 1 "^tok: error: cannot write output: Bad file descriptor$" \
+    sh -c '"$0" $1 "$2" >&-' "$TOK" "$cmd" "$T/small"
+done
+expect_error 1 "^tok: error: cannot write output: No space left on device$" sh -c '"$0" decode 9906 >/dev/full' "$TOK"
+expect_error 1 "^tok: error: cannot write output: No space left on device$" sh -c '"$0" models >/dev/full' "$TOK"
+expect_error 1 "^tok: error: cannot write output: Bad file descriptor$" sh -c '"$0" models >&-' "$TOK"
+# A command that prints nothing is not hurt by a closed stdout.
+expect_status 0 sh -c '"$0" show --html "$1/p.html" "$2" >&-' "$TOK" "$T" "$T/small"
+# ...and a reader that leaves early is still no error.
+"$TOK" count -q "$T/small" 2>"$T/err1" | head -c 0
+expect_eq "count -q | head -c 0: stderr" "" "$(cat "$T/err1")"
 exit 0

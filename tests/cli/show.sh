@@ -15,10 +15,10 @@ for enc in o200k_base cl100k_base r50k_base; do
 done
 
 # The plain (no-colour) view: tokens separated by │, spaces as ·, newline ↵.
-expect_eq "plain view" "hello│·world" "$("$TOK" show --color never 'hello world' | head -1)"
+expect_eq "plain view" "hello│·world" "$("$TOK" show --color never -t 'hello world' | head -1)"
 expect_eq "visible tab, newline, zero-width" "a│→b│↵" \
   "$(printf 'a\tb\n' | "$TOK" show --color never -e cl100k_base | head -1)"
-expect_eq "ids" "hello₂₄₉₁₂│·world₂₃₇₅" "$("$TOK" show --color never --ids 'hello world' | head -1)"
+expect_eq "ids" "hello₂₄₉₁₂│·world₂₃₇₅" "$("$TOK" show --color never --ids -t 'hello world' | head -1)"
 out=$(printf '\xe2\x80\x8d' | "$TOK" show --color never | head -1)
 [[ "$out" == *"⟨ZWJ⟩"* ]] || fail "zero-width joiner not drawn: $out"
 out=$(printf '\xe4\xbd' | "$TOK" show --color never | head -1)
@@ -27,11 +27,11 @@ out=$(printf '\xe4\xbd' | "$TOK" show --color never | head -1)
 # Colour: off when piped (auto), on with --color always (even with NO_COLOR),
 # off with --color never; on a terminal, off with NO_COLOR.
 esc=$'\x1b['
-out=$("$TOK" show hi); [[ "$out" != *"$esc"* ]] || fail "colour in a pipe"
-out=$("$TOK" show --color always hi); [[ "$out" == *"$esc"* ]] || fail "no colour with --color always"
-out=$(NO_COLOR=1 "$TOK" show --color always hi); [[ "$out" == *"$esc"* ]] || fail "--color always loses to NO_COLOR"
-out=$(TERM=xterm-256color "$TOK" show --color always hi); [[ "$out" == *"48;5;"* ]] || fail "no 256 colours"
-out=$(TERM=xterm COLORTERM= "$TOK" show --color always hi); [[ "$out" == *"${esc}30;4"* ]] || fail "no basic colours"
+out=$("$TOK" show -t hi); [[ "$out" != *"$esc"* ]] || fail "colour in a pipe"
+out=$("$TOK" show --color always -t hi); [[ "$out" == *"$esc"* ]] || fail "no colour with --color always"
+out=$(NO_COLOR=1 "$TOK" show --color always -t hi); [[ "$out" == *"$esc"* ]] || fail "--color always loses to NO_COLOR"
+out=$(TERM=xterm-256color "$TOK" show --color always -t hi); [[ "$out" == *"48;5;"* ]] || fail "no 256 colours"
+out=$(TERM=xterm COLORTERM= "$TOK" show --color always -t hi); [[ "$out" == *"${esc}30;4"* ]] || fail "no basic colours"
 if command -v script >/dev/null; then
   out=$(TERM=xterm-256color script -qec "$TOK show hi" /dev/null)
   [[ "$out" == *"$esc"* ]] || fail "no colour on a terminal"
@@ -42,7 +42,7 @@ else
 fi
 
 # Two vocabularies, aligned on the text.
-"$TOK" show --color never -e o200k_base -e r50k_base $'    x = 1\nend' >"$T/two"
+"$TOK" show --color never -e o200k_base -e r50k_base -t $'    x = 1\nend' >"$T/two"
 # o200k takes the three spaces as one token, r50k as three: o200k's row is
 # padded after "···" so that " x" starts in the same column in both rows.
 expect_eq "aligned rows" "o200k_base ···  │·x│·=│·│1│↵
@@ -60,12 +60,13 @@ expect_eq "graphemes" '"label":"characters","value":"3"' "$chars"
 
 # -m: the model figures are those of tok count -m MODEL --kv (same numbers
 # in the JSON of both), for a model with a KV shape and one without, with
-# the model's tokenizer and with -e.
+# the model's tokenizer, also when -e draws another vocabulary (the model's
+# figures still count with its own tokenizer).
 field() { grep -o "\"$1\":[0-9.e+-]*" "$2" | tail -1; }
 for args in "-m gpt-oss-20b" "-m gpt-oss-120b -e cl100k_base" "-m gpt-4o"; do
   "$TOK" show --json $args "$T/mixed.txt" >"$T/m.json" || fail "show $args failed"
   # (file first: count's -m is a repeatable option that would take the file as a model)
-  "$TOK" count --json --kv "$T/mixed.txt" $args >"$T/c.json" 2>/dev/null || fail "count $args failed"
+  "$TOK" count --json --kv "$T/mixed.txt" ${args%% -e*} >"$T/c.json" 2>/dev/null || fail "count $args failed"
   for f in tokens input_cost window_share paged_tokens bytes_f16 bytes_q8_0 attention_flops; do
     expect_eq "$args: $f" "$(field $f "$T/c.json")" "$(field $f "$T/m.json")"
   done
@@ -78,7 +79,7 @@ for row in "input cost" "context window" "KV cache f16" "KV cache q8_0" "attenti
   grep -q "^  $row " "$T/m.out" || fail "no '$row' in the summary: $(cat "$T/m.out")"
 done
 grep -q "Attention FLOPs grow fastest" "$T/m.out" || fail "no growth sentence"
-expect_error 1 "unknown model" "$TOK" show -m no-such-model hi
+expect_error 1 "unknown model" "$TOK" show -m no-such-model -t hi
 
 # Large inputs: drawn up to --limit, summary over everything.
 head -c 20000 /dev/zero | tr '\0' 'a' | sed 's/aaaaaaaaaa/hello you /g' >"$T/big.txt"
@@ -109,8 +110,8 @@ grep -q 'class="cols"' "$T/two.html" || fail "no side-by-side view"
 ls "$T" | grep -q 'tmp' && fail "temporary file left behind"
 
 # Errors: one line, right status.
-expect_error 2 'at most two' "$TOK" show -e o200k_base -e cl100k_base -e r50k_base hi
-expect_error 1 'nope' "$TOK" show -e nope hi
-expect_error 2 'json' "$TOK" show --json --html "$T/x.html" hi
-expect_error 1 'x.html|directory' "$TOK" show --html /nonexistent/dir/x.html hi
+expect_error 2 'at most two' "$TOK" show -e o200k_base -e cl100k_base -e r50k_base -t hi
+expect_error 1 'nope' "$TOK" show -e nope -t hi
+expect_error 2 'json' "$TOK" show --json --html "$T/x.html" -t hi
+expect_error 1 'x.html|directory' "$TOK" show --html /nonexistent/dir/x.html -t hi
 echo "show: ok"

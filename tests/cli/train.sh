@@ -5,17 +5,24 @@ source "$(dirname "$0")/lib.sh"
 S="$TOK_TEST_DATA/train/sample.txt"
 
 # Train, then load the vocabulary by its .tiktoken path (sidecar gives pattern).
-expect_status 0 "$TOK" train "$S" --vocab-size 600 -o "$T/v" --special '<|end|>' -q
+expect_status 0 "$TOK" train "$S" --vocab-size 600 -o "$T/v" --special-token '<|end|>' -q
 [ -s "$T/v.tiktoken" ] || fail "no v.tiktoken written"
 [ -s "$T/v.tiktoken.json" ] || fail "no sidecar written"
 [ -e "$T/v.tokenizer.json" ] && fail "tokenizer.json written without --format hf"
 expect_eq "ranks" 600 "$(( $(wc -l <"$T/v.tiktoken") + 1 ))"
 grep -q '"<|end|>": 599' "$T/v.tiktoken.json" || fail "special id: $(cat "$T/v.tiktoken.json")"
-grep -q '"pattern": "o200k"' "$T/v.tiktoken.json" || fail "pattern: $(cat "$T/v.tiktoken.json")"
+# The sidecar stores the split regex itself (other loaders need it), the name beside it.
+grep -q '"pattern_name": "o200k"' "$T/v.tiktoken.json" || fail "pattern name: $(cat "$T/v.tiktoken.json")"
+grep -q '"pattern": "o200k"' "$T/v.tiktoken.json" && fail "pattern stored as a name: $(cat "$T/v.tiktoken.json")"
+grep -qF '\\p{L' "$T/v.tiktoken.json" || fail "pattern is not the regex: $(cat "$T/v.tiktoken.json")"
 "$TOK" encode -e "$T/v.tiktoken" "$S" >"$T/ids" || fail "encode with trained vocab"
 "$TOK" decode -e "$T/v.tiktoken" <"$T/ids" >"$T/back" || fail "decode with trained vocab"
 cmp -s "$S" "$T/back" || fail "decode(encode(x)) != x"
 n=$("$TOK" count -q -e "$T/v.tiktoken" "$S")
+# A sidecar of the old form (a pattern name) still loads, with the same count.
+mkdir -p "$T/old" && cp "$T/v.tiktoken" "$T/old/v.tiktoken"
+printf '{"pattern": "o200k", "special_tokens": {"<|end|>": 599}}' >"$T/old/v.tiktoken.json"
+expect_eq "old sidecar count" "$n" "$("$TOK" count -q -e "$T/old/v.tiktoken" "$S")"
 [ "$n" -lt $(( $(wc -c <"$S") / 2 )) ] || fail "trained vocabulary compresses poorly: $n tokens"
 
 # OUT ending in .tiktoken is not doubled; first ids are the bytes.
@@ -64,7 +71,7 @@ done <"$T/m.tiktoken"
 : >"$T/empty.txt"
 expect_error 1 "empty corpus" "$TOK" train "$T/empty.txt" --vocab-size 300 -o "$T/e"
 [ -e "$T/e.tiktoken" ] && fail "output written for empty corpus"
-expect_error 1 "too small" "$TOK" train "$S" --vocab-size 256 --special '<|x|>' -o "$T/e"
+expect_error 1 "too small" "$TOK" train "$S" --vocab-size 256 --special-token '<|x|>' -o "$T/e"
 expect_error 1 "no such file" "$TOK" train "$T/missing.txt" --vocab-size 300 -o "$T/e"
 chmod 000 "$T/a.txt"
 if [ "$(id -u)" != 0 ]; then

@@ -29,7 +29,7 @@ const fs = require('fs');
 JS
 
 for pat in o200k cl100k gpt2; do
-  expect_status 0 "$TOK" train "$T/corpus.txt" --vocab-size 3000 --pattern $pat --special '<|end|>' \
+  expect_status 0 "$TOK" train "$T/corpus.txt" --vocab-size 3000 --pattern $pat --special-token '<|end|>' \
     --format hf -o "$T/$pat" -q
   [ -s "$T/$pat.tokenizer.json" ] || fail "$pat: no tokenizer.json"
   "$TOK" encode -e "$T/$pat.tiktoken" --special allow "$T/corpus.txt" >"$T/tok.ids" || fail "$pat: tok encode"

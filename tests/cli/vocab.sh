@@ -6,11 +6,13 @@ export XDG_CACHE_HOME="$T/cache" TOK_NPM_PREFIX="$T/npm"
 
 # list: shipped tiktoken and HF folders, fetchable names, licences.
 expect_status 0 "$TOK" vocab list
-grep -qE '^cl100k_base +100261 tokens +MIT \(tiktoken\) +shipped' "$T/out" || fail "list: cl100k_base row: $(cat "$T/out")"
+# The vocabulary size is the same number in list, info and compare: ids 0..N-1, specials included.
+grep -qE '^cl100k_base +100277 ids +MIT \(tiktoken\) +shipped' "$T/out" || fail "list: cl100k_base row: $(cat "$T/out")"
 grep -qE '^qwen3 .*Apache-2.0 +shipped' "$T/out" || fail "list: qwen3 row"
 grep -qE '^llama3 .*Llama 3 Community License +fetchable via `tok vocab fetch llama3`' "$T/out" || fail "list: llama3 row"
 expect_status 0 "$TOK" vocab list --json
 grep -q '"name":"o200k_base","format":"tiktoken","source":"shipped"' "$T/out" || fail "list --json: o200k_base"
+grep -q '"name":"cl100k_base"[^}]*"ids":100277' "$T/out" || fail "list --json: cl100k_base ids: $(cat "$T/out")"
 grep -q '"name":"llama3","format":"tokenizer.json","source":"fetchable via `tok vocab fetch llama3`","licence":"Llama 3 Community License"' "$T/out" || fail "list --json: llama3: $(cat "$T/out")"
 grep -q '"name":"llama3"[^}]*"path":null' "$T/out" || fail "list --json: llama3 has a path"
 

@@ -76,10 +76,10 @@ TEST_CASE("chunk size: 4 MiB, larger for large corpora, at most 64 MiB") {
 
 TEST_CASE("samples of a named-scanner vocabulary are cut into chunks") {
   // A probe that never found its cut once left every sample whole.
-  CHECK(can_cut(cl100k()));
+  CHECK(cl100k().can_cut());
   // And continued words take the path through token ids.
-  CHECK(tokens_tile(cl100k(), bpe::SpecialMode::kText));
-  CHECK(!tokens_tile(cl100k(), bpe::SpecialMode::kAllow));
+  CHECK(cl100k().tiles_input(bpe::SpecialMode::kText));
+  CHECK(cl100k().tiles_input(bpe::SpecialMode::kAllow));  // specials are their own text
 }
 
 TEST_CASE("measure: tokens equal Tokenizer::count; threads and chunks change nothing") {
@@ -147,7 +147,7 @@ TEST_CASE("measure: continued words from token ids equal those from ICU words an
     REQUIRE(cl100k().encode_spans(text, bpe::SpecialMode::kText, spans).ok());
     CHECK((*m)[i].text.words == words.size());
     CHECK((*m)[i].vocab[0].tokens == spans.size());
-    CHECK((*m)[i].vocab[0].continued_words == count_continued_words(words, spans, lengths));
+    CHECK((*m)[i].vocab[0].continued_words == count_continued_words(words, spans));
   }
 }
 

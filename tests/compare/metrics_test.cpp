@@ -23,7 +23,7 @@ TEST_CASE("continued words: hand-checked spans") {
   std::vector<ByteSpan> bytes{{0, 1}, {1, 2}, {2, 3}};
   CHECK(count_continued_words(cjk_word, bytes) == 1);
   CHECK(count_continued_words({}, bytes) == 0);
-  CHECK(count_continued_words(cjk_word, {}) == 0);
+  CHECK(count_continued_words(cjk_word, std::vector<ByteSpan>{}) == 0);
 }
 
 TEST_CASE("continued words: a token spanning two words counts for both") {
@@ -71,4 +71,14 @@ TEST_CASE("empty samples give no ratios rather than infinities") {
   CHECK(!no_words.fertility);
   CHECK(!no_words.premium);
   CHECK(!no_words.cost_per_1k_words);
+}
+
+TEST_CASE("continued words from token spans: a token with no bytes continues nothing") {
+  // "▁The▁cat" as mistral encodes "The cat": spans of the input, the
+  // SentencePiece prefix space taking no bytes.
+  std::vector<ByteSpan> words{{0, 3}, {4, 7}};
+  std::vector<tok::bpe::TokenSpan> tokens{{1, 0, 0}, {415, 0, 3}, {5255, 3, 7}};
+  CHECK(count_continued_words(words, tokens) == 0);
+  std::vector<tok::bpe::TokenSpan> split{{415, 0, 3}, {1, 3, 5}, {2, 5, 7}};
+  CHECK(count_continued_words(words, split) == 1);
 }

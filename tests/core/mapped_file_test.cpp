@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/fatal_signals.hpp"
 #include "core/mapped_file.hpp"
 #include "temp_dir.hpp"
 
@@ -79,4 +80,23 @@ TEST_CASE("MappedFile survives moves") {
   MappedFile s = MappedFile::from_string("owned");
   MappedFile t = std::move(s);
   CHECK(t.bytes() == "owned");
+}
+
+// A mapped input truncated under tok (a rotated log): the SIGBUS of reading
+// past the new end is survived, the vanished part reads as zeros, and the
+// file is named for the error cli/ reports.
+TEST_CASE("MappedFile survives its file shrinking, and names it") {
+  tok::install_fatal_signal_handlers();
+  TempDir d;
+  std::string path = d.write("log", std::string(1 << 20, 'x'));
+  auto f = MappedFile::open(path);
+  REQUIRE(f.ok());
+  CHECK(tok::shrunk_mapped_file().empty());
+  REQUIRE(::truncate(path.c_str(), 1000) == 0);
+  std::size_t xs = 0;
+  for (char c : f->bytes()) xs += c == 'x';
+  // The 1000 bytes left, perhaps the rest of their page; the rest is zeros.
+  CHECK(xs >= 1000);
+  CHECK(xs <= 4096);
+  CHECK(tok::shrunk_mapped_file() == path);
 }

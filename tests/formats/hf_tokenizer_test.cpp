@@ -51,9 +51,9 @@ TEST_CASE("hf: a tiny byte-level BPE file") {
   REQUIRE(tk->encode_spans("abc ab", bpe::SpecialMode::kText, spans).ok());
   REQUIRE(spans.size() == 2);
   CHECK(spans[0].id == 2);
-  CHECK(spans[0].offset == 0);
+  CHECK(spans[0].begin == 0);
   CHECK(spans[1].id == 4);
-  CHECK(spans[1].offset == 3);
+  CHECK(spans[1].begin == 3);
 }
 
 TEST_CASE("spans: ids equal encode(), offsets tile the text (batched path)") {
@@ -72,7 +72,7 @@ TEST_CASE("spans: ids equal encode(), offsets tile the text (batched path)") {
   std::size_t off = 0;
   for (std::size_t i = 0; i < spans.size(); ++i) {
     CHECK(spans[i].id == (*ids)[i]);
-    REQUIRE(spans[i].offset == off);
+    REQUIRE(spans[i].begin == off);
     std::string_view b = tk->token_bytes(spans[i].id);
     CHECK(text.compare(off, b.size(), b) == 0);
     off += b.size();
@@ -108,4 +108,40 @@ TEST_CASE("hf: errors") {
     "pre_tokenizer":{"type":"Whitespace"}})");
   CHECK(pre.error().message.find("pre-tokenizer 'Whitespace' is not supported yet") !=
         std::string::npos);
+}
+
+TEST_CASE("hf: spans of a normalizing vocabulary index the input bytes") {
+  // NFC + Lowercase + Metaspace ("▁" for spaces, prefixed): the model sees
+  // "▁ab▁é" for "AB e\u0301" (6 input bytes: A B space e U+0301).
+  std::string j = R"({"model":{"type":"BPE","vocab":{"a":0,"b":1,"▁":2,"é":3,"ab":4,"▁ab":5,"▁é":6},
+    "merges":["a b", "▁ ab", "▁ é"]},
+    "normalizer":{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Lowercase"}]},
+    "pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"always","split":true},
+    "added_tokens":[{"id":7,"content":"<x>","special":true,"lstrip":true}]})";
+  auto tk = from_json(j);
+  REQUIRE_MESSAGE(tk.ok(), tk.error().message);
+  std::string in = "AB e\xCC\x81";
+  std::vector<bpe::TokenSpan> spans;
+  REQUIRE(tk->encode_spans(in, bpe::SpecialMode::kText, spans).ok());
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].id == 5);  // "▁ab": the prefix takes no byte, "AB" is [0, 2)
+  CHECK(spans[0].begin == 0);
+  CHECK(spans[0].end == 2);
+  CHECK(spans[1].id == 6);  // "▁é": the space and the decomposed e, [2, 6)
+  CHECK(spans[1].begin == 2);
+  CHECK(spans[1].end == 6);
+  // Ids, count and spans are outputs of one plan.
+  CHECK(*tk->count(in, bpe::SpecialMode::kText) == spans.size());
+  // A special with lstrip takes the whitespace before it into its span.
+  spans.clear();
+  REQUIRE(tk->encode_spans("ab  <x>ab", bpe::SpecialMode::kAllow, spans).ok());
+  REQUIRE(spans.size() == 3);
+  CHECK(spans[0].end == 2);
+  CHECK(spans[1].id == 7);
+  CHECK(spans[1].begin == 2);
+  CHECK(spans[1].end == 7);
+  CHECK(spans[2].begin == 7);
+  CHECK(spans[2].end == 9);
+  CHECK_FALSE(tk->tiles_input(bpe::SpecialMode::kText));
+  CHECK_FALSE(tk->can_cut());
 }

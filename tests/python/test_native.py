@@ -3,6 +3,7 @@ public suite does not reach. Run by tests/cli/python_native_full.sh."""
 
 import os
 import pickle
+import subprocess
 import threading
 
 import numpy as np
@@ -58,18 +59,36 @@ def test_special_modes():
         t.encode(text, special="bogus")
 
 
-def test_offsets_are_where_each_token_starts_in_the_input_bytes():
+def test_offsets_are_the_input_bytes_each_token_covers():
     t = tok.load("cl100k_base")
     text = "héllo wörld <|endoftext|> 日本語"
     spans = t.offsets(text, special="allow")
-    assert [i for i, _ in spans] == t.encode(text, special="allow")
+    assert [i for i, _, _ in spans] == t.encode(text, special="allow")
     raw = text.encode("utf-8")
     at = 0
-    for i, offset in spans:
-        assert offset == at
-        assert raw[at:at + len(t.token_bytes(i))] == t.token_bytes(i)
-        at += len(t.token_bytes(i))
+    for i, begin, end in spans:
+        assert begin == at
+        assert raw[begin:end] == t.token_bytes(i)
+        at = end
     assert at == len(raw)
+
+
+def test_offsets_tile_the_input_when_tokens_are_not_its_bytes():
+    # mistral's SentencePiece vocabulary adds a prefix space (U+2581) that
+    # takes no input bytes: spans still tile the input, as the CLI's.
+    t = tok.load(os.path.join(VOCAB, "mistral"))
+    text = "The cat sat"
+    spans = t.offsets(text)
+    assert [i for i, _, _ in spans] == t.encode(text)
+    assert spans[0][1] == 0 and spans[-1][2] == len(text.encode())
+    for (_, _, end), (_, begin, _) in zip(spans, spans[1:]):
+        assert end == begin
+    # The same spans as the CLI's (tests/cli/python_native_full.sh passes TOK).
+    cli = subprocess.run([os.environ["TOK"], "encode", "--tokens", "-e",
+                          os.path.join(VOCAB, "mistral"), "-t", text],
+                         capture_output=True, text=True, check=True)
+    assert [int(line.split("\t")[1]) for line in cli.stdout.splitlines()] == \
+        [b for _, b, _ in spans]
 
 
 def test_encode_to_numpy_is_uint32_without_copying_through_a_list():

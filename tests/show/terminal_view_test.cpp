@@ -12,7 +12,7 @@ namespace {
 
 // A tokenization of `text` cut at the given lengths (ids count up from 0).
 Tokenization cut(std::string name, std::string text, std::vector<std::size_t> lengths) {
-  Tokenization t{std::move(name), std::move(text), false, {}};
+  Tokenization t{std::move(name), std::move(text), {}};
   std::size_t off = 0;
   for (std::size_t len : lengths) {
     t.spans.push_back({static_cast<tok::bpe::TokenId>(t.spans.size()), off, len, false});

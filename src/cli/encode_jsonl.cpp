@@ -1,0 +1,272 @@
+#include "cli/numeric_options.hpp"
+#include "cli/encode_jsonl.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <bit>
+#include <charconv>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/output.hpp"
+#include "core/system_cpus.hpp"
+#include "cost/jsonl_documents.hpp"
+
+namespace tok::cli {
+namespace {
+
+enum class Format { kText, kU16, kU32, kNpy };
+
+// One slot's share of a batch: ids of its documents back to back.
+struct EncodeSlot {
+  std::vector<bpe::TokenId> ids;          // (tokens of the slot's documents)
+  std::vector<std::uint64_t> doc_tokens;  // (documents) tokens of each
+  bpe::EncodeScratch scratch;
+};
+
+// The end-of-text id: --eot-id, else the vocabulary's <|endoftext|> (or
+// <|end_of_text|>), else its EOS.
+Result<bpe::TokenId> find_eot(const JsonlEncodeOptions& o, const bpe::Tokenizer& tk) {
+  if (o.eot_id) return *o.eot_id;
+  for (const char* name : {"<|endoftext|>", "<|end_of_text|>"}) {
+    for (const auto& s : tk.specials()) {
+      if (s.text == name) return s.id;
+    }
+  }
+  if (tk.eos) return *tk.eos;
+  return make_error("--eot: {} has no end-of-text token; choose one with --eot-id N", tk.name());
+}
+
+Format choose_format(const JsonlEncodeOptions& o) {
+  if (o.format == "u16") return Format::kU16;
+  if (o.format == "u32") return Format::kU32;
+  if (o.format == "npy") return Format::kNpy;
+  if (o.format == "text") return Format::kText;
+  if (o.output.empty()) return Format::kText;
+  return o.output.ends_with(".npy") ? Format::kNpy : Format::kU32;
+}
+
+// NumPy format 1.0: magic, version, header length, then a Python dict padded
+// with spaces to a fixed 128 bytes, so the length written at the end fits
+// in the place the first header took.
+std::string npy_header(bool u16, std::uint64_t n) {
+  constexpr std::size_t kTotal = 128;
+  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}",
+                                 u16 ? "<u2" : "<u4", n);
+  std::string h("\x93NUMPY\x01\x00", 8);
+  const std::size_t len = kTotal - 10;
+  h.push_back(static_cast<char>(len & 0xff));
+  h.push_back(static_cast<char>(len >> 8));
+  dict.resize(len - 1, ' ');
+  return h + dict + "\n";
+}
+
+// Where ids go: stdout, or an output file made atomically.
+class Sink {
+ public:
+  static Result<std::unique_ptr<Sink>> open(const std::string& path) {
+    auto s = std::unique_ptr<Sink>(new Sink);
+    if (!path.empty() && path != "-") {
+      TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+      s->file_.emplace(std::move(f));
+    }
+    return s;
+  }
+  Status write(std::string_view b) {
+    if (file_) return file_->write(b);
+    out_.write(b);
+    return {};
+  }
+  Status write_at(std::uint64_t off, std::string_view b) { return file_->write_at(off, b); }
+  Status commit() {
+    if (file_) return file_->commit();
+    out_.flush();
+    return {};
+  }
+
+ private:
+  Sink() = default;
+  std::optional<AtomicFile> file_;
+  Output out_;
+};
+
+struct Run {
+  const JsonlEncodeOptions& o;
+  const EncodingOptions& enc;
+  const bpe::Tokenizer& tk;
+  Format format;
+  std::optional<bpe::TokenId> eot;
+  std::unique_ptr<Sink> ids, index;
+  std::uint64_t tokens = 0;
+  std::string bytes;  // reused conversion buffer
+
+  Status encode(EncodeSlot& s, std::string_view text) const {
+    std::size_t before = s.ids.size();
+    if (enc.add_edge_tokens && tk.add_bos && tk.bos) s.ids.push_back(*tk.bos);
+    Status st = tk.encode(text, enc.special_mode(), s.ids, s.scratch);
+    if (!st.ok()) {
+      s.ids.resize(before);
+      return st;
+    }
+    if (enc.add_edge_tokens && tk.add_eos && tk.eos) s.ids.push_back(*tk.eos);
+    if (eot) s.ids.push_back(*eot);
+    s.doc_tokens.push_back(s.ids.size() - before);
+    return {};
+  }
+
+  Status write(std::vector<EncodeSlot>& slots) {
+    for (EncodeSlot& s : slots) {
+      if (format == Format::kText) {
+        // One line per document, ids separated by spaces.
+        bytes.clear();
+        std::size_t k = 0;
+        char num[16];
+        for (std::uint64_t n : s.doc_tokens) {
+          for (std::uint64_t j = 0; j < n; ++j, ++k) {
+            if (j) bytes.push_back(' ');
+            bytes.append(num, std::to_chars(num, num + sizeof num, s.ids[k]).ptr);
+          }
+          bytes.push_back('\n');
+        }
+        TOK_TRY(ids->write(bytes));
+      } else if (format == Format::kU16) {
+        bytes.resize(s.ids.size() * 2);
+        for (std::size_t i = 0; i < s.ids.size(); ++i) {
+          bytes[2 * i] = static_cast<char>(s.ids[i] & 0xff);
+          bytes[2 * i + 1] = static_cast<char>(s.ids[i] >> 8);
+        }
+        TOK_TRY(ids->write(bytes));
+      } else {
+        static_assert(std::endian::native == std::endian::little,
+                      "u32 output assumes a little-endian host");
+        TOK_TRY(ids->write({reinterpret_cast<const char*>(s.ids.data()), s.ids.size() * 4}));
+      }
+      if (index) {
+        bytes.resize(s.doc_tokens.size() * 8);
+        for (std::size_t i = 0; i < s.doc_tokens.size(); ++i) {
+          std::memcpy(bytes.data() + 8 * i, &tokens, 8);
+          tokens += s.doc_tokens[i];
+        }
+        TOK_TRY(index->write(bytes));
+      } else {
+        tokens += s.ids.size();
+      }
+      s.ids.clear();
+      s.doc_tokens.clear();
+    }
+    return {};
+  }
+};
+
+Status check_width(const Run& r) {
+  std::uint64_t limit = r.tk.vocab_size();
+  if (r.eot) limit = std::max<std::uint64_t>(limit, std::uint64_t{*r.eot} + 1);
+  const bool u16 = r.format == Format::kU16;
+  if (u16 && limit > 65536) {
+    return make_error(
+        "--format u16: {} has {} ids, more than 65,536 (u16 holds ids 0..65535); use u32",
+        r.tk.name(), limit);
+  }
+  return {};
+}
+
+Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned threads, bool& skipped) {
+  TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(r.o.field));
+  TOK_ASSIGN(r.ids, Sink::open(r.o.output));
+  if (!r.o.index.empty()) {
+    TOK_ASSIGN(r.index, Sink::open(r.o.index));
+  }
+  const bool npy = r.format == Format::kNpy;
+  const bool npy_u16 = npy && r.tk.vocab_size() <= 65536 && (!r.eot || *r.eot < 65536);
+  if (npy) {
+    TOK_TRY(r.ids->write(npy_header(npy_u16, 0)));
+    if (npy_u16) r.format = Format::kU16;
+  }
+  std::vector<EncodeSlot> slots(threads);
+  cost::JsonlStats stats;
+  TOK_TRY(cost::for_each_document(
+      paths, field, r.o.skip_bad, slots,
+      [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
+      [&r](std::vector<EncodeSlot>& s) { return r.write(s); }, stats));
+  if (npy) TOK_TRY(r.ids->write_at(0, npy_header(npy_u16, r.tokens)));
+  if (r.index) {
+    TOK_TRY(r.index->write({reinterpret_cast<const char*>(&r.tokens), 8}));
+    TOK_TRY(r.index->commit());
+  }
+  TOK_TRY(r.ids->commit());
+  if (stats.bad) {
+    warn(fmt::format("skipped {} bad line{} (first: {})", stats.bad, stats.bad == 1 ? "" : "s",
+                     stats.first_bad));
+    skipped = true;
+  }
+  return {};
+}
+
+}  // namespace
+
+void JsonlEncodeOptions::add(CLI::App* sub) {
+  sub->add_option(
+      "--jsonl", field,
+      "Read JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
+  sub->add_flag("--eot", eot,
+                "With --jsonl: the vocabulary's end-of-text token after each document");
+  sub->add_option("--eot-id", eot_id, "With --jsonl: this id after each document (implies --eot)")
+      ->check(integer_in(0, max_of<std::uint32_t>() - 1));
+  sub->add_option("--format", format,
+                  "With --jsonl: text (one line per document), u16, u32 (little-endian) or npy "
+                  "(default: text on stdout, u32 with -o, npy for -o *.npy)")
+      ->check(CLI::IsMember({"text", "u16", "u32", "npy"}));
+  sub->add_option("-o,--output", output, "With --jsonl: write the ids to FILE (atomically)");
+  sub->add_option("--index", index,
+                  "With --jsonl: write each document's start offset in tokens, then the total, "
+                  "as u64 little-endian, to FILE");
+  sub->add_flag(
+      "--skip-bad", skip_bad,
+      "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+  sub->add_option(
+      "--threads", threads,
+      "With --jsonl: encoding threads (default: the CPUs tok may use); never changes the output")
+      ->check(integer_in(0, kMaxThreads));
+}
+
+void JsonlEncodeOptions::check_unused() const {
+  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad ||
+      threads) {
+    throw UsageError{
+        "--eot, --eot-id, --format, -o, --index, --skip-bad and --threads need --jsonl FIELD"};
+  }
+}
+
+int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, const TextInputs& in,
+                     bool other_output) {
+  if (other_output) throw UsageError{"--json and --tokens do not apply to --jsonl (use --format)"};
+  if (!in.texts.empty()) throw UsageError{"--jsonl reads files or stdin, not -t text"};
+  Format format = choose_format(o);
+  if (format == Format::kNpy && (o.output.empty() || o.output == "-")) {
+    throw UsageError{"--format npy needs -o FILE (its header is written last)"};
+  }
+  if (format != Format::kText && (o.output.empty() || o.output == "-") && ::isatty(1)) {
+    throw UsageError{"binary ids would go to the terminal; give -o FILE or redirect stdout"};
+  }
+  auto tk = enc.load();
+  if (!tk.ok()) return report(tk.error());
+  Run r{o, enc, *tk, format, std::nullopt, nullptr, nullptr, 0, {}};
+  if (o.eot || o.eot_id) {
+    auto id = find_eot(o, *tk);
+    if (!id.ok()) return report(id.error());
+    r.eot = *id;
+  }
+  if (Status s = check_width(r); !s.ok()) return report(s.error());
+  std::vector<std::string> paths = in.files;
+  if (paths.empty()) paths.push_back("-");
+  unsigned threads = o.threads ? o.threads : available_cpus();
+  bool skipped = false;
+  if (Status s = encode_all(r, paths, threads, skipped); !s.ok()) return report(s.error());
+  return 0;
+}
+
+}  // namespace tok::cli

@@ -1,0 +1,73 @@
+// Reading datasets as they come: JSON Lines whose every line is one object
+// holding the document's text in a field (a dotted path such as
+// "meta.text"). The one reader of `tok encode/count/train --jsonl`.
+//
+// JsonlReader hands out batches of whole lines read in blocks, so memory is
+// about one block plus the longest line, whatever the file's size.
+// read_document() extracts one line's field with nlohmann's SAX parser: no
+// tree is built, and nesting is bounded (kJsonlMaxDepth) so a hostile line
+// cannot exhaust the stack.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tok::cost {
+
+inline constexpr std::size_t kJsonlBlock = 8u << 20;
+inline constexpr std::size_t kJsonlMaxDepth = 64;
+
+// The field path: "text" or "meta.text" (keys split at every dot).
+struct JsonlField {
+  std::string dotted;
+  std::vector<std::string> keys;
+};
+Result<JsonlField> parse_jsonl_field(std::string_view dotted);
+
+enum class LineKind { kDocument, kBlank, kBad };
+
+// The document of one line: kDocument with `text` set to the field's string;
+// kBlank for an empty or all-whitespace line (not a document); kBad with
+// `reason` for a line that is not JSON, lacks the field or holds something
+// other than a string there. With a key given twice, the last one counts
+// (as in Python's json module).
+LineKind read_document(std::string_view line, const JsonlField& field, std::string& text,
+                       std::string& reason);
+
+// Lines [0, lines.size()) are lines first_line, first_line + 1, ... (1-based)
+// of the input; each view excludes its '\n'.
+struct JsonlBatch {
+  std::vector<std::string_view> lines;
+  std::uint64_t first_line = 1;
+  std::uint64_t bytes = 0;  // input bytes the batch covers, newlines included
+};
+
+class JsonlReader {
+ public:
+  // Reads fd (not owned) in blocks of `block` bytes; `name` is for errors.
+  JsonlReader(int fd, std::string name, std::size_t block = kJsonlBlock);
+  // The next batch: whole lines, about one block; false at the end of input.
+  // The batch's views are valid until the next call.
+  Result<bool> next(JsonlBatch& batch);
+  const std::string& name() const { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  std::size_t block_;
+  std::string buf_;
+  std::size_t used_ = 0;    // bytes of buf_ handed out by the last next()
+  std::uint64_t line_ = 1;  // number of the next line to hand out
+  bool eof_ = false;
+};
+
+// Opens a JSONL input ("-" is stdin): an fd the caller closes (0 for stdin
+// is returned as is and must not be closed).
+Result<int> open_jsonl(const std::string& path);
+
+}  // namespace tok::cost

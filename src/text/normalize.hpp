@@ -1,0 +1,31 @@
+// Text rewriting steps of vocabularies that normalize (Hugging Face
+// normalizers, SentencePiece's spaces), each giving the rewritten text and,
+// when `to_input` is non-null, its alignment with the step's input
+// (text/alignment.hpp). The text is the same whether or not the alignment is
+// asked for.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tok::text {
+
+// Unicode normalization by name: "NFC", "NFD", "NFKC", "NFKD" (utf8proc).
+// Text holding invalid UTF-8 is returned unchanged.
+std::string unicode_normalize(std::string_view text, std::string_view form,
+                              std::vector<std::size_t>* to_input = nullptr);
+// Unicode lowercase of every code point (utf8proc); invalid bytes kept.
+std::string unicode_lowercase(std::string_view text, std::vector<std::size_t>* to_input = nullptr);
+// Every occurrence of `from` (non-empty) replaced by `to`, left to right.
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to,
+                        std::vector<std::size_t>* to_input = nullptr);
+// `prefix` + text.
+std::string prepend(std::string_view text, std::string_view prefix,
+                    std::vector<std::size_t>* to_input = nullptr);
+// Text without its leading and/or trailing ASCII whitespace.
+std::string strip(std::string_view text, bool left, bool right,
+                  std::vector<std::size_t>* to_input = nullptr);
+
+}  // namespace tok::text

@@ -1,0 +1,29 @@
+# Memory limits (not under sanitizers: they reserve address space).
+#  - out of memory on a worker thread is one line and exit 1, never an abort;
+#  - parsing a large tokenizer.json under a memory limit is refused cleanly;
+#  - a piece longer than the limit in a regular file is refused within seconds.
+source "$(dirname "$0")/lib.sh"
+
+# exit 0 (it fitted) or 1 with exactly "tok: error: out of memory"-like line; never 134.
+expect_clean() {
+  "$@" >"$T/out" 2>"$T/err"; local got=$?
+  [ $got == 0 ] && return
+  [ $got == 1 ] || fail "$*: exit $got; stderr: $(head -c 300 "$T/err")"
+  [ "$(wc -l <"$T/err")" == 1 ] || fail "$*: stderr is not one line: $(head -c 300 "$T/err")"
+  grep -q '^tok: error: .*out of memory' "$T/err" || fail "$*: not an out-of-memory line: $(cat "$T/err")"
+}
+
+for i in 1 2 3; do head -c 3500000 /dev/zero | tr '\0' a >"$T/a$i"; done
+expect_clean bash -c "ulimit -v 300000; exec timeout 60 '$TOK' count --threads 3 '$T/a1' '$T/a2' '$T/a3'"
+expect_clean bash -c "ulimit -v 200000; exec timeout 60 '$TOK' count --threads 2 '$T/a1' '$T/a2' '$T/a3'"
+for as in 122880000 200000000; do
+  expect_clean prlimit --as=$as timeout 60 "$TOK" compare --no-words --threads 2
+done
+for as in 61440000 90000000 120000000; do
+  expect_clean prlimit --as=$as timeout 60 "$TOK" vocab info -e qwen3
+done
+
+# One piece over the limit in a regular file: an error naming the file, fast.
+head -c 17000000 /dev/zero | tr '\0' a >"$T/run"
+expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" count "$T/run"
+exit 0
