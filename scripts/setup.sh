@@ -31,7 +31,8 @@ tok_install_packages() {
   rm -f /tmp/tok-apt.$$.log
 }
 
-# tok_build DIR [cmake args...]: configure (if needed) and build DIR quietly.
+# tok_build DIR [cmake args...]: configure (if needed) and build DIR quietly;
+# only the targets in $TOK_BUILD_TARGETS when set (scripts/python).
 tok_build() {
   local dir="$1"; shift
   local log="$dir.log"
@@ -43,6 +44,8 @@ tok_build() {
       cat "$log" >&2; echo "tok: error: cmake configure failed ($dir)" >&2; exit 1; }
   fi
   local jobs; jobs=$(nproc 2>/dev/null || echo 2)
-  cmake --build "$dir" -j "$jobs" >"$log" 2>&1 || {
+  local targets=()
+  [ -n "${TOK_BUILD_TARGETS:-}" ] && targets=(--target $TOK_BUILD_TARGETS)
+  cmake --build "$dir" -j "$jobs" "${targets[@]}" >"$log" 2>&1 || {
     grep -v '^\[' "$log" | head -100 >&2; echo "tok: error: build failed ($dir; full log: $log)" >&2; exit 1; }
 }

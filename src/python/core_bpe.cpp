@@ -1,0 +1,326 @@
+// CoreBPE: the native half of tok.tiktoken.Encoding, shaped like tiktoken's
+// own Rust CoreBPE so the Python layer (python/tok/tiktoken/core.py) keeps
+// tiktoken's argument handling and error messages. Every call converts its
+// input under the GIL, then releases it for the encoding itself.
+#include "python/core_bpe.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include "formats/registry.hpp"
+#include "python/bindings.hpp"
+#include "python/py_convert.hpp"
+#include "text/pretokenizer.hpp"
+
+namespace tok::python {
+
+using bpe::TokenId;
+using OptNames = std::optional<std::vector<std::string>>;
+
+namespace {
+
+std::vector<bpe::SpecialToken> specials_of(const py::dict& special_tokens) {
+  std::vector<bpe::SpecialToken> out;
+  for (auto [k, v] : special_tokens) {
+    out.push_back({std::string(utf8_view(k)), v.cast<TokenId>()});
+  }
+  return out;
+}
+
+// tiktoken's message for a disallowed special token, word for word.
+[[noreturn]] void raise_disallowed(const std::string& token) {
+  std::string r = py::repr(py::str(token));
+  throw py::value_error(
+      "Encountered text corresponding to disallowed special token " + r +
+      ".\nIf you want this text to be encoded as a special token, pass it to `allowed_special`, "
+      "e.g. `allowed_special={" +
+      r +
+      ", ...}`.\nIf you want this text to be encoded as normal "
+      "text, disable the check for this token by passing `disallowed_special=(enc.special_tokens_"
+      "set - {" +
+      r +
+      "})`.\nTo disable this check for all special tokens, pass "
+      "`disallowed_special=()`.\n");
+}
+
+py::bytes to_bytes(std::string_view s) {
+  return py::bytes(s.data(), s.size());
+}
+
+// The bytes of an id, ordinary tokens first: Tokenizer::token_bytes scans
+// the specials first, which o200k_harmony has 1,088 of.
+std::optional<std::string_view> bytes_of(const bpe::Tokenizer& t, TokenId id) {
+  if (t.table().has(id)) return t.table().bytes(id);
+  if (t.is_special(id)) return t.token_bytes(id);
+  return std::nullopt;
+}
+
+}  // namespace
+
+CoreBPE CoreBPE::from_spec(const std::string& spec, const std::string& name,
+                           std::optional<py::dict> special_tokens) {
+  Result<bpe::Tokenizer> r = formats::load_tokenizer(spec);
+  if (!r.ok()) throw py::value_error(r.error().message);
+  bpe::Tokenizer t = std::move(r).value();
+  if (special_tokens) {
+    t = bpe::Tokenizer(name, t.table(), t.pretokenizers(), specials_of(*special_tokens));
+  }
+  return CoreBPE{std::make_shared<Engine>(std::move(t))};
+}
+
+CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_ranks,
+                            const py::dict& special_tokens, const std::string& pat_str) {
+  std::vector<std::optional<std::string>> tokens;
+  for (auto [k, v] : mergeable_ranks) {
+    auto rank = v.cast<std::uint32_t>();
+    if (rank >= tokens.size()) tokens.resize(std::size_t{rank} + 1);
+    if (tokens[rank]) throw py::value_error("rank " + std::to_string(rank) + " appears twice");
+    tokens[rank] = std::string(utf8_view(k));
+  }
+  std::vector<std::uint32_t> priority(tokens.size());
+  for (std::size_t i = 0; i < priority.size(); ++i) priority[i] = static_cast<std::uint32_t>(i);
+  auto table = bpe::MergeTable::from_priorities(std::move(tokens), std::move(priority), {});
+  if (!table.ok()) throw py::value_error(table.error().message);
+  // As for a .tiktoken file: text with a byte that has no token could not
+  // be encoded.
+  for (unsigned b = 0; b < 256; ++b) {
+    if (table.value().byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
+      throw py::value_error("mergeable_ranks has no token for byte " + std::to_string(b) +
+                            "; a byte-level vocabulary needs all 256");
+    }
+  }
+  std::vector<bpe::SpecialToken> specials = specials_of(special_tokens);
+  for (const auto& sp : specials) {
+    if (table.value().has(sp.id)) {
+      throw py::value_error("special token " + sp.text + " has id " + std::to_string(sp.id) +
+                            ", which is an ordinary token's rank");
+    }
+  }
+  // A pattern equal to a built-in one's source runs on its hand scanner.
+  auto pre = text::PreTokenizer::from_regex(pat_str);
+  if (!pre.ok()) throw py::value_error("pat_str: " + pre.error().message);
+  return CoreBPE{std::make_shared<Engine>(bpe::Tokenizer(
+      name, std::move(table).value(), {std::move(pre).value()}, std::move(specials)))};
+}
+
+SpecialSet CoreBPE::allowed(const OptNames& names) const {
+  return engine->select(names ? &*names : nullptr);
+}
+
+void CoreBPE::check(std::string_view text, const SpecialSet& allowed_set,
+                    const OptNames& disallowed) const {
+  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(allowed_set);
+  if (bad.none()) return;
+  std::optional<std::size_t> k;
+  {
+    py::gil_scoped_release release;
+    k = engine->first_special(text, bad);
+  }
+  if (k) raise_disallowed(engine->tokenizer().specials()[*k].text);
+}
+
+std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
+                                          const SpecialSet& allowed_set) const {
+  std::vector<TokenId> out;
+  py::gil_scoped_release release;
+  Engine::Lease scratch(*engine);
+  engine->encode(text, allowed_set, out, *scratch);
+  return out;
+}
+
+py::list CoreBPE::encode(py::handle text, const OptNames& allowed_names,
+                         const OptNames& disallowed) const {
+  std::string_view s = utf8_view(text);
+  SpecialSet a = allowed(allowed_names);
+  check(s, a, disallowed);
+  return to_list(encode_view(s, a));
+}
+
+py::list CoreBPE::encode_ordinary(py::handle text) const {
+  return to_list(encode_view(utf8_view(text), SpecialSet{}));
+}
+
+py::array CoreBPE::encode_to_numpy(py::handle text, const OptNames& allowed_names,
+                                   const OptNames& disallowed) const {
+  std::string_view s = utf8_view(text);
+  SpecialSet a = allowed(allowed_names);
+  check(s, a, disallowed);
+  // The array borrows the vector's buffer: no copy, no list.
+  auto* ids = new std::vector<TokenId>(encode_view(s, a));
+  py::capsule owner(ids, [](void* p) { delete static_cast<std::vector<TokenId>*>(p); });
+  return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(ids->size())}, ids->data(), owner);
+}
+
+py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowed_names,
+                               const OptNames& disallowed, unsigned threads) const {
+  std::vector<std::string_view> views;
+  views.reserve(texts.size());
+  SpecialSet a = allowed(allowed_names);
+  for (py::handle t : texts) {
+    views.push_back(utf8_view(t));
+    check(views.back(), a, disallowed);
+  }
+  std::vector<std::vector<TokenId>> out(views.size());
+  {
+    py::gil_scoped_release release;
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(views.size())));
+    // Each worker takes the next text as it finishes one: texts differ in
+    // length, so fixed shares would leave threads idle.
+    std::atomic<std::size_t> next{0};
+    run_workers(threads, [&] {
+      Engine::Lease scratch(*engine);
+      for (std::size_t i; (i = next.fetch_add(1)) < views.size();) {
+        engine->encode(views[i], a, out[i], *scratch);
+      }
+    });
+  }
+  py::list result(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
+  return result;
+}
+
+std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
+    std::string_view text, const SpecialSet& allowed_set) const {
+  const bpe::Tokenizer& t = engine->tokenizer();
+  std::vector<TokenId> ids = encode_view(text, allowed_set);
+  // Tokens of the last pre-tokenizer piece (pieces encode independently, so
+  // it is that piece's own encoding); none when the text ends with a special
+  // token.
+  std::size_t last = 0;
+  std::string_view segment = engine->last_segment(text, allowed_set);
+  if (!segment.empty() && !t.pretokenizers().empty()) {
+    std::string_view piece;
+    t.pretokenizers().front().split(segment, [&piece](std::string_view p) { piece = p; });
+    last = std::min(ids.size(), byte_pair_encode(piece).size());
+  }
+  // As tiktoken: a trailing whitespace piece may merge with the whitespace
+  // tokens before it once more text follows, so they count as unstable too.
+  auto all_space = [&t](TokenId id) {
+    std::string_view b = t.token_bytes(id);
+    return !t.is_special(id) && std::all_of(b.begin(), b.end(), [](char c) {
+      return c == ' ' || c == '\n' || c == '\t';
+    });
+  };
+  if (last > 0 && all_space(ids[ids.size() - last])) {
+    while (last < ids.size() && all_space(ids[ids.size() - last - 1])) ++last;
+  }
+  return {std::move(ids), last};
+}
+
+std::vector<TokenId> CoreBPE::byte_pair_encode(std::string_view piece) const {
+  std::vector<TokenId> out;
+  Engine::Lease scratch(*engine);
+  bpe::encode_piece(engine->tokenizer().table(), piece, out, *scratch);
+  return out;
+}
+
+py::list CoreBPE::encode_bytes(py::bytes data) const {
+  std::string_view b = utf8_view(data);
+  std::size_t valid = text::valid_utf8_prefix(b);
+  if (valid == b.size()) return to_list(encode_view(b, SpecialSet{}));
+  // tiktoken's rule: encode the valid prefix, then re-encode its last piece
+  // together with the invalid tail as one piece.
+  auto [ids, last] = encode_last_piece(b.substr(0, valid), SpecialSet{});
+  std::string unstable;
+  for (std::size_t i = ids.size() - last; i < ids.size(); ++i) {
+    unstable += engine->tokenizer().token_bytes(ids[i]);
+  }
+  ids.resize(ids.size() - last);
+  unstable += b.substr(valid);
+  for (TokenId id : byte_pair_encode(unstable)) ids.push_back(id);
+  return to_list(ids);
+}
+
+TokenId CoreBPE::encode_single_token(py::handle piece) const {
+  std::string_view b = utf8_view(piece);
+  const bpe::Tokenizer& t = engine->tokenizer();
+  TokenId id = t.table().find(b);
+  if (id != bpe::kNoToken) return id;
+  for (const auto& s : t.specials()) {
+    if (s.text == b) return s.id;
+  }
+  throw py::key_error(py::repr(piece));
+}
+
+py::bytes CoreBPE::decode_bytes(py::handle ids) const {
+  std::vector<TokenId> v = to_ids(ids);
+  const bpe::Tokenizer& t = engine->tokenizer();
+  std::string out;
+  std::optional<TokenId> unknown;
+  {
+    py::gil_scoped_release release;
+    for (TokenId id : v) {
+      auto b = bytes_of(t, id);
+      if (!b) {
+        unknown = id;
+        break;
+      }
+      out += *b;
+    }
+  }
+  if (unknown) throw py::key_error(std::to_string(*unknown));
+  return to_bytes(out);
+}
+
+py::bytes CoreBPE::decode_single_token_bytes(std::uint64_t id) const {
+  const bpe::Tokenizer& t = engine->tokenizer();
+  auto b = id > UINT32_MAX ? std::nullopt : bytes_of(t, static_cast<TokenId>(id));
+  if (!b) throw py::key_error(std::to_string(id));
+  return to_bytes(*b);
+}
+
+py::list CoreBPE::token_byte_values() const {
+  const bpe::MergeTable& table = engine->tokenizer().table();
+  std::vector<std::string_view> all;
+  for (TokenId id = 0; id < table.size(); ++id) {
+    if (table.has(id)) all.push_back(table.bytes(id));
+  }
+  std::sort(all.begin(), all.end());
+  py::list out(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) out[i] = to_bytes(all[i]);
+  return out;
+}
+
+py::dict CoreBPE::mergeable_ranks() const {
+  const bpe::MergeTable& table = engine->tokenizer().table();
+  py::dict out;
+  for (TokenId id = 0; id < table.size(); ++id) {
+    if (table.has(id)) out[to_bytes(table.bytes(id))] = py::int_(id);
+  }
+  return out;
+}
+
+void bind_core_bpe(py::module_& m) {
+  py::class_<CoreBPE>(m, "CoreBPE")
+      .def(py::init(&CoreBPE::from_ranks), py::arg("name"), py::arg("mergeable_ranks"),
+           py::arg("special_tokens"), py::arg("pat_str"))
+      .def_static("from_spec", &CoreBPE::from_spec, py::arg("spec"), py::arg("name"),
+                  py::arg("special_tokens") = py::none())
+      .def_property_readonly("n_vocab",
+                             [](const CoreBPE& c) { return c.engine->tokenizer().vocab_size(); })
+      .def("encode", &CoreBPE::encode, py::arg("text"), py::arg("allowed"), py::arg("disallowed"))
+      .def("encode_ordinary", &CoreBPE::encode_ordinary)
+      .def("encode_to_numpy", &CoreBPE::encode_to_numpy)
+      .def("encode_batch", &CoreBPE::encode_batch)
+      .def("encode_bytes", &CoreBPE::encode_bytes)
+      .def("encode_last_piece",
+           [](const CoreBPE& c, py::handle text, const OptNames& allowed) {
+             std::string_view s = utf8_view(text);
+             auto [ids, last] = c.encode_last_piece(s, c.allowed(allowed));
+             return py::make_tuple(to_list(ids), last);
+           })
+      .def("byte_pair_encode",
+           [](const CoreBPE& c, py::bytes b) { return to_list(c.byte_pair_encode(utf8_view(b))); })
+      .def("encode_single_token", &CoreBPE::encode_single_token)
+      .def("decode_bytes", &CoreBPE::decode_bytes)
+      .def("decode_single_token_bytes", &CoreBPE::decode_single_token_bytes)
+      .def("token_byte_values", &CoreBPE::token_byte_values)
+      .def("mergeable_ranks", &CoreBPE::mergeable_ranks);
+}
+
+}  // namespace tok::python

@@ -1,0 +1,54 @@
+// CoreBPE: tiktoken's native core API over an Engine (see core_bpe.cpp).
+// Special-token selections arrive as optional name lists: nullopt = all.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "python/engine.hpp"
+
+namespace tok::python {
+
+namespace py = pybind11;
+
+struct CoreBPE {
+  std::shared_ptr<Engine> engine;
+
+  // A tokenizer as -e SPEC loads it; with special_tokens, its specials
+  // replaced (tiktoken's p50k_edit and o200k_harmony extend a base's).
+  static CoreBPE from_spec(const std::string& spec, const std::string& name,
+                           std::optional<py::dict> special_tokens);
+  // tiktoken's Encoding(...) arguments.
+  static CoreBPE from_ranks(const std::string& name, const py::dict& mergeable_ranks,
+                            const py::dict& special_tokens, const std::string& pat_str);
+
+  using Names = std::optional<std::vector<std::string>>;
+  SpecialSet allowed(const Names& names) const;
+  // Raises tiktoken's ValueError when text holds a disallowed special
+  // (disallowed nullopt: every special not allowed).
+  void check(std::string_view text, const SpecialSet& allowed, const Names& disallowed) const;
+  std::vector<bpe::TokenId> encode_view(std::string_view text, const SpecialSet& allowed) const;
+
+  py::list encode(py::handle text, const Names& allowed, const Names& disallowed) const;
+  py::list encode_ordinary(py::handle text) const;
+  py::array encode_to_numpy(py::handle text, const Names& allowed, const Names& disallowed) const;
+  py::list encode_batch(const py::sequence& texts, const Names& allowed, const Names& disallowed,
+                        unsigned threads) const;
+  // Tokens and how many of the last ones belong to the unstable last piece.
+  std::pair<std::vector<bpe::TokenId>, std::size_t> encode_last_piece(
+      std::string_view text, const SpecialSet& allowed) const;
+  std::vector<bpe::TokenId> byte_pair_encode(std::string_view piece) const;
+  py::list encode_bytes(py::bytes data) const;
+  bpe::TokenId encode_single_token(py::handle piece) const;
+  py::bytes decode_bytes(py::handle ids) const;
+  py::bytes decode_single_token_bytes(std::uint64_t id) const;
+  py::list token_byte_values() const;
+  py::dict mergeable_ranks() const;
+};
+
+}  // namespace tok::python

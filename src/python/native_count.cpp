@@ -1,0 +1,173 @@
+// tok.count_files: `tok count --json` as a Python call. The same catalog,
+// walk (.gitignore honoured, walked binary files skipped), special-token
+// handling (--special text) and pricing as the CLI; the result has the keys
+// of the CLI's JSON ({"models": [...]} with models, {"encoding", "files",
+// "total"} without), so code can move between the two.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "core/mapped_file.hpp"
+#include "cost/catalog.hpp"
+#include "cost/file_walk.hpp"
+#include "cost/pricing.hpp"
+#include "cost/tokenizer_set.hpp"
+#include "python/bindings.hpp"
+#include "python/engine.hpp"
+#include "python/native_tokenizer.hpp"
+
+namespace tok::python {
+
+namespace {
+
+struct FileRow {
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::vector<std::uint64_t> tokens;  // (tokenizers)
+  bool skipped = false;
+  std::string error;
+};
+
+template <class T>
+T or_throw(Result<T> r) {
+  if (!r.ok()) throw py::value_error(r.error().message);
+  return std::move(r).value();
+}
+
+// Counts every file with every tokenizer, files spread over threads.
+std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& files,
+                               const std::vector<const bpe::Tokenizer*>& tokenizers,
+                               unsigned threads) {
+  std::vector<FileRow> rows(files.size());
+  std::atomic<std::size_t> next{0};
+  unsigned k =
+      std::max(1u, std::min<unsigned>(thread_count(threads), static_cast<unsigned>(files.size())));
+  run_workers(k, [&] {
+    bpe::EncodeScratch scratch;
+    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+      FileRow& row = rows[i];
+      row.path = files[i].first;
+      Result<MappedFile> f = MappedFile::open(row.path);
+      if (!f.ok()) {
+        row.error = f.error().message;
+        continue;
+      }
+      std::string_view bytes = f.value().bytes();
+      row.bytes = bytes.size();
+      if (files[i].second && cost::looks_binary(bytes)) {
+        row.skipped = true;
+        continue;
+      }
+      for (const bpe::Tokenizer* t : tokenizers) {
+        Result<std::size_t> n = t->count(bytes, bpe::SpecialMode::kText, scratch);
+        if (!n.ok()) {
+          row.error = row.path + ": " + n.error().message;
+          break;
+        }
+        row.tokens.push_back(n.value());
+      }
+    }
+  });
+  return rows;
+}
+
+py::dict count_files(const std::vector<std::string>& paths, const std::vector<std::string>& models,
+                     const std::string& encoding, unsigned threads, bool use_ignore) {
+  cost::TokenizerSet set;
+  cost::Catalog catalog;
+  std::vector<const cost::ModelInfo*> infos;
+  std::vector<const bpe::Tokenizer*> tokenizers;
+  std::vector<std::pair<std::string, bool>> files;
+  std::vector<FileRow> rows;
+  {
+    py::gil_scoped_release release;
+    if (models.empty()) {
+      tokenizers.push_back(or_throw(set.get_encoding(encoding)));
+    } else {
+      catalog = or_throw(cost::Catalog::load_default({}));
+      for (const auto& name : models) {
+        infos.push_back(or_throw(catalog.get(name)));
+        tokenizers.push_back(or_throw(set.get(*infos.back())));
+      }
+    }
+    cost::WalkOptions walk;
+    walk.use_ignore = use_ignore;
+    std::vector<Error> errors = cost::expand_inputs(
+        paths, walk, [&](std::string p, bool walked) { files.emplace_back(std::move(p), walked); });
+    if (!errors.empty()) {
+      py::gil_scoped_acquire acquire;
+      throw py::value_error(errors.front().message);
+    }
+    rows = count_all(files, tokenizers, threads);
+  }
+  py::list skipped;
+  std::uint64_t total_bytes = 0;
+  std::vector<std::uint64_t> totals(tokenizers.size());
+  std::vector<const FileRow*> counted;
+  for (const auto& row : rows) {
+    if (!row.error.empty()) throw py::value_error(row.error);
+    if (row.skipped) {
+      skipped.append(row.path);
+      continue;
+    }
+    counted.push_back(&row);
+    total_bytes += row.bytes;
+    for (std::size_t c = 0; c < totals.size(); ++c) totals[c] += row.tokens[c];
+  }
+  py::dict out;
+  if (models.empty()) {
+    out["encoding"] = tokenizers[0]->name();
+    py::list list;
+    for (const FileRow* row : counted) {
+      list.append(py::dict(py::arg("path") = row->path, py::arg("bytes") = row->bytes,
+                           py::arg("tokens") = row->tokens[0]));
+    }
+    out["files"] = list;
+    out["total"] = py::dict(py::arg("bytes") = total_bytes, py::arg("tokens") = totals[0]);
+  } else {
+    py::list list;
+    for (std::size_t c = 0; c < infos.size(); ++c) {
+      const cost::ModelInfo& m = *infos[c];
+      cost::CostLine cl = cost::price_tokens(m, totals[c], 0, 0);
+      py::dict e;
+      e["model"] = m.id;
+      e["provider"] = m.provider;
+      e["encoding"] = tokenizers[c]->name();
+      e["estimate"] = m.estimate;
+      e["context_window"] = m.context_window;
+      e["price"] = py::dict(py::arg("input_per_mtok") = m.price.input,
+                            py::arg("cached_input_per_mtok") = m.price.cached_input,
+                            py::arg("output_per_mtok") = m.price.output,
+                            py::arg("date") = m.price.date, py::arg("source") = m.price.source);
+      py::list fl;
+      for (const FileRow* row : counted) {
+        cost::CostLine r = cost::price_tokens(m, row->tokens[c], 0, 0);
+        fl.append(py::dict(py::arg("path") = row->path, py::arg("bytes") = row->bytes,
+                           py::arg("tokens") = row->tokens[c], py::arg("input_cost") = r.input_usd,
+                           py::arg("fits") = r.fits));
+      }
+      e["files"] = fl;
+      e["total"] =
+          py::dict(py::arg("bytes") = total_bytes, py::arg("tokens") = totals[c],
+                   py::arg("cached_tokens") = cl.cached_tokens, py::arg("output_tokens") = 0,
+                   py::arg("input_cost") = cl.input_usd, py::arg("output_cost") = cl.output_usd,
+                   py::arg("total_cost") = cl.total_usd, py::arg("window_share") = cl.window_share,
+                   py::arg("fits") = cl.fits);
+      list.append(e);
+    }
+    out["models"] = list;
+  }
+  if (!skipped.empty()) out["skipped"] = skipped;
+  return out;
+}
+
+}  // namespace
+
+void bind_count_files(py::module_& m) {
+  m.def("count_files", &count_files, py::arg("paths"),
+        py::arg("models") = std::vector<std::string>{}, py::arg("encoding") = "o200k_base",
+        py::arg("threads") = 0, py::arg("use_ignore") = true);
+}
+
+}  // namespace tok::python

@@ -1,0 +1,202 @@
+// tok.Tokenizer: the native API over anything `-e` loads (built-in names,
+// tokenizer.json, GGUF, vocab.json + merges.txt, hf:ORG/NAME, trained
+// .tiktoken). Text may be str (encoded as UTF-8) or bytes; offsets are byte
+// offsets into those bytes, as `tok encode --tokens` prints them. Native work
+// runs with the GIL released, so Python threads encode in parallel too.
+#include "python/native_tokenizer.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "core/system_cpus.hpp"
+#include "formats/registry.hpp"
+#include "python/bindings.hpp"
+#include "python/engine.hpp"
+#include "python/py_convert.hpp"
+
+namespace tok::python {
+
+using bpe::SpecialMode;
+using bpe::TokenId;
+
+SpecialMode special_mode(const std::string& special) {
+  if (special == "text") return SpecialMode::kText;
+  if (special == "allow") return SpecialMode::kAllow;
+  if (special == "error") return SpecialMode::kError;
+  throw py::value_error("special must be 'text', 'allow' or 'error', not '" + special + "'");
+}
+
+unsigned thread_count(unsigned threads) {
+  return threads ? threads : available_cpus();
+}
+
+NativeTokenizer NativeTokenizer::load(const std::string& spec, std::optional<std::string> pattern) {
+  formats::LoadOptions options;
+  options.pattern = std::move(pattern);
+  Result<bpe::Tokenizer> r = [&] {
+    py::gil_scoped_release release;
+    return formats::load_tokenizer(spec, options);
+  }();
+  if (!r.ok()) throw py::value_error(r.error().message);
+  return NativeTokenizer{std::make_shared<Engine>(std::move(r).value())};
+}
+
+std::vector<TokenId> NativeTokenizer::encode_view(std::string_view text, SpecialMode mode) const {
+  std::vector<TokenId> out;
+  Status st;
+  {
+    py::gil_scoped_release release;
+    Engine::Lease scratch(*engine);
+    st = engine->tokenizer().encode(text, mode, out, *scratch);
+  }
+  if (!st.ok()) throw py::value_error(st.error().message);
+  return out;
+}
+
+namespace {
+
+py::list encode(const NativeTokenizer& t, py::handle text, const std::string& special) {
+  return to_list(t.encode_view(utf8_view(text), special_mode(special)));
+}
+
+py::array encode_to_numpy(const NativeTokenizer& t, py::handle text, const std::string& special) {
+  auto* ids = new std::vector<TokenId>(t.encode_view(utf8_view(text), special_mode(special)));
+  py::capsule owner(ids, [](void* p) { delete static_cast<std::vector<TokenId>*>(p); });
+  return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(ids->size())}, ids->data(), owner);
+}
+
+std::size_t count(const NativeTokenizer& t, py::handle text, const std::string& special,
+                  unsigned threads) {
+  std::string_view s = utf8_view(text);
+  SpecialMode mode = special_mode(special);
+  Result<std::size_t> n = [&] {
+    py::gil_scoped_release release;
+    return t.engine->tokenizer().count(s, mode, thread_count(threads));
+  }();
+  if (!n.ok()) throw py::value_error(n.error().message);
+  return n.value();
+}
+
+py::list offsets(const NativeTokenizer& t, py::handle text, const std::string& special) {
+  std::string_view s = utf8_view(text);
+  SpecialMode mode = special_mode(special);
+  std::vector<bpe::TokenSpan> spans;
+  Status st;
+  {
+    py::gil_scoped_release release;
+    Engine::Lease scratch(*t.engine);
+    st = t.engine->tokenizer().encode_spans(s, mode, spans, *scratch);
+  }
+  if (!st.ok()) throw py::value_error(st.error().message);
+  py::list out(spans.size());
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    out[i] = py::make_tuple(spans[i].id, spans[i].begin, spans[i].end);
+  }
+  return out;
+}
+
+py::bytes decode_bytes(const NativeTokenizer& t, py::handle ids) {
+  std::vector<TokenId> v = to_ids(ids);
+  Result<std::string> r = [&] {
+    py::gil_scoped_release release;
+    return t.engine->tokenizer().decode(v);
+  }();
+  if (!r.ok()) throw py::value_error(r.error().message);
+  return py::bytes(r.value());
+}
+
+// Encodes or counts every text on `threads` threads, each worker taking the
+// next text when done with one. fn(i, scratch) returns an error message or "".
+template <class F>
+void for_each_text(const NativeTokenizer& t, std::size_t n, unsigned threads, F&& fn) {
+  std::string error;
+  {
+    py::gil_scoped_release release;
+    std::atomic<std::size_t> next{0};
+    std::mutex error_mutex;
+    unsigned k = std::max(1u, std::min<unsigned>(thread_count(threads), static_cast<unsigned>(n)));
+    run_workers(k, [&] {
+      Engine::Lease scratch(*t.engine);
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) {
+        std::string e = fn(i, *scratch);
+        if (!e.empty()) {
+          std::lock_guard lock(error_mutex);
+          if (error.empty()) error = std::move(e);
+        }
+      }
+    });
+  }
+  if (!error.empty()) throw py::value_error(error);
+}
+
+std::vector<std::string_view> views_of(const py::sequence& texts) {
+  std::vector<std::string_view> views;
+  views.reserve(texts.size());
+  for (py::handle h : texts) views.push_back(utf8_view(h));
+  return views;
+}
+
+py::list encode_batch(const NativeTokenizer& t, const py::sequence& texts,
+                      const std::string& special, unsigned threads) {
+  std::vector<std::string_view> views = views_of(texts);
+  SpecialMode mode = special_mode(special);
+  std::vector<std::vector<TokenId>> out(views.size());
+  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) {
+    Status st = t.engine->tokenizer().encode(views[i], mode, out[i], s);
+    return st.ok() ? std::string() : st.error().message;
+  });
+  py::list result(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
+  return result;
+}
+
+std::vector<std::size_t> count_batch(const NativeTokenizer& t, const py::sequence& texts,
+                                     const std::string& special, unsigned threads) {
+  std::vector<std::string_view> views = views_of(texts);
+  SpecialMode mode = special_mode(special);
+  std::vector<std::size_t> out(views.size());
+  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) {
+    Result<std::size_t> n = t.engine->tokenizer().count(views[i], mode, s);
+    if (!n.ok()) return n.error().message;
+    out[i] = n.value();
+    return std::string();
+  });
+  return out;
+}
+
+}  // namespace
+
+void bind_native_tokenizer(py::module_& m) {
+  py::class_<NativeTokenizer>(m, "Tokenizer")
+      .def_static("load", &NativeTokenizer::load, py::arg("spec"), py::arg("pattern") = py::none())
+      .def_property_readonly("name",
+                             [](const NativeTokenizer& t) { return t.engine->tokenizer().name(); })
+      .def_property_readonly(
+          "vocab_size", [](const NativeTokenizer& t) { return t.engine->tokenizer().vocab_size(); })
+      .def_property_readonly("special_tokens",
+                             [](const NativeTokenizer& t) {
+                               py::dict d;
+                               for (const auto& s : t.engine->tokenizer().specials())
+                                 d[py::str(s.text)] = s.id;
+                               return d;
+                             })
+      .def("encode", &encode, py::arg("text"), py::arg("special") = "text")
+      .def("encode_to_numpy", &encode_to_numpy, py::arg("text"), py::arg("special") = "text")
+      .def("count", &count, py::arg("text"), py::arg("special") = "text", py::arg("threads") = 1)
+      .def("offsets", &offsets, py::arg("text"), py::arg("special") = "text")
+      .def("decode_bytes", &decode_bytes, py::arg("ids"))
+      .def("encode_batch", &encode_batch, py::arg("texts"), py::arg("special") = "text",
+           py::arg("threads") = 0)
+      .def("count_batch", &count_batch, py::arg("texts"), py::arg("special") = "text",
+           py::arg("threads") = 0)
+      .def("token_bytes", [](const NativeTokenizer& t, TokenId id) {
+        if (!t.engine->tokenizer().has_token(id)) throw py::key_error(std::to_string(id));
+        std::string_view b = t.engine->tokenizer().token_bytes(id);
+        return py::bytes(b.data(), b.size());
+      });
+}
+
+}  // namespace tok::python

@@ -1,0 +1,90 @@
+// tok.train: `tok train` as a Python call. Counts the pieces of the files
+// (walked binary files skipped, as the CLI does), learns a byte-level BPE
+// vocabulary and returns it as a tok.Tokenizer; with `output`, also writes
+// OUTPUT (.tiktoken) and OUTPUT.json (pattern and special tokens), which
+// tok.load(OUTPUT) and `tok -e OUTPUT` read back.
+#include <pybind11/stl.h>
+
+#include "bpe/trainer.hpp"
+#include "bpe/word_counter.hpp"
+#include "core/atomic_file.hpp"
+#include "core/mapped_file.hpp"
+#include "cost/file_walk.hpp"
+#include "formats/tiktoken_file.hpp"
+#include "python/bindings.hpp"
+#include "python/native_tokenizer.hpp"
+
+namespace tok::python {
+
+namespace {
+
+Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t vocab_size,
+                             const std::string& pattern, const std::vector<std::string>& specials,
+                             std::uint64_t min_frequency, std::size_t max_token_bytes,
+                             unsigned threads, const std::string& output) {
+  auto pre = text::PreTokenizer::named(pattern);
+  if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
+  if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
+  std::vector<MappedFile> files;
+  std::vector<Error> errors;
+  std::vector<std::pair<std::string, bool>> found;
+  errors = cost::expand_inputs(
+      paths, {}, [&](std::string p, bool walked) { found.emplace_back(std::move(p), walked); });
+  if (!errors.empty()) return errors.front();
+  std::vector<std::string_view> texts;
+  for (const auto& [path, walked] : found) {
+    TOK_ASSIGN(MappedFile f, MappedFile::open(path));
+    if (walked && cost::looks_binary(f.bytes())) continue;
+    files.push_back(std::move(f));
+    texts.push_back(files.back().bytes());
+  }
+  std::size_t bytes = 0;
+  for (auto t : texts) bytes += t.size();
+  if (bytes == 0) {
+    return make_error("{}: no text to train on (empty corpus)",
+                      paths.empty() ? std::string("(no files)") : paths.front());
+  }
+  bpe::WordCounts words = bpe::count_words(pre.value(), texts, thread_count(threads));
+  bpe::TrainOptions options;
+  options.vocab_size = vocab_size;
+  options.min_frequency = min_frequency;
+  options.max_token_bytes = max_token_bytes;
+  TOK_ASSIGN(bpe::TrainResult result, bpe::train_bpe(words, options));
+  std::vector<bpe::SpecialToken> sp;
+  for (const auto& s : specials) {
+    sp.push_back({s, static_cast<bpe::TokenId>(result.tokens.size() + sp.size())});
+  }
+  if (!output.empty()) {
+    TOK_TRY(write_file_atomic(output, formats::write_tiktoken(result.tokens)));
+    TOK_TRY(write_file_atomic(output + ".json", formats::write_sidecar({pattern, "", sp})));
+  }
+  TOK_ASSIGN(bpe::MergeTable table, bpe::MergeTable::from_ranks(std::move(result.tokens)));
+  return bpe::Tokenizer("trained", std::move(table), {std::move(pre).value()}, std::move(sp));
+}
+
+}  // namespace
+
+void bind_train(py::module_& m) {
+  m.def(
+      "train",
+      [](const std::vector<std::string>& files, std::size_t vocab_size, const std::string& output,
+         const std::string& pattern, const std::vector<std::string>& specials,
+         std::uint64_t min_frequency, std::size_t max_token_bytes, unsigned threads) {
+        if (vocab_size < 256) throw py::value_error("vocab_size must be at least 256");
+        if (!output.empty() && !output.ends_with(".tiktoken")) {
+          throw py::value_error("output must end in .tiktoken: " + output);
+        }
+        Result<bpe::Tokenizer> r = [&] {
+          py::gil_scoped_release release;
+          return train(files, vocab_size, pattern, specials, min_frequency, max_token_bytes,
+                       threads, output);
+        }();
+        if (!r.ok()) throw py::value_error(r.error().message);
+        return NativeTokenizer{std::make_shared<Engine>(std::move(r).value())};
+      },
+      py::arg("files"), py::arg("vocab_size"), py::arg("output") = "", py::arg("pattern") = "o200k",
+      py::arg("specials") = std::vector<std::string>{}, py::arg("min_frequency") = 0,
+      py::arg("max_token_bytes") = 0, py::arg("threads") = 0);
+}
+
+}  // namespace tok::python

@@ -1,0 +1,60 @@
+#include "python/py_convert.hpp"
+
+namespace tok::python {
+
+std::string_view utf8_view(py::handle text) {
+  if (PyBytes_Check(text.ptr())) {
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(text.ptr(), &data, &size) != 0) throw py::error_already_set();
+    return {data, static_cast<std::size_t>(size)};
+  }
+  if (!PyUnicode_Check(text.ptr())) {
+    throw py::type_error("expected str, got " + std::string(py::str(py::type::of(text))));
+  }
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (!data) throw py::error_already_set();
+  return {data, static_cast<std::size_t>(size)};
+}
+
+py::list to_list(const std::vector<bpe::TokenId>& ids) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
+  if (!list) throw py::error_already_set();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    PyObject* v = PyLong_FromUnsignedLong(ids[i]);
+    if (!v) {
+      Py_DECREF(list);
+      throw py::error_already_set();
+    }
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), v);
+  }
+  return py::reinterpret_steal<py::list>(list);
+}
+
+std::vector<bpe::TokenId> to_ids(py::handle seq) {
+  std::vector<bpe::TokenId> out;
+  auto push = [&out](PyObject* item) {
+    // NumPy integers are not int subclasses: go through __index__.
+    py::object index;
+    if (!PyLong_Check(item)) {
+      index = py::reinterpret_steal<py::object>(PyNumber_Index(item));
+      if (!index) throw py::error_already_set();
+      item = index.ptr();
+    }
+    unsigned long v = PyLong_AsUnsignedLong(item);
+    if (v == static_cast<unsigned long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+    if (v > UINT32_MAX) throw py::value_error("token id out of range: " + std::to_string(v));
+    out.push_back(static_cast<bpe::TokenId>(v));
+  };
+  if (PyList_Check(seq.ptr())) {
+    Py_ssize_t n = PyList_GET_SIZE(seq.ptr());
+    out.reserve(static_cast<std::size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) push(PyList_GET_ITEM(seq.ptr(), i));
+    return out;
+  }
+  for (py::handle item : py::iter(seq)) push(item.ptr());
+  return out;
+}
+
+}  // namespace tok::python

@@ -1,0 +1,30 @@
+// Conversions between Python objects and the spans tok works on, written
+// against the C API where pybind11's generic casters would copy twice (a str
+// to std::string, a vector to a list through a temporary).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "bpe/merge_table.hpp"
+
+namespace tok::python {
+
+namespace py = pybind11;
+
+// The UTF-8 bytes of a str (CPython caches them in the object, so the view
+// lives as long as the str) or of a bytes object. A str holding lone
+// surrogates raises UnicodeEncodeError, which tok.tiktoken catches and
+// retries with the surrogates replaced, as tiktoken does.
+std::string_view utf8_view(py::handle text);
+
+// list[int] from token ids without an intermediate vector of objects.
+py::list to_list(const std::vector<bpe::TokenId>& ids);
+
+// A sequence of ints to ids; a value outside 0..2^32-1 raises OverflowError.
+std::vector<bpe::TokenId> to_ids(py::handle seq);
+
+}  // namespace tok::python

@@ -1,0 +1,250 @@
+"""The native API (import tok) and the parts of tok.tiktoken that tiktoken's
+public suite does not reach. Run by tests/cli/python_native_full.sh."""
+
+import os
+import pickle
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import tok
+import tok.tiktoken as tiktoken
+
+ROOT = os.environ["TOK_ROOT"]
+VOCAB = os.path.join(ROOT, "vocab")
+SAMPLES = os.path.join(VOCAB, "samples")
+
+
+def test_load_builtin_encodes_as_tiktoken_does():
+    t = tok.load("o200k_base")
+    enc = tiktoken.get_encoding("o200k_base")
+    text = open(os.path.join(SAMPLES, "en.txt"), encoding="utf-8").read()
+    assert t.encode(text) == enc.encode_ordinary(text)
+    assert t.count(text) == len(t.encode(text))
+    assert t.count(text, threads=4) == t.count(text)
+    assert t.decode(t.encode(text)) == text
+
+
+def test_load_tokenizer_json_and_directory():
+    path = os.path.join(VOCAB, "qwen3", "tokenizer.json")
+    t = tok.load(path)
+    assert t.vocab_size > 150000
+    ids = t.encode("hello world")
+    assert t.decode(ids) == "hello world"
+    assert tok.load(os.path.join(VOCAB, "qwen3")).encode("hello world") == ids
+
+
+def test_load_gguf():
+    t = tok.load(os.path.join(VOCAB, "tok-tiny-bible.gguf"))
+    assert t.decode(t.encode("In the beginning")) == "In the beginning"
+
+
+def test_load_error_is_value_error_naming_the_file():
+    with pytest.raises(ValueError, match="nope.tiktoken"):
+        tok.load("/nonexistent/nope.tiktoken")
+    with pytest.raises(ValueError, match="o200k"):
+        tok.load("o200k_bsae")
+
+
+def test_special_modes():
+    t = tok.load("cl100k_base")
+    text = "a<|endoftext|>b"
+    assert 100257 in t.encode(text, special="allow")
+    assert 100257 not in t.encode(text)
+    with pytest.raises(ValueError, match="endoftext"):
+        t.encode(text, special="error")
+    with pytest.raises(ValueError, match="special must be"):
+        t.encode(text, special="bogus")
+
+
+def test_offsets_are_the_input_bytes_each_token_covers():
+    t = tok.load("cl100k_base")
+    text = "héllo wörld <|endoftext|> 日本語"
+    spans = t.offsets(text, special="allow")
+    assert [i for i, _, _ in spans] == t.encode(text, special="allow")
+    raw = text.encode("utf-8")
+    at = 0
+    for i, begin, end in spans:
+        assert begin == at
+        assert raw[begin:end] == t.token_bytes(i)
+        at = end
+    assert at == len(raw)
+
+
+def test_offsets_tile_the_input_when_tokens_are_not_its_bytes():
+    # mistral's SentencePiece vocabulary adds a prefix space (U+2581) that
+    # takes no input bytes: spans still tile the input, as the CLI's.
+    t = tok.load(os.path.join(VOCAB, "mistral"))
+    text = "The cat sat"
+    spans = t.offsets(text)
+    assert [i for i, _, _ in spans] == t.encode(text)
+    assert spans[0][1] == 0 and spans[-1][2] == len(text.encode())
+    for (_, _, end), (_, begin, _) in zip(spans, spans[1:]):
+        assert end == begin
+    # The same spans as the CLI's (tests/cli/python_native_full.sh passes TOK).
+    cli = subprocess.run([os.environ["TOK"], "encode", "--tokens", "-e",
+                          os.path.join(VOCAB, "mistral"), "-t", text],
+                         capture_output=True, text=True, check=True)
+    assert [int(line.split("\t")[1]) for line in cli.stdout.splitlines()] == \
+        [b for _, b, _ in spans]
+
+
+def test_encode_to_numpy_is_uint32_without_copying_through_a_list():
+    t = tok.load("o200k_base")
+    arr = t.encode_to_numpy("hello world, hello numpy")
+    assert arr.dtype == np.uint32
+    assert arr.tolist() == t.encode("hello world, hello numpy")
+    enc = tiktoken.get_encoding("o200k_base")
+    assert enc.encode_to_numpy("hi there").tolist() == enc.encode("hi there")
+    assert enc.decode(enc.encode_to_numpy("hi there")) == "hi there"
+
+
+def test_batches_match_single_calls_for_any_thread_count():
+    t = tok.load("o200k_base")
+    texts = [open(os.path.join(SAMPLES, f), encoding="utf-8").read()
+             for f in sorted(os.listdir(SAMPLES)) if f.endswith(".txt")]
+    single = [t.encode(x) for x in texts]
+    for threads in (1, 2, 5):
+        assert t.encode_batch(texts, threads=threads) == single
+        assert t.count_batch(texts, threads=threads) == [len(s) for s in single]
+    enc = tiktoken.get_encoding("o200k_base")
+    assert enc.encode_ordinary_batch(texts, num_threads=3) == single
+
+
+def test_python_threads_run_in_parallel_and_agree():
+    t = tok.load("cl100k_base")
+    text = open(os.path.join(SAMPLES, "de.txt"), encoding="utf-8").read() * 4
+    want = t.count(text)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(t.count(text))) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert got == [want] * 4
+
+
+def test_count_files_matches_the_cli_rows(tmp_path):
+    (tmp_path / "a.txt").write_text("hello world\n")
+    (tmp_path / "b.txt").write_text("more text here\n" * 10)
+    (tmp_path / "bin.dat").write_bytes(b"\0\1\2")
+    r = tok.count_files([str(tmp_path)], models=["gpt-4o"])
+    (m,) = r["models"]
+    assert m["model"] == "gpt-4o" and m["encoding"] == "o200k_base"
+    assert [f["path"].rsplit("/", 1)[1] for f in m["files"]] == ["a.txt", "b.txt"]
+    t = tok.load("o200k_base")
+    assert m["files"][0]["tokens"] == t.count("hello world\n")
+    assert m["total"]["tokens"] == sum(f["tokens"] for f in m["files"])
+    assert m["total"]["input_cost"] > 0
+    assert r["skipped"][0].endswith("bin.dat")
+    plain = tok.count_files([str(tmp_path / "a.txt")], encoding="cl100k_base")
+    assert plain["encoding"] == "cl100k_base" and plain["total"]["tokens"] == 3
+
+
+def test_count_files_unknown_model():
+    with pytest.raises(ValueError, match="unknown model"):
+        tok.count_files(["x"], models=["no-such-model-xyz"])
+
+
+def test_train_round_trips_and_writes_a_loadable_vocabulary(tmp_path):
+    corpus = os.path.join(SAMPLES, "en.txt")
+    out = str(tmp_path / "mine.tiktoken")
+    t = tok.train([corpus], vocab_size=400, output=out, specials=["<|end|>"])
+    assert t.vocab_size == 401
+    text = open(corpus, encoding="utf-8").read()
+    assert t.decode(t.encode(text)) == text
+    again = tok.load(out)
+    assert again.encode(text) == t.encode(text)
+    assert again.encode("<|end|>", special="allow") == [400]
+    with pytest.raises(ValueError, match="empty corpus"):
+        empty = tmp_path / "empty.txt"
+        empty.write_text("")
+        tok.train([str(empty)], vocab_size=300)
+
+
+def test_every_tiktoken_encoding_loads_offline():
+    sizes = {"gpt2": 50257, "r50k_base": 50257, "p50k_base": 50281, "p50k_edit": 50284,
+             "cl100k_base": 100277, "o200k_base": 200019, "o200k_harmony": 201088}
+    assert set(tiktoken.list_encoding_names()) == set(sizes)
+    for name, n in sizes.items():
+        enc = tiktoken.get_encoding(name)
+        assert enc.n_vocab == n, name
+        assert enc.decode(enc.encode("hello world")) == "hello world"
+    h = tiktoken.get_encoding("o200k_harmony")
+    assert h.encode("<|start|>x<|end|>", allowed_special="all") == [200006, 87, 200007]
+
+
+def test_custom_pattern_runs_on_the_regex_engine():
+    base = tiktoken.get_encoding("cl100k_base")
+    enc = tiktoken.Encoding("digits", pat_str=r"\d|[^\d]+", mergeable_ranks=base._mergeable_ranks,
+                            special_tokens={})
+    assert [base.decode([t]) for t in enc.encode("ab123")][:1] == ["ab"]
+    assert len(enc.encode("123")) == 3
+
+
+def test_allowed_subset_and_error_message():
+    enc = tiktoken.get_encoding("cl100k_base")
+    with pytest.raises(ValueError) as e:
+        enc.encode("x <|fim_prefix|>")
+    assert str(e.value).startswith(
+        "Encountered text corresponding to disallowed special token '<|fim_prefix|>'.")
+    assert enc.encode("<|endoftext|><|fim_prefix|>", allowed_special={"<|fim_prefix|>"},
+                      disallowed_special=()) == enc.encode_ordinary("<|endoftext|>") + [100258]
+
+
+def test_encode_with_unstable():
+    enc = tiktoken.get_encoding("gpt2")
+    stable, completions = enc.encode_with_unstable("hello fanta")
+    assert stable == [31373]
+    assert (enc.encode(" fanta") in completions)
+    assert all(enc.decode(c).startswith(" fant") or " fanta".startswith(enc.decode(c))
+               for c in completions)
+
+
+def test_registered_encodings_pickle_by_name():
+    enc = tiktoken.get_encoding("o200k_harmony")
+    assert pickle.loads(pickle.dumps(enc)) is not None
+    assert len(pickle.dumps(enc)) < 200
+
+
+def test_custom_encoding_refuses_what_it_could_not_encode():
+    base = tiktoken.get_encoding("r50k_base")
+    ranks = {k: v for k, v in base._mergeable_ranks.items() if k != b"a"}
+    with pytest.raises(ValueError, match="no token for byte 97"):
+        tiktoken.Encoding("holes", pat_str=base._pat_str, mergeable_ranks=ranks, special_tokens={})
+    with pytest.raises(ValueError, match="ordinary token's rank"):
+        tiktoken.Encoding("clash", pat_str=base._pat_str, mergeable_ranks=base._mergeable_ranks,
+                          special_tokens={"<|x|>": 5})
+    with pytest.raises(ValueError, match="pat_str"):
+        tiktoken.Encoding("badre", pat_str="(", mergeable_ranks=base._mergeable_ranks,
+                          special_tokens={})
+
+
+def _bytes_to_unicode():
+    # GPT-2's byte-level alphabet: printable bytes stand for themselves, the
+    # others map to code points from 256 up.
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    out, n = {}, 0
+    for b in range(256):
+        if b in keep:
+            out[b] = chr(b)
+        else:
+            out[b] = chr(256 + n)
+            n += 1
+    return out
+
+
+def test_load_vocab_json_with_merges_txt(tmp_path):
+    import json
+
+    alphabet = _bytes_to_unicode()
+    vocab = {alphabet[b]: b for b in range(256)}
+    vocab["he"] = 256
+    vocab["hel"] = 257
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab))
+    (tmp_path / "merges.txt").write_text("#version: 0.2\nh e\nhe l\n")
+    t = tok.load(str(tmp_path / "vocab.json"))
+    assert t.encode("hello") == [257, ord("l"), ord("o")]
+    assert t.decode([257, 108, 111]) == "hello"
