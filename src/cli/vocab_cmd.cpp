@@ -84,7 +84,7 @@ std::vector<ListRow> list_rows() {
   }
   std::string shipped_prefix = vocab_dir() + "/";
   for (const auto& v : formats::named_vocabs()) {
-    ListRow r{v.name, "tokenizer.json", "", v.licence, v.description, {}, {}, {}};
+    ListRow r{v.name, "tokenizer.json", "", v.licence, v.description, {}, v.ids, {}};
     if (auto p = formats::named_vocab_path(v)) {
       r.path = *p;
       r.source = p->starts_with(shipped_prefix) ? "shipped" : "cached";
@@ -111,14 +111,15 @@ int run_list(bool json) {
     out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.put('\n');
   } else {
-    out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", "name", "size", "licence", "source",
-                          "description"));
+    // The size is the vocabulary's (ids) for every row; the file's bytes are a
+    // column of their own, blank when the file is not here.
+    out.write(fmt::format("{:<12} {:>11}  {:>9}  {:<26} {:<40} {}\n", "name", "ids", "file",
+                          "licence", "source", "description"));
     for (const auto& r : rows) {
-      std::string size = r.ids      ? fmt::format("{} ids", *r.ids)
-                         : r.bytes  ? human_bytes(*r.bytes)
-                                    : "-";
-      out.write(fmt::format("{:<12} {:>14}  {:<26} {:<40} {}\n", r.name, size, r.licence, r.source,
-                            r.description));
+      std::string ids = r.ids ? std::to_string(*r.ids) : "-";
+      std::string bytes = r.bytes ? human_bytes(*r.bytes) : "-";
+      out.write(fmt::format("{:<12} {:>11}  {:>9}  {:<26} {:<40} {}\n", r.name, ids, bytes,
+                            r.licence, r.source, r.description));
     }
   }
   out.flush();

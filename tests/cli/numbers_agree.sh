@@ -8,7 +8,7 @@ cd "$T"
 # Vocabulary size = N for ids 0..N-1, specials included: 100,277 for
 # cl100k_base in vocab list, vocab info, and compare's text, JSON and HTML.
 "$TOK" vocab list >list.txt
-grep -qE '^cl100k_base +100277 ids ' list.txt || fail "vocab list: $(grep cl100k list.txt)"
+grep -qE '^cl100k_base +100277 ' list.txt || fail "vocab list: $(grep cl100k list.txt)"
 "$TOK" vocab info -e cl100k_base | grep -qE '^ids +100277 \(100256 ordinary tokens, 5 special\)$' || fail "vocab info"
 mkdir par && printf 'The river is beautiful.\n' >par/en.txt && printf 'Река красивая.\n' >par/ru.txt
 "$TOK" compare -e mistral -e cl100k_base par >cmp.txt || fail "compare"

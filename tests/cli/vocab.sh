@@ -7,9 +7,10 @@ export XDG_CACHE_HOME="$T/cache" TOK_NPM_PREFIX="$T/npm"
 # list: shipped tiktoken and HF folders, fetchable names, licences.
 expect_status 0 "$TOK" vocab list
 # The vocabulary size is the same number in list, info and compare: ids 0..N-1, specials included.
-grep -qE '^cl100k_base +100277 ids +MIT \(tiktoken\) +shipped' "$T/out" || fail "list: cl100k_base row: $(cat "$T/out")"
-grep -qE '^qwen3 .*Apache-2.0 +shipped' "$T/out" || fail "list: qwen3 row"
-grep -qE '^llama3 .*Llama 3 Community License +fetchable via `tok vocab fetch llama3`' "$T/out" || fail "list: llama3 row"
+# Every row's size is ids (a tokenizer.json's too, fetched or not); the file's bytes are a column of their own.
+grep -qE '^cl100k_base +100277 +1\.60 MiB +MIT \(tiktoken\) +shipped' "$T/out" || fail "list: cl100k_base row: $(cat "$T/out")"
+grep -qE '^qwen3 +151669 +10\.9 MiB +Apache-2.0 +shipped' "$T/out" || fail "list: qwen3 row: $(grep qwen3 "$T/out")"
+grep -qE '^llama3 +128256 +- +Llama 3 Community License +fetchable via `tok vocab fetch llama3`' "$T/out" || fail "list: llama3 row: $(grep llama3 "$T/out")"
 expect_status 0 "$TOK" vocab list --json
 grep -q '"name":"o200k_base","format":"tiktoken","source":"shipped"' "$T/out" || fail "list --json: o200k_base"
 grep -q '"name":"cl100k_base"[^}]*"ids":100277' "$T/out" || fail "list --json: cl100k_base ids: $(cat "$T/out")"
