@@ -91,7 +91,8 @@ let tokIds = null;
 async function main() {
   const tnode = req('@anysphere/tiktoken-node');
   const enumName = ENC === 'o200k_base' ? 'O200k' : ENC === 'cl100k_base' ? 'Cl100k' : null;
-  if (enumName) {
+  const quicktokOnly = process.env.QUICKTOK_ONLY === '1' && qt.ids;
+  if (enumName && !quicktokOnly) {
     const t = new tnode.getTokenizer();
     const times = [], cpus = [];
     let ids;
@@ -104,7 +105,7 @@ async function main() {
     rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds), median(cpus)]);
   }
   const tiktokenNames = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base', 'gpt2'];
-  const nativeOnly = process.env.NATIVE_ONLY === '1' && enumName;
+  const nativeOnly = (process.env.NATIVE_ONLY === '1' && enumName) || quicktokOnly;
   if (tiktokenNames.includes(ENC) && !nativeOnly) {
     const enc = req('tiktoken').get_encoding(ENC);
     const times = [], cpus = [];
