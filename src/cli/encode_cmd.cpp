@@ -1,6 +1,7 @@
-// tok encode [-e ENC] [--special MODE] [--json|--tokens] [FILE]... [-t TEXT]...:
-// token ids of each input, one line per input: a file (mapped, in chunks), a
-// stream (a pipe, stdin, a device: as it arrives) or a literal -t text.
+// tok encode [-e ENC] [--special MODE] [--json|--tokens] [--threads N] [FILE]... [-t TEXT]...:
+// token ids of each input, one line per input: a file (mapped, in chunks; a
+// large one on N threads, in order), a stream (a pipe, stdin, a device: as
+// it arrives) or a literal -t text.
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,12 +11,12 @@
 #include <span>
 #include <vector>
 
+#include "bpe/ordered_encode.hpp"
 #include "cli/command.hpp"
 #include "cli/encode_jsonl.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
-#include "bpe/ordered_encode.hpp"
 #include "core/id_text.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
