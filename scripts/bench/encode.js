@@ -1,6 +1,7 @@
 // Side-by-side encode benchmark (run by scripts/bench/encode). Environment:
 // TOK, PEERS (npm cache dir), CORPUS, ENC, REPS, HF_JSON (the tokenizer.json
-// of a named HF vocabulary; empty for tiktoken encodings). Single thread (the caller pins
+// of a named HF vocabulary; empty for tiktoken encodings), QUICKTOK (the
+// built quicktok peer's folder, or empty). Single thread (the caller pins
 // this process and its children to one core).
 'use strict';
 const {execFileSync, spawnSync} = require('child_process');
@@ -36,12 +37,29 @@ const rows = [];
 // One untimed run first: it builds tok's merge table cache (~/.cache/tok/tables)
 // if missing, as any first use does; the timed runs are the ones after it.
 // CPU time of the whole process comes from /usr/bin/time.
+// With QUICKTOK the quicktok peer's encode call runs right after each of
+// tok's (alternating, so both see the same load) and both are compared by
+// their best call.
+const QUICKTOK = process.env.QUICKTOK || '';
+const qtEncoding = {cl100k_base: 'cl100k_base', o200k_base: 'o200k_base'}[ENC];
+const qt = {call: [], callCpu: [], ids: null};
 let tokIds = null;
 {
   const whole = [], call = [], wholeCpu = [], callCpu = [];
   const out = path.join(require('os').tmpdir(), `tok-bench-${process.pid}.txt`);
   const timeFile = out + '.time';
+  const qtIds = out + '.quicktok';
   for (let r = -1; r < REPS; r++) {
+    if (QUICKTOK && qtEncoding && r >= 0) {
+      const q = spawnSync(path.join(QUICKTOK, 'build/quicktok_encode'),
+                          [CORPUS, qtEncoding, path.join(QUICKTOK, 'data'), '1', qtIds]);
+      if (q.status !== 0) throw new Error('quicktok failed: ' + q.stderr);
+      const st = JSON.parse(q.stdout.toString());
+      qt.call.push(st.best_ms / 1e3);
+      qt.callCpu.push(st.best_cpu_ms / 1e3);
+      const b = fs.readFileSync(qtIds);
+      qt.ids = new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+    }
     const fd = fs.openSync(out, 'w');
     const t0 = now();
     const p = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TOK, 'encode', '--stats', '-e', ENC, CORPUS],
@@ -60,14 +78,21 @@ let tokIds = null;
   tokIds = Uint32Array.from(fs.readFileSync(out, 'utf8').trim().split(' ').map(Number));
   fs.unlinkSync(out);
   fs.unlinkSync(timeFile);
+  if (fs.existsSync(qtIds)) fs.unlinkSync(qtIds);
   rows.push(['tok (whole process)', median(whole), true, median(wholeCpu)]);
   rows.push(['tok (encode call)', median(call), true, median(callCpu)]);
+  if (qt.ids) {
+    rows.push(['quicktok (encode call)', median(qt.call), sameIds(qt.ids, tokIds), median(qt.callCpu)]);
+    const min = (xs) => Math.min(...xs);
+    qt.best = {tok: min(call), tokCpu: min(callCpu), qt: min(qt.call), qtCpu: min(qt.callCpu)};
+  }
 }
 
 async function main() {
   const tnode = req('@anysphere/tiktoken-node');
   const enumName = ENC === 'o200k_base' ? 'O200k' : ENC === 'cl100k_base' ? 'Cl100k' : null;
-  if (enumName) {
+  const quicktokOnly = process.env.QUICKTOK_ONLY === '1' && qt.ids;
+  if (enumName && !quicktokOnly) {
     const t = new tnode.getTokenizer();
     const times = [], cpus = [];
     let ids;
@@ -80,7 +105,7 @@ async function main() {
     rows.push(['tiktoken native (@anysphere/tiktoken-node)', median(times), sameIds(ids, tokIds), median(cpus)]);
   }
   const tiktokenNames = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base', 'gpt2'];
-  const nativeOnly = process.env.NATIVE_ONLY === '1' && enumName;
+  const nativeOnly = (process.env.NATIVE_ONLY === '1' && enumName) || quicktokOnly;
   if (tiktokenNames.includes(ENC) && !nativeOnly) {
     const enc = req('tiktoken').get_encoding(ENC);
     const times = [], cpus = [];
@@ -140,6 +165,13 @@ async function main() {
     console.log('  ' + name.padEnd(52) + (MB / secs).toFixed(1).padStart(9) + '  ' +
                 (same ? 'same ' : 'DIFF ') + ratio.padStart(8) + ' '.repeat(11) +
                 (MB / cpu).toFixed(1).padStart(9) + '  ' + cpuRatio.padStart(8));
+  }
+  if (qt.best) {
+    const b = qt.best;
+    console.log(`  best of ${REPS} alternating encode calls: tok ${(MB / b.tok).toFixed(1)} MB/s, ` +
+                `quicktok ${(MB / b.qt).toFixed(1)} MB/s, tok/quicktok ${(b.qt / b.tok).toFixed(2)}x; ` +
+                `by CPU time ${(MB / b.tokCpu).toFixed(1)} and ${(MB / b.qtCpu).toFixed(1)} MB/CPU-s, ` +
+                `${(b.qtCpu / b.tokCpu).toFixed(2)}x`);
   }
   if (rows.some((r) => !r[2])) process.exitCode = 1;
 }

@@ -229,15 +229,14 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
       "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   sub->add_option(
       "--threads", threads,
-      "With --jsonl: encoding threads (default: the CPUs tok may use); never changes the output")
+      "Encoding threads (default: the CPUs tok may use); a large file is cut at guaranteed "
+      "piece boundaries, so the output never depends on it")
       ->check(integer_in(0, kMaxThreads));
 }
 
 void JsonlEncodeOptions::check_unused() const {
-  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad ||
-      threads) {
-    throw UsageError{
-        "--eot, --eot-id, --format, -o, --index, --skip-bad and --threads need --jsonl FIELD"};
+  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad) {
+    throw UsageError{"--eot, --eot-id, --format, -o, --index and --skip-bad need --jsonl FIELD"};
   }
 }
 

@@ -22,7 +22,7 @@ struct JsonlEncodeOptions {
   std::string output;
   std::string index;
   bool skip_bad = false;
-  unsigned threads = 0;
+  unsigned threads = 0;  // --threads: also used by plain-file encode (0: the CPUs tok may use)
 
   void add(CLI::App* sub);
   bool active() const { return !field.empty(); }

@@ -1,0 +1,59 @@
+// The quicktok peer's encode call timed like tok's `encode --stats`: by wall
+// clock and by this thread's CPU time (the fairer clock on a shared, loaded
+// machine, where wall time mostly measures waiting for a core). Built by
+// scripts/bench/quicktok against the peer's library; a benchmark harness,
+// never part of tok.
+//
+//   quicktok_encode CORPUS ENCODING DATA_DIR REPS IDS_OUT
+// prints one JSON line {"tokens":N,"best_ms":..,"best_cpu_ms":..} (best of
+// REPS calls after one warm-up) and writes the ids to IDS_OUT as
+// little-endian uint32.
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "quicktok.hpp"
+
+static double cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: quicktok_encode CORPUS ENCODING DATA_DIR REPS IDS_OUT\n");
+    return 2;
+  }
+  FILE* f = std::fopen(argv[1], "rb");
+  if (!f) { std::fprintf(stderr, "quicktok_encode: cannot open %s\n", argv[1]); return 1; }
+  std::vector<uint8_t> text;
+  uint8_t buf[1 << 16];
+  for (size_t k; (k = std::fread(buf, 1, sizeof buf, f)) > 0;) text.insert(text.end(), buf, buf + k);
+  std::fclose(f);
+  auto tok = quicktok::Tokenizer::load_dir(argv[3], argv[2]);
+  std::vector<uint32_t> out;
+  out.reserve(text.size() / 3);
+  tok.encode(text.data(), text.size(), out);  // warm-up
+  double best = 1e300, best_cpu = 1e300;
+  for (int r = 0; r < std::atoi(argv[4]); ++r) {
+    out.clear();
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_ms();
+    tok.encode(text.data(), text.size(), out);
+    best_cpu = std::min(best_cpu, cpu_ms() - c0);
+    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  FILE* o = std::fopen(argv[5], "wb");
+  if (!o || std::fwrite(out.data(), 4, out.size(), o) != out.size() || std::fclose(o) != 0) {
+    std::fprintf(stderr, "quicktok_encode: cannot write %s\n", argv[5]);
+    return 1;
+  }
+  std::printf("{\"tokens\":%zu,\"best_ms\":%.2f,\"best_cpu_ms\":%.2f}\n", out.size(), best, best_cpu);
+  return 0;
+}
