@@ -254,7 +254,6 @@ Status Forward::run(std::int64_t n, std::int64_t first, float* out) {
             static_cast<const float*>(w.output_norm.data), c.dim, c.eps);
   }
   matmul(w.output, xb_.data(), n - first, out);
-  if (c.final_softcap > 0) softcap(out, c.final_softcap, (n - first) * c.n_vocab);
   return {};
 }
 

@@ -58,7 +58,6 @@ struct ModelConfig {
   float attn_scale = 0;          // score = q.k * attn_scale (1/sqrt(head_dim) unless set)
   float embed_scale = 1.0f;      // gemma3: embeddings times sqrt(dim)
   bool gelu = false;             // FFN gate: GELU (tanh form; gemma3) instead of SiLU
-  float final_softcap = 0;       // logits = cap * tanh(logits / cap) when > 0
 
   bool is_swa(std::int64_t l) const {
     return swa_window > 0 && swa_pattern > 0 && l % swa_pattern < swa_pattern - 1;

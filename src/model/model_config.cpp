@@ -120,6 +120,8 @@ Status read_family(const formats::GgufFile& f, ModelConfig& c) {
   c.rope_base_swa = 10000.0f;
   c.embed_scale = std::sqrt(static_cast<float>(c.dim));
   c.gelu = true;
+  // final_logit_softcapping is Gemma 2's: Gemma 3's configuration has none
+  // and llama.cpp's sliding-window Gemma 3 graph applies none.
   // Gemma 3 27B (62 layers) scales by its query_pre_attn_scalar, dim / heads.
   if (c.n_layers == 62) c.attn_scale = 1.0f / std::sqrt(static_cast<float>(c.dim / c.n_heads));
   return {};

@@ -77,10 +77,6 @@ void scale(float* y, float s, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) y[i] *= s;
 }
 
-void softcap(float* y, float cap, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) y[i] = cap * std::tanh(y[i] / cap);
-}
-
 void add(float* y, const float* x, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
 }

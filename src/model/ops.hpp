@@ -25,8 +25,6 @@ void swiglu(float* a, const float* b, std::int64_t n);
 void geglu(float* a, const float* b, std::int64_t n);
 // y *= s
 void scale(float* y, float s, std::int64_t n);
-// y = cap * tanh(y / cap)   (Gemma's logit soft-capping)
-void softcap(float* y, float cap, std::int64_t n);
 // y += x
 void add(float* y, const float* x, std::int64_t n);
 
