@@ -15,7 +15,7 @@ namespace tok::cli {
 
 void RuntimeOptions::add(CLI::App* app) {
   app->add_option("-m,--model", model,
-                  std::string("Model file (GGUF: llama or qwen2); default: ") + kDefaultModel +
+                  std::string("Model file (GGUF: llama, smollm3, qwen2, qwen3, gemma3 or phi3); default: ") + kDefaultModel +
                       " from tok's vocab directory");
   app->add_option("--threads", threads, "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
       ->check(integer_in(1, 256));

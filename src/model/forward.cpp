@@ -6,6 +6,17 @@
 #include "model/ops.hpp"
 
 namespace tok::model {
+namespace {
+
+// Gemma 3's norms of a sublayer's output before the residual add: y's n
+// rows of dim, in place; nothing when the model has none.
+void post_norm(float* y, const TensorView& w, std::int64_t n, std::int64_t dim, float eps) {
+  if (w.empty()) return;
+  const float* g = static_cast<const float*>(w.data);
+  for (std::int64_t b = 0; b < n; ++b) rmsnorm(y + b * dim, y + b * dim, g, dim, eps);
+}
+
+}  // namespace
 
 Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels)
     : model_(model), pool_(pool), k_(kernels) {
@@ -13,10 +24,21 @@ Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels
   std::size_t b = kMaxBatch, q = static_cast<std::size_t>(c.n_heads * c.head_dim);
   std::size_t kv = static_cast<std::size_t>(c.n_kv_heads * c.head_dim);
   std::size_t dim = static_cast<std::size_t>(c.dim), ffn = static_cast<std::size_t>(c.ffn);
-  for (std::int64_t i = 0; i < c.head_dim / 2; ++i) {
-    inv_freq_.push_back(static_cast<float>(
-        std::pow(static_cast<double>(c.rope_base), -2.0 * static_cast<double>(i) / c.head_dim)));
-  }
+  // As ggml_rope_ext: theta_i = pos * freq_scale * base^(-2i/n_rot) / factor_i.
+  const Weights& w = model.weights();
+  auto table = [&](float base, float freq_scale, const TensorView& factors) {
+    std::vector<float> inv;
+    for (std::int64_t i = 0; i < c.n_rot / 2; ++i) {
+      double f = freq_scale * std::pow(static_cast<double>(base), -2.0 * static_cast<double>(i) / c.n_rot);
+      if (!factors.empty()) f /= static_cast<const float*>(factors.data)[i];
+      inv.push_back(static_cast<float>(f));
+    }
+    return inv;
+  };
+  const TensorView& global = !w.rope_freqs.empty() ? w.rope_freqs : w.rope_short;
+  rope_inv_[kRopeGlobal] = table(c.rope_base, c.rope_freq_scale, global);
+  rope_inv_[kRopeLong] = table(c.rope_base, c.rope_freq_scale, w.rope_long.empty() ? global : w.rope_long);
+  rope_inv_[kRopeLocal] = table(c.rope_base_swa, 1.0f, TensorView{});
   x_.resize(b * dim);
   xb_.resize(b * std::max(dim, q));
   q_.resize(b * q);
@@ -55,7 +77,10 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
 void Forward::attention(std::int64_t l, std::int64_t n) {
   const ModelConfig& c = model_.config();
   std::int64_t hd = c.head_dim, group = c.n_heads / c.n_kv_heads, kvd = c.n_kv_heads * hd;
-  float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  float scale = c.attn_scale;
+  // Sliding-window layers see the last swa_window positions (llama.cpp's
+  // standard SWA: key p is masked for query pos when pos - p >= window).
+  int window = c.is_swa(l) ? static_cast<int>(c.swa_window) : 0;
   int layer = static_cast<int>(l), max_pos = 0;
   for (std::int64_t b = 0; b < n; ++b) max_pos = std::max(max_pos, rows_[b].pos);
   if (observer_) {
@@ -64,15 +89,19 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   }
   // Caches that keep keys unrotated: the cos and sin of every position up
   // to max_pos, made once (the workers below only read them).
-  std::size_t half = static_cast<std::size_t>(hd / 2), uhd = static_cast<std::size_t>(hd);
-  bool rotate_keys = std::any_of(rows_.begin(), rows_.begin() + n,
-                                 [](const BatchRow& r) { return r.cache->keys_before_rope(); });
-  std::size_t have = rope_cs_.size() / uhd, need = static_cast<std::size_t>(max_pos) + 1;
+  std::size_t uhd = static_cast<std::size_t>(hd), rot = static_cast<std::size_t>(c.n_rot);
+  std::size_t half = rot / 2;
+  bool rotate_keys = c.uses_rope(l) && std::any_of(rows_.begin(), rows_.begin() + n, [](const BatchRow& r) {
+    return r.cache->keys_before_rope();
+  });
+  std::vector<float>& cs_table = rope_cs_[rope_table(l)];
+  const std::vector<float>& inv = rope_inv_[rope_table(l)];
+  std::size_t have = cs_table.size() / rot, need = static_cast<std::size_t>(max_pos) + 1;
   if (rotate_keys && need > have) {
-    rope_cs_.resize(need * uhd);
+    cs_table.resize(need * rot);
     for (std::size_t p = have; p < need; ++p) {
-      float* cs = rope_cs_.data() + p * uhd;
-      rope_angles(hd, static_cast<std::int64_t>(p), inv_freq_.data(), cs, cs + half);
+      float* cs = cs_table.data() + p * rot;
+      rope_angles(c.n_rot, static_cast<std::int64_t>(p), inv.data(), cs, cs + half);
     }
   }
   // One task per (row, head); each chunk has its own score and row buffers
@@ -87,22 +116,25 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
       const KvCache& cache = *rows_[b].cache;
       int pos = rows_[b].pos;
       const float* q = q_.data() + (b * c.n_heads + h) * hd;
-      bool rotate = cache.keys_before_rope();
-      for (int p = 0; p <= pos; ++p) {
+      bool rotate = rotate_keys && cache.keys_before_rope();
+      int first = window > 0 ? std::max(0, pos - window + 1) : 0;
+      std::fill(att, att + first, 0.0f);
+      for (int p = first; p <= pos; ++p) {
         const float* k = cache.key_into(layer, p, kbuf.data()) + kvh * hd;
         if (rotate) {
-          const float* cs = rope_cs_.data() + static_cast<std::size_t>(p) * uhd;
+          const float* cs = cs_table.data() + static_cast<std::size_t>(p) * rot;
           std::copy(k, k + hd, krot.data());
-          rope_cs(krot.data(), hd, cs, cs + half, c.rope_neox);
+          rope_cs(krot.data(), c.n_rot, cs, cs + half, c.rope_neox);
+          if (c.rope_attn_factor != 1.0f) model::scale(krot.data(), c.rope_attn_factor, c.n_rot);
           k = krot.data();
         }
         att[p] = k_.f32(q, k, hd) * scale;
       }
-      softmax(att, pos + 1);
+      softmax(att + first, pos - first + 1);
       if (observer_) std::copy(att, att + pos + 1, probs_.data() + static_cast<std::size_t>(t) * probs_stride_);
       float* out = xb_.data() + (b * c.n_heads + h) * hd;
       std::fill(out, out + hd, 0.0f);
-      for (int p = 0; p <= pos; ++p) {
+      for (int p = first; p <= pos; ++p) {
         const float* v = cache.value_into(layer, p, vbuf.data()) + kvh * hd;
         float a = att[p];
         for (std::int64_t i = 0; i < hd; ++i) out[i] += a * v[i];
@@ -135,33 +167,69 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
   matmul(w.wk, xb_.data(), n, k_buf_.data());
   matmul(w.wv, xb_.data(), n, v_buf_.data());
   for (std::int64_t b = 0; b < n; ++b) {
-    float* q = q_.data() + b * qd;
-    float* k = k_buf_.data() + b * kvd;
-    float* v = v_buf_.data() + b * kvd;
-    if (!w.bq.empty()) {
-      add(q, static_cast<const float*>(w.bq.data), qd);
-      add(k, static_cast<const float*>(w.bk.data), kvd);
-      add(v, static_cast<const float*>(w.bv.data), kvd);
-    }
-    int pos = rows_[b].pos;
-    for (std::int64_t h = 0; h < c.n_heads; ++h) rope(q + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
-    if (!rows_[b].cache->keys_before_rope()) {  // else attention rotates them as it reads them
-      for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rope(k + h * hd, hd, pos, inv_freq_.data(), c.rope_neox);
-    }
-    TOK_TRY(rows_[b].cache->append(static_cast<int>(l), pos, k, v));
+    if (w.bq.empty()) break;
+    add(q_.data() + b * qd, static_cast<const float*>(w.bq.data), qd);
+    add(k_buf_.data() + b * kvd, static_cast<const float*>(w.bk.data), kvd);
+    add(v_buf_.data() + b * kvd, static_cast<const float*>(w.bv.data), kvd);
+  }
+  qk_norm_rope(w, l, n);
+  for (std::int64_t b = 0; b < n; ++b) {
+    TOK_TRY(rows_[b].cache->append(static_cast<int>(l), rows_[b].pos, k_buf_.data() + b * kvd,
+                                   v_buf_.data() + b * kvd));
   }
   attention(l, n);  // writes (n, heads*hd) into xb_
   matmul(w.wo, xb_.data(), n, tmp_.data());
+  post_norm(tmp_.data(), w.post_attn_norm, n, dim, c.eps);
   add(x_.data(), tmp_.data(), n * dim);
   for (std::int64_t b = 0; b < n; ++b) {
     rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.ffn_norm.data), dim, c.eps);
   }
-  matmul(w.w_gate, xb_.data(), n, gate_.data());
-  matmul(w.w_up, xb_.data(), n, up_.data());
-  swiglu(gate_.data(), up_.data(), n * c.ffn);
-  matmul(w.w_down, gate_.data(), n, tmp_.data());
+  ffn(w, n);
+  post_norm(tmp_.data(), w.post_ffn_norm, n, dim, c.eps);
   add(x_.data(), tmp_.data(), n * dim);
   return {};
+}
+
+// Per-head RMSNorm of q and k (qwen3, gemma3), then RoPE (keys only when
+// the cache keeps them rotated; else attention rotates them as it reads).
+void Forward::qk_norm_rope(const LayerWeights& w, std::int64_t l, std::int64_t n) {
+  const ModelConfig& c = model_.config();
+  std::int64_t hd = c.head_dim;
+  for (std::int64_t b = 0; b < n; ++b) {
+    float* q = q_.data() + b * c.n_heads * hd;
+    float* k = k_buf_.data() + b * c.n_kv_heads * hd;
+    if (!w.q_norm.empty()) {
+      for (std::int64_t h = 0; h < c.n_heads; ++h) rmsnorm(q + h * hd, q + h * hd, static_cast<const float*>(w.q_norm.data), hd, c.eps);
+      for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rmsnorm(k + h * hd, k + h * hd, static_cast<const float*>(w.k_norm.data), hd, c.eps);
+    }
+    if (!c.uses_rope(l)) continue;
+    int pos = rows_[b].pos;
+    for (std::int64_t h = 0; h < c.n_heads; ++h) rotate_head(q + h * hd, l, pos);
+    if (!rows_[b].cache->keys_before_rope()) {
+      for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rotate_head(k + h * hd, l, pos);
+    }
+  }
+}
+
+// xb_ (n, dim) -> tmp_ (n, dim): down(act(gate) * up).
+void Forward::ffn(const LayerWeights& w, std::int64_t n) {
+  const ModelConfig& c = model_.config();
+  matmul(w.w_gate, xb_.data(), n, gate_.data());
+  matmul(w.w_up, xb_.data(), n, up_.data());
+  if (c.gelu) geglu(gate_.data(), up_.data(), n * c.ffn);
+  else swiglu(gate_.data(), up_.data(), n * c.ffn);
+  matmul(w.w_down, gate_.data(), n, tmp_.data());
+}
+
+std::size_t Forward::rope_table(std::int64_t l) const {
+  if (model_.config().is_swa(l)) return kRopeLocal;
+  return long_rope_ ? kRopeLong : kRopeGlobal;
+}
+
+void Forward::rotate_head(float* x, std::int64_t l, std::int64_t pos) const {
+  const ModelConfig& c = model_.config();
+  rope(x, c.n_rot, pos, rope_inv_[rope_table(l)].data(), c.rope_neox);
+  if (c.rope_attn_factor != 1.0f) scale(x, c.rope_attn_factor, c.n_rot);
 }
 
 Status Forward::embed(std::int64_t b, bpe::TokenId id) {
@@ -170,12 +238,15 @@ Status Forward::embed(std::int64_t b, bpe::TokenId id) {
   std::size_t nv = static_cast<std::size_t>(c.n_vocab);
   if (id >= nv) return make_error("token id {} is outside the model's vocabulary of {}", id, nv);
   dequantize_row(w.token_embd.type, w.token_embd.row(id), x_.data() + b * c.dim, c.dim);
+  if (c.embed_scale != 1.0f) scale(x_.data() + b * c.dim, c.embed_scale, c.dim);
   return {};
 }
 
 Status Forward::run(std::int64_t n, std::int64_t first, float* out) {
   const ModelConfig& c = model_.config();
   const Weights& w = model_.weights();
+  // phi3's LongRoPE: the long factors once the context passes the trained one.
+  long_rope_ = rows_[0].cache->shape().capacity > c.rope_orig_ctx;
   for (std::int64_t l = 0; l < c.n_layers; ++l) TOK_TRY(layer(l, n));
   if (!out) return {};
   for (std::int64_t b = first; b < n; ++b) {
@@ -232,11 +303,12 @@ Result<std::span<const float>> Forward::eval_step(std::span<const bpe::TokenId> 
 }
 
 kv::KeyShift Forward::key_shift() const {
-  return [this](int /*layer*/, float* row, int from, int to) {
+  // A pure rotation by to - from: the stored key already carries rope_attn_factor.
+  return [this](int layer, float* row, int from, int to) {
     const ModelConfig& c = model_.config();
-    for (std::int64_t h = 0; h < c.n_kv_heads; ++h) {
-      rope(row + h * c.head_dim, c.head_dim, to - from, inv_freq_.data(), c.rope_neox);
-    }
+    if (!c.uses_rope(layer)) return;
+    const float* inv = rope_inv_[rope_table(layer)].data();
+    for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rope(row + h * c.head_dim, c.n_rot, to - from, inv, c.rope_neox);
   };
 }
 

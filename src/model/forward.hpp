@@ -74,12 +74,23 @@ class Forward {
   Status layer(std::int64_t l, std::int64_t n);
   void attention(std::int64_t l, std::int64_t n);
   Status embed(std::int64_t b, bpe::TokenId id);
+  void qk_norm_rope(const LayerWeights& w, std::int64_t l, std::int64_t n);
+  void ffn(const LayerWeights& w, std::int64_t n);
+  // Which of rope_inv_ a layer rotates with (its base and factors).
+  std::size_t rope_table(std::int64_t l) const;
+  // Rotates the first n_rot values of one key or query head (pos >= 0) by
+  // layer l's RoPE, times the model's rope_attn_factor.
+  void rotate_head(float* x, std::int64_t l, std::int64_t pos) const;
 
   const Model& model_;
   ThreadPool& pool_;
   const DotKernels& k_;
-  std::vector<float> inv_freq_;  // (head_dim / 2)
-  std::vector<float> rope_cs_;   // (positions, head_dim): cos then sin of each, for caches that keep keys unrotated
+  // RoPE frequencies, one table per kind of layer: global (with the file's
+  // factors, phi3's short ones), phi3's long factors, sliding-window layers.
+  enum RopeKind : std::size_t { kRopeGlobal, kRopeLong, kRopeLocal, kRopeKinds };
+  std::vector<float> rope_inv_[kRopeKinds];  // (n_rot / 2) each
+  std::vector<float> rope_cs_[kRopeKinds];   // (positions, n_rot): cos then sin of each, for caches that keep keys unrotated
+  bool long_rope_ = false;       // phi3: the caches hold more than rope_orig_ctx positions
   std::vector<float> x_;         // (batch, dim) residual stream
   std::vector<float> xb_;        // (batch, max(dim, heads*hd)) normed input / attention output
   std::vector<float> q_;         // (batch, heads * hd)

@@ -8,72 +8,11 @@
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
+#include "model/model_config.hpp"
 #include "model/quant.hpp"
 
 namespace tok::model {
 namespace {
-
-// Reads an integer hyperparameter "ARCH.key".
-Result<std::int64_t> hparam(const formats::GgufFile& f, const std::string& arch, const char* key) {
-  TOK_ASSIGN(std::uint32_t v, f.get_u32(arch + "." + key));
-  if (v == 0) return make_error("{}: {}.{} is 0", f.path(), arch, key);
-  return static_cast<std::int64_t>(v);
-}
-
-Result<ModelConfig> read_config(const formats::GgufFile& f) {
-  ModelConfig c;
-  TOK_ASSIGN(std::string_view arch, f.get_string("general.architecture"));
-  c.arch = std::string(arch);
-  if (c.arch != "llama" && c.arch != "qwen2") {
-    return make_error("{}: architecture '{}' is not supported (tok runs llama and qwen2)", f.path(),
-                      c.arch);
-  }
-  if (auto n = f.get_string("general.name"); n.ok()) c.name = std::string(*n);
-  TOK_ASSIGN(c.dim, hparam(f, c.arch, "embedding_length"));
-  TOK_ASSIGN(c.n_layers, hparam(f, c.arch, "block_count"));
-  TOK_ASSIGN(c.n_heads, hparam(f, c.arch, "attention.head_count"));
-  c.n_kv_heads = c.n_heads;
-  if (f.find(c.arch + ".attention.head_count_kv")) {
-    TOK_ASSIGN(c.n_kv_heads, hparam(f, c.arch, "attention.head_count_kv"));
-  }
-  TOK_ASSIGN(c.ffn, hparam(f, c.arch, "feed_forward_length"));
-  TOK_ASSIGN(c.ctx, hparam(f, c.arch, "context_length"));
-  // Positions are int everywhere downstream (KV cache, forward pass).
-  if (c.ctx > kMaxContext) {
-    return make_error("{}: {}.context_length {} is absurd (tok allows at most {} positions)",
-                      f.path(), c.arch, c.ctx, kMaxContext);
-  }
-  if (f.find(c.arch + ".rope.freq_base")) {
-    TOK_ASSIGN(double base, f.get_float(c.arch + ".rope.freq_base"));
-    // NaN or a base <= 0 makes every rotation NaN: "perplexity nan", exit 0.
-    if (!(std::isfinite(base) && base > 0)) {
-      return make_error("{}: {}.rope.freq_base is {}; expected a positive number", f.path(),
-                        c.arch, base);
-    }
-    c.rope_base = static_cast<float>(base);
-  }
-  TOK_ASSIGN(double eps, f.get_float(c.arch + ".attention.layer_norm_rms_epsilon"));
-  if (!(std::isfinite(eps) && eps >= 0 && eps < 1)) {
-    return make_error("{}: {}.attention.layer_norm_rms_epsilon is {}; expected a small number "
-                      "from 0 up to 1",
-                      f.path(), c.arch, eps);
-  }
-  c.eps = static_cast<float>(eps);
-  c.head_dim = c.dim / c.n_heads;
-  if (c.head_dim * c.n_heads != c.dim || c.head_dim % 2 != 0 || c.n_heads % c.n_kv_heads != 0) {
-    return make_error("{}: inconsistent attention shape: dim {}, {} heads, {} kv heads", f.path(),
-                      c.dim, c.n_heads, c.n_kv_heads);
-  }
-  if (f.find(c.arch + ".rope.dimension_count")) {
-    TOK_ASSIGN(std::int64_t rd, hparam(f, c.arch, "rope.dimension_count"));
-    if (rd != c.head_dim) {
-      return make_error("{}: partial RoPE ({} of {} dimensions) is not supported", f.path(), rd,
-                        c.head_dim);
-    }
-  }
-  c.rope_neox = c.arch == "qwen2";
-  return c;
-}
 
 }  // namespace
 
@@ -119,6 +58,92 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
   return v;
 }
 
+// Rows [first, first + rows) of a matrix: the parts of a fused tensor
+// (phi3's attn_qkv and gate/up ffn_up) are read as separate matrices.
+static TensorView row_range(const TensorView& t, std::int64_t first, std::int64_t rows) {
+  return TensorView{t.type, rows, t.cols, t.row(first)};
+}
+
+// q, k, v: separate tensors, or one fused attn_qkv (phi3) split by rows.
+static Status load_qkv(const formats::GgufFile& f, const ModelConfig& c, const std::string& p,
+                       LayerWeights& l, std::vector<std::vector<float>>* own) {
+  std::int64_t d = c.dim, q = c.n_heads * c.head_dim, kv = c.n_kv_heads * c.head_dim;
+  if (f.find_tensor(p + "attn_qkv.weight")) {
+    TOK_ASSIGN(TensorView qkv, tensor(f, p + "attn_qkv.weight", q + 2 * kv, d, false, own));
+    l.wq = row_range(qkv, 0, q);
+    l.wk = row_range(qkv, q, kv);
+    l.wv = row_range(qkv, q + kv, kv);
+  } else {
+    TOK_ASSIGN(l.wq, tensor(f, p + "attn_q.weight", q, d, false, own));
+    TOK_ASSIGN(l.wk, tensor(f, p + "attn_k.weight", kv, d, false, own));
+    TOK_ASSIGN(l.wv, tensor(f, p + "attn_v.weight", kv, d, false, own));
+  }
+  bool bias = c.arch == "qwen2";  // required there, optional elsewhere
+  TOK_ASSIGN(l.bq, tensor(f, p + "attn_q.bias", 1, q, !bias, own));
+  TOK_ASSIGN(l.bk, tensor(f, p + "attn_k.bias", 1, kv, !bias, own));
+  TOK_ASSIGN(l.bv, tensor(f, p + "attn_v.bias", 1, kv, !bias, own));
+  if (l.bq.empty() != l.bk.empty() || l.bq.empty() != l.bv.empty()) {
+    return make_error("{}: {} has some of the q, k, v biases but not all", f.path(), p);
+  }
+  bool qk_norm = c.arch == "qwen3" || c.arch == "gemma3";
+  TOK_ASSIGN(l.q_norm, tensor(f, p + "attn_q_norm.weight", 1, c.head_dim, !qk_norm, own));
+  TOK_ASSIGN(l.k_norm, tensor(f, p + "attn_k_norm.weight", 1, c.head_dim, !qk_norm, own));
+  TOK_ASSIGN(l.wo, tensor(f, p + "attn_output.weight", d, q, false, own));
+  return {};
+}
+
+// Gate and up: separate tensors, or phi3's ffn_up holding gate then up.
+static Status load_ffn(const formats::GgufFile& f, const ModelConfig& c, const std::string& p,
+                       LayerWeights& l, std::vector<std::vector<float>>* own) {
+  std::int64_t d = c.dim;
+  if (c.arch == "phi3") {
+    TOK_ASSIGN(TensorView up, tensor(f, p + "ffn_up.weight", 2 * c.ffn, d, false, own));
+    l.w_gate = row_range(up, 0, c.ffn);
+    l.w_up = row_range(up, c.ffn, c.ffn);
+  } else {
+    TOK_ASSIGN(l.w_gate, tensor(f, p + "ffn_gate.weight", c.ffn, d, false, own));
+    TOK_ASSIGN(l.w_up, tensor(f, p + "ffn_up.weight", c.ffn, d, false, own));
+  }
+  TOK_ASSIGN(l.w_down, tensor(f, p + "ffn_down.weight", d, c.ffn, false, own));
+  return {};
+}
+
+static Status load_weights(const formats::GgufFile& f, const ModelConfig& c, Weights& w,
+                           std::vector<std::vector<float>>& owned) {
+  auto* own = &owned;
+  std::int64_t d = c.dim;
+  TOK_ASSIGN(w.token_embd, tensor(f, "token_embd.weight", c.n_vocab, d, false, own));
+  TOK_ASSIGN(w.output_norm, tensor(f, "output_norm.weight", 1, d, false, own));
+  TOK_ASSIGN(w.output, tensor(f, "output.weight", c.n_vocab, d, true, own));
+  if (w.output.empty()) w.output = w.token_embd;  // tied embeddings
+  std::int64_t half = c.n_rot / 2;
+  TOK_ASSIGN(w.rope_freqs, tensor(f, "rope_freqs.weight", 1, half, true, own));
+  TOK_ASSIGN(w.rope_short, tensor(f, "rope_factors_short.weight", 1, half, true, own));
+  TOK_ASSIGN(w.rope_long, tensor(f, "rope_factors_long.weight", 1, half, true, own));
+  for (const TensorView* t : {&w.rope_freqs, &w.rope_short, &w.rope_long}) {
+    const float* v = static_cast<const float*>(t->data);
+    for (std::int64_t i = 0; !t->empty() && i < half; ++i) {
+      // A factor divides a frequency: 0, negative or NaN makes rotations NaN.
+      if (!(std::isfinite(v[i]) && v[i] > 0)) {
+        return make_error("{}: a RoPE frequency factor is {}; expected positive numbers", f.path(), v[i]);
+      }
+    }
+  }
+  bool post_norms = c.arch == "gemma3";
+  for (std::int64_t i = 0; i < c.n_layers; ++i) {
+    std::string p = "blk." + std::to_string(i) + ".";
+    LayerWeights l;
+    TOK_ASSIGN(l.attn_norm, tensor(f, p + "attn_norm.weight", 1, d, false, own));
+    TOK_TRY(load_qkv(f, c, p, l, own));
+    TOK_ASSIGN(l.post_attn_norm, tensor(f, p + "post_attention_norm.weight", 1, d, !post_norms, own));
+    TOK_ASSIGN(l.ffn_norm, tensor(f, p + "ffn_norm.weight", 1, d, false, own));
+    TOK_TRY(load_ffn(f, c, p, l, own));
+    TOK_ASSIGN(l.post_ffn_norm, tensor(f, p + "post_ffw_norm.weight", 1, d, !post_norms, own));
+    w.layers.push_back(l);
+  }
+  return {};
+}
+
 namespace {
 // The file read into huge pages (formats::GgufFile::read: decode streams
 // every weight once per token, and through a mapping's 4 KiB pages it ran at
@@ -149,31 +174,7 @@ Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
                       path, embd->dims.size());
   }
   c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
-  auto* own = &m.owned_;
-  Weights& w = m.weights_;
-  std::int64_t d = c.dim, hd = c.head_dim, q = c.n_heads * hd, kv = c.n_kv_heads * hd;
-  TOK_ASSIGN(w.token_embd, tensor(f, "token_embd.weight", c.n_vocab, d, false, own));
-  TOK_ASSIGN(w.output_norm, tensor(f, "output_norm.weight", 1, d, false, own));
-  TOK_ASSIGN(w.output, tensor(f, "output.weight", c.n_vocab, d, true, own));
-  if (w.output.empty()) w.output = w.token_embd;
-  bool bias = c.arch == "qwen2";
-  for (std::int64_t i = 0; i < c.n_layers; ++i) {
-    std::string p = "blk." + std::to_string(i) + ".";
-    LayerWeights l;
-    TOK_ASSIGN(l.attn_norm, tensor(f, p + "attn_norm.weight", 1, d, false, own));
-    TOK_ASSIGN(l.wq, tensor(f, p + "attn_q.weight", q, d, false, own));
-    TOK_ASSIGN(l.wk, tensor(f, p + "attn_k.weight", kv, d, false, own));
-    TOK_ASSIGN(l.wv, tensor(f, p + "attn_v.weight", kv, d, false, own));
-    TOK_ASSIGN(l.wo, tensor(f, p + "attn_output.weight", d, q, false, own));
-    TOK_ASSIGN(l.bq, tensor(f, p + "attn_q.bias", 1, q, !bias, own));
-    TOK_ASSIGN(l.bk, tensor(f, p + "attn_k.bias", 1, kv, !bias, own));
-    TOK_ASSIGN(l.bv, tensor(f, p + "attn_v.bias", 1, kv, !bias, own));
-    TOK_ASSIGN(l.ffn_norm, tensor(f, p + "ffn_norm.weight", 1, d, false, own));
-    TOK_ASSIGN(l.w_gate, tensor(f, p + "ffn_gate.weight", c.ffn, d, false, own));
-    TOK_ASSIGN(l.w_up, tensor(f, p + "ffn_up.weight", c.ffn, d, false, own));
-    TOK_ASSIGN(l.w_down, tensor(f, p + "ffn_down.weight", d, c.ffn, false, own));
-    w.layers.push_back(l);
-  }
+  TOK_TRY(load_weights(f, c, m.weights_, m.owned_));
   if (!with_tokenizer) return m;
   TOK_ASSIGN(m.tokenizer_, formats::load_tokenizer(path));
   if (m.tokenizer_.vocab_size() > static_cast<std::size_t>(c.n_vocab)) {

@@ -65,6 +65,18 @@ void swiglu(float* a, const float* b, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i])) * b[i];
 }
 
+void geglu(float* a, const float* b, std::int64_t n) {
+  constexpr float kSqrt2OverPi = 0.7978845608028654f;
+  for (std::int64_t i = 0; i < n; ++i) {
+    float x = a[i];
+    a[i] = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * x * (1.0f + 0.044715f * x * x))) * b[i];
+  }
+}
+
+void scale(float* y, float s, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] *= s;
+}
+
 void add(float* y, const float* x, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
 }

@@ -21,6 +21,10 @@ void rope_cs(float* x, std::int64_t head_dim, const float* cos, const float* sin
 void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq, float* cos, float* sin);
 // a = silu(a) * b   (SwiGLU)
 void swiglu(float* a, const float* b, std::int64_t n);
+// a = gelu(a) * b, GELU in its tanh form (GeGLU: gemma3)
+void geglu(float* a, const float* b, std::int64_t n);
+// y *= s
+void scale(float* y, float s, std::int64_t n);
 // y += x
 void add(float* y, const float* x, std::int64_t n);
 

@@ -59,6 +59,6 @@ patch_u32 "$G" "$T/layers.gguf" llama.block_count 4000000000
 expect_error 1 "^tok: error: $T/layers.gguf: tensor blk\.1\.attn_norm\.weight is missing$" \
   "$TOK" generate -m "$T/layers.gguf" "x"
 LC_ALL=C sed 's/general\.architecture\(.\{12\}\)llama/general.architecture\1gpt-j/' "$G" >"$T/arch.gguf" 2>/dev/null
-expect_error 1 "architecture 'gpt-j' is not supported" "$TOK" generate -m "$T/arch.gguf" "x"
+expect_error 1 "architecture 'gpt-j' is not supported \(tok runs llama, smollm3, qwen2, qwen3, gemma3, phi3\)" "$TOK" generate -m "$T/arch.gguf" "x"
 expect_error 1 "^tok: error: $T: is a directory" "$TOK" generate -m "$T" "x"
 echo ok

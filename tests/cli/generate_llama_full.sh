@@ -1,51 +1,18 @@
-# tok generate vs llama.cpp (node-llama-cpp 3.21.1 prebuilt, installed by
-# scripts/peers): the same greedy ids from the same prompt ids on the same
-# GGUF, at F32 and Q8_0, for the default model and a random qwen2 model.
-# Every id must agree. llama.cpp keeps its KV cache in F16 by default, so the
-# Q8_0 runs give tok the same storage (--kv-type f16): with tok's default f32
-# cache the two Q8_0 runs part at near ties (0.03-0.04 nats apart) after 7
-# and 12 ids on the default model. Which near ties fall which way also
-# depends on the CPU's kernels (AVX2 or AVX-512, in both tools), so ids may
-# part only at a near tie: where they first differ, llama.cpp's choice must be
-# among tok's top candidates, within 0.1 nats of tok's; any other difference
-# fails.
+# tok generate vs llama.cpp: the same greedy ids from the same prompt ids on
+# the same GGUF, at F32 and Q8_0, for the default model and a random qwen2
+# model (llama_peer.inc says how near ties are judged). llama.cpp keeps its
+# KV cache in F16 by default, so the Q8_0 runs give tok the same storage
+# (--kv-type f16): with tok's default f32 cache the two Q8_0 runs part at
+# near ties (0.03-0.04 nats apart) after 7 and 12 ids on the default model.
 source "$(dirname "$0")/lib.sh"
-command -v node >/dev/null || fail "node is not installed (apt-get install nodejs); cannot compare with llama.cpp"
-NPM=$("$TOK_ROOT/scripts/peers") || fail "scripts/peers could not install the npm peers"
-[ -d "$NPM/node_modules/node-llama-cpp" ] || fail "node-llama-cpp is missing from $NPM"
+source "$(dirname "$0")/llama_peer.inc"
 M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
 "$TOK" quantize "$M" "$T/q8.gguf" --type q8_0 2>/dev/null || fail "quantize"
 /usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/qwen.gguf" --arch qwen2 --dim 128 --layers 2 \
   --heads 4 --kv-heads 2 --ffn 256 --vocab 300 2>/dev/null || fail "make-random-model"
-check() {  # check MODEL PROMPT N [tok generate flags...]
-  local model=$1 prompt=$2 n=$3
-  shift 3
-  "$TOK" generate -m "$model" --json --greedy -n "$n" --threads 1 --logprobs 5 "$@" "$prompt" >"$T/tok.json" || fail "tok generate $model"
-  ids=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["prompt_ids"]))' "$T/tok.json")
-  TOK_NPM_DIR="$NPM" node "$TOK_ROOT/scripts/lib/llama_peer.mjs" "$model" "$ids" "$n" 1 256 >"$T/llama.json" 2>"$T/llama.err" \
-    || fail "llama.cpp could not run $model: $(tail -3 "$T/llama.err")"
-  python3 - "$T/tok.json" "$T/llama.json" "$model" <<'PY' || exit 1
-import json, sys
-tj = json.load(open(sys.argv[1]))
-t = tj["ids"]
-l = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])["ids"]
-name = sys.argv[3].split('/')[-1]
-if t != l:
-    k = next((i for i, (a, b) in enumerate(zip(t, l)) if a != b), min(len(t), len(l)))
-    top = {c["id"]: c["logprob"] for c in tj["logprobs"][k]["top"]} if k < len(tj["logprobs"]) else {}
-    gap = top[t[k]] - top[l[k]] if k < len(t) and k < len(l) and l[k] in top else None
-    if gap is None or gap > 0.1:
-        print(f"FAIL: {sys.argv[3]}: tok {t} != llama.cpp {l} (first difference at {k}, "
-              f"not a near tie: gap {gap})", file=sys.stderr)
-        sys.exit(1)
-    print(f"ok {name}: {k} greedy ids identical, then a near tie ({gap:.3f} nats) went the other way")
-else:
-    print(f"ok {name}: {len(t)} greedy ids identical")
-PY
-}
-check "$M" "In the beginning" 32
-check "$M" "And Jesus said to them," 32
-check "$M" "In the beginning" 32 --kv-type f16
-check "$T/q8.gguf" "In the beginning" 32 --kv-type f16
-check "$T/q8.gguf" "And Jesus said to them," 32 --kv-type f16
-check "$T/qwen.gguf" "hello world" 16
+llama_check "$M" "In the beginning" 32
+llama_check "$M" "And Jesus said to them," 32
+llama_check "$M" "In the beginning" 32 --kv-type f16
+llama_check "$T/q8.gguf" "In the beginning" 32 --kv-type f16
+llama_check "$T/q8.gguf" "And Jesus said to them," 32 --kv-type f16
+llama_check "$T/qwen.gguf" "hello world" 16

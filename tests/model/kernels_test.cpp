@@ -132,7 +132,7 @@ TEST_CASE("Q4_K and Q6_K dots equal dequantize-then-dot") {
   }
 }
 
-TEST_CASE("rmsnorm, softmax, rope and swiglu match their definitions") {
+TEST_CASE("rmsnorm, softmax, rope, swiglu and geglu match their definitions") {
   std::mt19937 rng(4);
   auto x = randn(64, rng), w = randn(64, rng);
   std::vector<float> out(64);
@@ -165,4 +165,10 @@ TEST_CASE("rmsnorm, softmax, rope and swiglu match their definitions") {
   swiglu(g.data(), u.data(), 2);
   CHECK(g[0] == doctest::Approx(1.0 / (1 + std::exp(-1.0)) * 3));
   CHECK(g[1] == doctest::Approx(-2.0 / (1 + std::exp(2.0)) * 0.5));
+  // GeGLU, GELU in its tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+  std::vector<float> ge{1.0f, -2.0f};
+  geglu(ge.data(), u.data(), 2);
+  auto gelu = [](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))); };
+  CHECK(ge[0] == doctest::Approx(gelu(1.0) * 3).epsilon(1e-6));
+  CHECK(ge[1] == doctest::Approx(gelu(-2.0) * 0.5).epsilon(1e-6));
 }
