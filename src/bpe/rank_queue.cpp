@@ -11,7 +11,8 @@ std::uint32_t RankQueue::new_chunk() {
   if (c != kNone) {
     free_ = chunk(c).next;
   } else {
-    if (used_ % kBlockChunks == 0) blocks_.push_back(std::make_unique<Chunk[]>(kBlockChunks));
+    if (used_ % kBlockChunks == 0)
+      blocks_.push_back(std::make_unique_for_overwrite<Chunk[]>(kBlockChunks));
     c = used_++;
   }
   chunk(c).next = kNone;
