@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "bpe/long_piece.hpp"
+
 namespace tok::bpe {
 
 PieceTooLong::PieceTooLong(std::size_t bytes)
@@ -207,6 +209,7 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
                    bool force_heap, std::vector<TokenId>& out, EncodeScratch& s) {
   if (piece.empty()) return;
   if (piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
+  if (!force_heap && merge_long_piece(table, piece, max_rank, out, s.pair_cache)) return;
   initial_symbols(table, piece, s);
   std::size_t n = s.symbols.size() - 1;
   if (force_heap || n >= kHeapThreshold) {

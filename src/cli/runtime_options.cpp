@@ -59,7 +59,9 @@ Result<std::vector<bpe::TokenId>> prompt_ids(const model::Model& m, const std::s
                                              bool given, std::string* text) {
   *text = arg;
   if (!given) {
-    TOK_ASSIGN(auto in, open_input("-"));
+    // A prompt from a pipe stops at 256 MiB (more than any context tok can
+    // hold in memory), so `generate < /dev/zero` ends within a second.
+    TOK_ASSIGN(auto in, MappedFile::open("-", kMaxSmallStreamBytes));
     *text = std::string(in.bytes());
   }
   const bpe::Tokenizer& tk = m.tokenizer();

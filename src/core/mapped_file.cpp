@@ -11,7 +11,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tok {
 namespace {
@@ -68,7 +70,9 @@ bool recover_mapped_fault(void* addr) {
   return false;
 }
 
-std::string shrunk_mapped_file() { return g_shrunk.load() ? std::string(g_shrunk_path) : std::string(); }
+std::string shrunk_mapped_file() {
+  return g_shrunk.load() ? std::string(g_shrunk_path) : std::string();
+}
 
 Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& name) {
   for (;;) {
@@ -78,33 +82,41 @@ Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::strin
   }
 }
 
+// Reads into blocks and joins them at the end, freeing each as it is
+// copied: the peak is the stream plus one block. A string grown by doubling
+// held the old and the new buffer at once (2 GB for a 1 GiB stream).
 Result<std::string> read_fd(int fd, const std::string& name, std::size_t max_bytes) {
+  constexpr std::size_t kMaxBlock = std::size_t{64} << 20;
+  std::vector<std::string> blocks;
+  std::size_t total = 0, block = 1 << 16;
+  for (bool eof = false; !eof;) {
+    if (total > max_bytes) {
+      return make_error(
+          "{}: a stream of more than {} MiB, the most tok reads whole from a pipe "
+          "or device; save it to a regular file",
+          name, max_bytes >> 20);
+    }
+    // Never more than one byte past the limit.
+    std::string& b = blocks.emplace_back(std::min(block, max_bytes + 1 - total), '\0');
+    std::size_t used = 0;
+    while (used < b.size()) {
+      TOK_ASSIGN(std::size_t n, read_some(fd, b.data() + used, b.size() - used, name));
+      if (n == 0) {
+        eof = true;
+        break;
+      }
+      used += n;
+    }
+    b.resize(used);
+    total += used;
+    block = std::min(2 * block, kMaxBlock);
+  }
+  if (blocks.size() == 1) return std::move(blocks.front());
   std::string out;
-  std::size_t cap = 1 << 16;
-  for (;;) {
-    std::size_t old = out.size();
-    if (old > max_bytes) {
-      return make_error("{}: a stream of more than {} MiB, the most tok reads whole from a pipe "
-                        "or device; save it to a regular file",
-                        name, max_bytes >> 20);
-    }
-    // Never more than one byte past the limit: the string's own doubling
-    // would otherwise take twice the limit before the error.
-    std::size_t want = std::min(cap, max_bytes + 1 - old);
-    if (old + want > out.capacity()) {
-      // reserve() on a grown string rounds up to twice its capacity; a fresh
-      // one takes the size asked.
-      std::string bigger;
-      bigger.reserve(std::min(std::max(2 * out.capacity(), old + want), max_bytes + 1));
-      bigger.append(out);
-      out.swap(bigger);
-    }
-    out.resize(old + want);
-    auto n = read_some(fd, out.data() + old, want, name);
-    if (!n.ok()) return n.error();
-    out.resize(old + *n);
-    if (*n == 0) break;
-    if (cap < (std::size_t{1} << 24)) cap *= 2;
+  out.reserve(total);
+  for (std::string& b : blocks) {
+    out.append(b);
+    std::string().swap(b);
   }
   return out;
 }
@@ -164,7 +176,9 @@ MappedFile MappedFile::from_string(std::string data) {
   return f;
 }
 
-MappedFile::MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
+MappedFile::MappedFile(MappedFile&& o) noexcept {
+  *this = std::move(o);
+}
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   if (this == &o) return *this;
@@ -184,7 +198,9 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   return *this;
 }
 
-MappedFile::~MappedFile() { release(); }
+MappedFile::~MappedFile() {
+  release();
+}
 
 void MappedFile::release() {
   if (mapped_ && data_) {

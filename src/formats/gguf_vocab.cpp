@@ -33,10 +33,16 @@ Result<std::vector<std::int64_t>> token_types(const GgufFile& f, std::size_t n) 
   return types;
 }
 
-std::optional<bpe::TokenId> optional_id(const GgufFile& f, const char* key, std::size_t n) {
+// An optional token-id key: absent (or not a uint32) is none; an id past the
+// vocabulary is an error (a BOS that silently went missing changed every
+// model's input).
+Result<std::optional<bpe::TokenId>> optional_id(const GgufFile& f, const char* key, std::size_t n) {
   auto r = f.get_u32(key);
-  if (!r.ok() || *r >= n) return std::nullopt;
-  return *r;
+  if (!r.ok()) return std::optional<bpe::TokenId>();
+  if (*r >= n) {
+    return make_error("{}: GGUF: {} is {}, past the vocabulary's {} tokens", f.path(), key, *r, n);
+  }
+  return std::optional<bpe::TokenId>(*r);
 }
 
 }  // namespace
@@ -44,8 +50,9 @@ std::optional<bpe::TokenId> optional_id(const GgufFile& f, const char* key, std:
 Result<bpe::Tokenizer> load_gguf_tokenizer(const GgufFile& f, const std::string& name) {
   TOK_ASSIGN(std::string_view model, f.get_string("tokenizer.ggml.model"));
   if (model != "gpt2" && model != "llama") {
-    return make_error("{}: GGUF: tokenizer model '{}' is not supported yet (tok reads gpt2 and llama)",
-                      f.path(), model);
+    return make_error(
+        "{}: GGUF: tokenizer model '{}' is not supported yet (tok reads gpt2 and llama)", f.path(),
+        model);
   }
   bool spm = model == "llama";
   TOK_ASSIGN(const Value* tokens, f.get_array("tokenizer.ggml.tokens", ValueType::kString));
@@ -80,7 +87,8 @@ Result<bpe::Tokenizer> load_gguf_tokenizer(const GgufFile& f, const std::string&
     spec.use_scores = true;
     spec.scores.reserve(n);
     for (const auto& s : scores->array) spec.scores.push_back(static_cast<float>(s.f));
-    if (auto unk = optional_id(f, "tokenizer.ggml.unknown_token_id", n)) spec.unk = *unk;
+    TOK_ASSIGN(auto unk, optional_id(f, "tokenizer.ggml.unknown_token_id", n));
+    if (unk) spec.unk = *unk;
   } else {
     TOK_ASSIGN(const Value* merges, f.get_array("tokenizer.ggml.merges", ValueType::kString));
     spec.merges.reserve(merges->array.size());
@@ -102,14 +110,16 @@ Result<bpe::Tokenizer> load_gguf_tokenizer(const GgufFile& f, const std::string&
     if (!regexes.ok()) return make_error("{}: GGUF: {}", f.path(), regexes.error().message);
     for (const auto& r : *regexes) {
       auto p = text::PreTokenizer::from_regex(r);
-      if (!p.ok()) return make_error("{}: GGUF: pre-tokenizer '{}': {}", f.path(), pre_name, p.error().message);
+      if (!p.ok())
+        return make_error("{}: GGUF: pre-tokenizer '{}': {}", f.path(), pre_name,
+                          p.error().message);
       pre.push_back(std::move(p).value());
     }
   }
   TOK_ASSIGN(bpe::MergeTable table, build_merge_table(std::move(spec), f.path()));
   bpe::Tokenizer tk(name, std::move(table), std::move(pre), std::move(specials));
-  tk.bos = optional_id(f, "tokenizer.ggml.bos_token_id", n);
-  tk.eos = optional_id(f, "tokenizer.ggml.eos_token_id", n);
+  TOK_ASSIGN(tk.bos, optional_id(f, "tokenizer.ggml.bos_token_id", n));
+  TOK_ASSIGN(tk.eos, optional_id(f, "tokenizer.ggml.eos_token_id", n));
   auto flag = [&](const char* key, bool def) {
     auto r = f.get_bool(key);
     return r.ok() ? *r : def;

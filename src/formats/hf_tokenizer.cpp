@@ -96,6 +96,19 @@ void read_edges(const json& root, const std::string& path, bpe::Tokenizer& tk,
 
 namespace {
 
+// An added token on the id of a different model.vocab token: encode would
+// give both texts the one id, and decode could not tell them apart.
+Status check_added_id(const std::vector<bpe::SpecialToken>& specials, const std::string& token,
+                      bpe::TokenId id, const std::string& path) {
+  for (const auto& s : specials) {
+    if (s.id == id && s.text != token) {
+      return make_error("{}: added token '{}' has id {}, which model.vocab gives to '{}'", path,
+                        excerpt(s.text), id, excerpt(token));
+    }
+  }
+  return {};
+}
+
 Result<bpe::Tokenizer> read_hf_tokenizer_json(const json& root, const std::string& path,
                                               const std::string& name) {
   if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) {
@@ -154,6 +167,7 @@ Result<bpe::Tokenizer> read_hf_tokenizer_json(const json& root, const std::strin
   for (auto it = vocab.begin(); it != vocab.end(); ++it) {
     auto id = it.value().get<bpe::TokenId>();
     ids.emplace(it.key(), id);
+    if (added[id]) TOK_TRY(check_added_id(specials, it.key(), id, path));
     if (added[id] && pipe.byte_level && !byte_level_decode(it.key())) continue;
     spec.tokens[id] = it.key();
   }
@@ -183,15 +197,16 @@ Result<bpe::Tokenizer> read_hf_tokenizer_json(const json& root, const std::strin
 
 Result<bpe::Tokenizer> load_hf_tokenizer_json(std::string_view text, const std::string& path,
                                               const std::string& name) {
-  TOK_ASSIGN(json root, parse_json(text, path));
+  TOK_ASSIGN(json root, parse_json(text, path, true));
   return guard_json(path, [&] { return read_hf_tokenizer_json(root, path, name); });
 }
 
 Result<bpe::Tokenizer> load_vocab_merges(const std::string& vocab_path,
                                          const std::string& merges_path, const std::string& name) {
   TOK_ASSIGN(MappedFile vf, MappedFile::open(vocab_path, kMaxSmallStreamBytes));
-  TOK_ASSIGN(json vocab, parse_json(vf.bytes(), vocab_path));
-  if (!vocab.is_object()) return make_error("{}: expected a JSON object of token -> id", vocab_path);
+  TOK_ASSIGN(json vocab, parse_json(vf.bytes(), vocab_path, true));
+  if (!vocab.is_object())
+    return make_error("{}: expected a JSON object of token -> id", vocab_path);
   TOK_ASSIGN(MappedFile mf, MappedFile::open(merges_path, kMaxSmallStreamBytes));
   VocabSpec spec;
   std::size_t n = 0;

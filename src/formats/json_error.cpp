@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "core/system_memory.hpp"
 
@@ -73,9 +75,35 @@ std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
   return std::string_view::npos;
 }
 
+// A parser callback that finds a key named twice in one object: an object
+// that ends with fewer members than keys were read has one, which its keys
+// (kept while it is open) then name. *dup receives the first found.
+struct DuplicateKeys {
+  std::string* dup;
+  std::shared_ptr<std::vector<std::vector<std::string>>> open =
+      std::make_shared<std::vector<std::vector<std::string>>>();
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) const {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) {
+      open->emplace_back();
+    } else if (event == Event::key) {
+      open->back().push_back(parsed.get<std::string>());
+    } else if (event == Event::object_end) {
+      std::vector<std::string>& keys = open->back();
+      if (parsed.size() < keys.size() && dup->empty()) {
+        std::sort(keys.begin(), keys.end());
+        *dup = *std::adjacent_find(keys.begin(), keys.end());
+      }
+      open->pop_back();
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
-Result<nlohmann::json> parse_json(std::string_view text, const std::string& source) {
+Result<nlohmann::json> parse_json(std::string_view text, const std::string& source,
+                                  bool unique_keys) {
   if (std::size_t at = too_deep_at(text, kMaxJsonDepth); at != std::string_view::npos) {
     auto [line, col] = line_column(text, at);
     return make_error("{}:{}:{}: JSON nested deeper than {} levels", source, line, col,
@@ -87,13 +115,19 @@ Result<nlohmann::json> parse_json(std::string_view text, const std::string& sour
   if (auto avail = available_memory()) {
     std::uint64_t need = kJsonBytesPerByte * std::uint64_t{text.size()};
     if (need > *avail) {
-      return make_error("{}: out of memory: a {} MiB JSON document needs about {} MiB to parse, "
-                        "{} MiB available",
-                        source, text.size() >> 20, need >> 20, *avail >> 20);
+      return make_error(
+          "{}: out of memory: a {} MiB JSON document needs about {} MiB to parse, "
+          "{} MiB available",
+          source, text.size() >> 20, need >> 20, *avail >> 20);
     }
   }
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    if (!unique_keys) return nlohmann::json::parse(text.begin(), text.end());
+    std::string dup;
+    nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), DuplicateKeys{&dup});
+    if (!dup.empty())
+      return make_error("{}: duplicate key '{}' in a JSON object", source, excerpt(dup));
+    return doc;
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character.
     std::size_t off = e.byte > 0 ? e.byte - 1 : 0;

@@ -11,7 +11,12 @@
 
 namespace tok::formats {
 
-Result<nlohmann::json> parse_json(std::string_view text, const std::string& source);
+// With unique_keys, an object naming a key twice is an error naming the key
+// (nlohmann keeps the last silently: for a vocabulary, a token's first id
+// then vanished with a misleading error far from its cause). Vocabularies
+// ask for it; chat and catalog inputs keep JSON's usual last-wins.
+Result<nlohmann::json> parse_json(std::string_view text, const std::string& source,
+                                  bool unique_keys = false);
 
 // nlohmann's message without its "[json.exception.type_error.302] " prefix.
 std::string json_exception_text(std::string_view what);

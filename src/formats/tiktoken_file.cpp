@@ -144,7 +144,7 @@ std::string write_tiktoken(const std::vector<std::string>& tokens) {
 }
 
 Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& source) {
-  TOK_ASSIGN(nlohmann::json j, parse_json(text, source));
+  TOK_ASSIGN(nlohmann::json j, parse_json(text, source, true));
   TiktokenSidecar s;
   if (!j.is_object() || !j.contains("pattern") || !j["pattern"].is_string()) {
     return make_error("{}: expected an object with a string \"pattern\"", source);
