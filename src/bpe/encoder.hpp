@@ -1,12 +1,15 @@
 // encode_piece / count_piece: byte-pair encoding of one pre-tokenized piece
-// against a MergeTable. This is tok's only BPE merge loop.
+// against a MergeTable. Every command's merge runs here (the trainer's and the
+// model's tokenizer included); the three strategies below are one merge rule
+// sized to the piece, not separate tokenizers.
 //
 // Short pieces (the vast majority) use a linear scan over a small vector of
 // symbols, as tiktoken does: for n < ~100 symbols a scan for the minimum beats
-// a heap. Long pieces (a 1 MB run of one letter) use a binary heap with lazy
-// invalidation over a linked list of symbols: O(n log n), never quadratic.
-// Both pick the lowest priority and, on ties, the leftmost pair, so they give
-// identical results (tested).
+// a heap. Medium pieces use a binary heap with lazy invalidation over a linked
+// list of symbols. Pieces of kLongPieceBytes and more (a 1 MB run of one
+// letter) go to long_piece.hpp: per-rank queues, linear time, about 8 bytes of
+// state per input byte. All pick the lowest priority and, on ties, the
+// leftmost pair, so they give identical results (tested).
 //
 // EncodeScratch carries per-call (per-thread) state: symbol buffers and a
 // bounded cache of recent multi-token pieces. Never share one across threads.
