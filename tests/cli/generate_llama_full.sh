@@ -17,32 +17,7 @@ M="$TOK_ROOT/vocab/tok-tiny-bible.gguf"
 "$TOK" quantize "$M" "$T/q8.gguf" --type q8_0 2>/dev/null || fail "quantize"
 /usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/qwen.gguf" --arch qwen2 --dim 128 --layers 2 \
   --heads 4 --kv-heads 2 --ffn 256 --vocab 300 2>/dev/null || fail "make-random-model"
-check() {  # check MODEL PROMPT N [tok generate flags...]
-  local model=$1 prompt=$2 n=$3
-  shift 3
-  "$TOK" generate -m "$model" --json --greedy -n "$n" --threads 1 --logprobs 5 "$@" "$prompt" >"$T/tok.json" || fail "tok generate $model"
-  ids=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["prompt_ids"]))' "$T/tok.json")
-  TOK_NPM_DIR="$NPM" node "$TOK_ROOT/scripts/lib/llama_peer.mjs" "$model" "$ids" "$n" 1 256 >"$T/llama.json" 2>"$T/llama.err" \
-    || fail "llama.cpp could not run $model: $(tail -3 "$T/llama.err")"
-  python3 - "$T/tok.json" "$T/llama.json" "$model" <<'PY' || exit 1
-import json, sys
-tj = json.load(open(sys.argv[1]))
-t = tj["ids"]
-l = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])["ids"]
-name = sys.argv[3].split('/')[-1]
-if t != l:
-    k = next((i for i, (a, b) in enumerate(zip(t, l)) if a != b), min(len(t), len(l)))
-    top = {c["id"]: c["logprob"] for c in tj["logprobs"][k]["top"]} if k < len(tj["logprobs"]) else {}
-    gap = top[t[k]] - top[l[k]] if k < len(t) and k < len(l) and l[k] in top else None
-    if gap is None or gap > 0.1:
-        print(f"FAIL: {sys.argv[3]}: tok {t} != llama.cpp {l} (first difference at {k}, "
-              f"not a near tie: gap {gap})", file=sys.stderr)
-        sys.exit(1)
-    print(f"ok {name}: {k} greedy ids identical, then a near tie ({gap:.3f} nats) went the other way")
-else:
-    print(f"ok {name}: {len(t)} greedy ids identical")
-PY
-}
+source "$(dirname "$0")/llama_peer.inc"
 check "$M" "In the beginning" 32
 check "$M" "And Jesus said to them," 32
 check "$M" "In the beginning" 32 --kv-type f16
