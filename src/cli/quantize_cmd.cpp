@@ -1,4 +1,5 @@
-// tok quantize IN OUT --type q8_0|q4_0|f16|bf16|f32: a converted copy of a GGUF model.
+// tok quantize IN OUT --type TYPE: a converted copy of a GGUF model (any type
+// tok computes with: f32, f16, bf16, q4_0 ... q8_0, q2_K ... q6_K).
 #include "cli/command.hpp"
 #include "model/quantize.hpp"
 
@@ -10,9 +11,13 @@ struct QuantizeArgs {
 };
 
 int run_quantize(const QuantizeArgs& a) {
+  // "q4_k_m": the base type and an _M mix (model/quantize.hpp).
+  std::string_view name = a.type;
+  bool mixed = name.size() > 2 && (name.ends_with("_m") || name.ends_with("_M"));
+  if (mixed) name.remove_suffix(2);
   model::DType t;
-  if (!model::parse_dtype(a.type, t)) throw UsageError{"--type: unknown type '" + a.type + "'"};
-  auto rep = model::quantize_file(a.in, a.out, t);
+  if (!ggml::parse_type(name, t)) throw UsageError{"--type: unknown type '" + a.type + "'"};
+  auto rep = model::quantize_file(a.in, a.out, t, mixed);
   if (!rep.ok()) return report(rep.error());
   std::fprintf(stderr, "%s: %zu tensors converted to %s, %zu kept; %llu -> %llu bytes\n", a.out.c_str(),
                rep->quantized, a.type.c_str(), rep->kept, static_cast<unsigned long long>(rep->in_bytes),
@@ -27,8 +32,14 @@ void add_quantize(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("quantize", "Write a copy of a GGUF model with quantized weights");
   sub->add_option("IN", a->in, "Input model (GGUF)")->required();
   sub->add_option("OUT", a->out, "Output model (written atomically)")->required();
-  sub->add_option("--type", a->type, "Weight type: q8_0, q4_0, f16, bf16 or f32")
-      ->capture_default_str()->check(CLI::IsMember({"q8_0", "q4_0", "f16", "bf16", "f32"}, CLI::ignore_case));
+  sub->add_option("--type", a->type,
+                  "Weight type: q8_0, q6_K, q5_K, q5_1, q5_0, q4_K, q4_1, q4_0, q3_K, q2_K, f16, bf16 or "
+                  "f32; q4_K_M or q5_K_M for llama.cpp's mix (q6_K for output, and attn_v and ffn_down in "
+                  "some layers)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"q8_0", "q6_k", "q5_k", "q5_k_m", "q5_1", "q5_0", "q4_k", "q4_k_m", "q4_1", "q4_0",
+                             "q3_k", "q2_k", "f16", "bf16", "f32"},
+                            CLI::ignore_case));
   r.add(sub, [a] { return run_quantize(*a); });
 }
 

@@ -205,11 +205,11 @@ class GgufFile::Parser {
       }
       std::size_t type_at = pos_;
       TOK_ASSIGN(std::uint32_t type, read<std::uint32_t>(info.name));
-      if (!ggml_type_info(type)) {
+      if (!ggml::traits(type)) {
         return fail(type_at, "tensor '{}' has unknown ggml type {}", name, type);
       }
-      info.type = static_cast<GgmlType>(type);
-      auto nbytes = ggml_nbytes(info.type, info.dims);
+      info.type = static_cast<ggml::Type>(type);
+      auto nbytes = ggml::tensor_bytes(info.type, info.dims);
       if (!nbytes.ok()) return fail(dims_at, "tensor '{}': {}", name, nbytes.error().message);
       info.nbytes = *nbytes;
       std::size_t off_at = pos_;

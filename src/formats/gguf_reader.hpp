@@ -24,7 +24,7 @@ namespace tok::formats {
 
 struct TensorInfo {
   std::string name;
-  GgmlType type = GgmlType::kF32;
+  ggml::Type type = ggml::Type::kF32;
   std::vector<std::uint64_t> dims;  // (n_dims <= 4) ne[0] is the fastest-varying
   std::uint64_t offset = 0;         // relative to the start of the data section
   std::uint64_t nbytes = 0;

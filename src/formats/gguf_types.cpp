@@ -1,7 +1,6 @@
 #include "formats/gguf_types.hpp"
 
 #include <array>
-#include <limits>
 
 namespace tok::formats {
 
@@ -112,76 +111,6 @@ Value Value::make_array(ValueType elem, std::vector<Value> items) {
   x.elem = elem;
   x.array = std::move(items);
   return x;
-}
-
-const GgmlTypeInfo* ggml_type_info(std::uint32_t type) {
-  // Block layouts from ggml-common.h (QK_K = 256).
-  static const GgmlTypeInfo kF32{"f32", 1, 4}, kF16{"f16", 1, 2}, kQ4_0{"q4_0", 32, 18},
-      kQ4_1{"q4_1", 32, 20}, kQ5_0{"q5_0", 32, 22}, kQ5_1{"q5_1", 32, 24},
-      kQ8_0{"q8_0", 32, 34}, kQ8_1{"q8_1", 32, 36}, kQ2K{"q2_K", 256, 84},
-      kQ3K{"q3_K", 256, 110}, kQ4K{"q4_K", 256, 144}, kQ5K{"q5_K", 256, 176},
-      kQ6K{"q6_K", 256, 210}, kQ8K{"q8_K", 256, 292}, kIQ2XXS{"iq2_xxs", 256, 66},
-      kIQ2XS{"iq2_xs", 256, 74}, kIQ3XXS{"iq3_xxs", 256, 98}, kIQ1S{"iq1_s", 256, 50},
-      kIQ4NL{"iq4_nl", 32, 18}, kIQ3S{"iq3_s", 256, 110}, kIQ2S{"iq2_s", 256, 82},
-      kIQ4XS{"iq4_xs", 256, 136}, kI8{"i8", 1, 1}, kI16{"i16", 1, 2}, kI32{"i32", 1, 4},
-      kI64{"i64", 1, 8}, kF64{"f64", 1, 8}, kIQ1M{"iq1_m", 256, 56}, kBF16{"bf16", 1, 2},
-      kTQ10{"tq1_0", 256, 54}, kTQ20{"tq2_0", 256, 66};
-  switch (static_cast<GgmlType>(type)) {
-    case GgmlType::kF32: return &kF32;
-    case GgmlType::kF16: return &kF16;
-    case GgmlType::kQ4_0: return &kQ4_0;
-    case GgmlType::kQ4_1: return &kQ4_1;
-    case GgmlType::kQ5_0: return &kQ5_0;
-    case GgmlType::kQ5_1: return &kQ5_1;
-    case GgmlType::kQ8_0: return &kQ8_0;
-    case GgmlType::kQ8_1: return &kQ8_1;
-    case GgmlType::kQ2_K: return &kQ2K;
-    case GgmlType::kQ3_K: return &kQ3K;
-    case GgmlType::kQ4_K: return &kQ4K;
-    case GgmlType::kQ5_K: return &kQ5K;
-    case GgmlType::kQ6_K: return &kQ6K;
-    case GgmlType::kQ8_K: return &kQ8K;
-    case GgmlType::kIQ2_XXS: return &kIQ2XXS;
-    case GgmlType::kIQ2_XS: return &kIQ2XS;
-    case GgmlType::kIQ3_XXS: return &kIQ3XXS;
-    case GgmlType::kIQ1_S: return &kIQ1S;
-    case GgmlType::kIQ4_NL: return &kIQ4NL;
-    case GgmlType::kIQ3_S: return &kIQ3S;
-    case GgmlType::kIQ2_S: return &kIQ2S;
-    case GgmlType::kIQ4_XS: return &kIQ4XS;
-    case GgmlType::kI8: return &kI8;
-    case GgmlType::kI16: return &kI16;
-    case GgmlType::kI32: return &kI32;
-    case GgmlType::kI64: return &kI64;
-    case GgmlType::kF64: return &kF64;
-    case GgmlType::kIQ1_M: return &kIQ1M;
-    case GgmlType::kBF16: return &kBF16;
-    case GgmlType::kTQ1_0: return &kTQ10;
-    case GgmlType::kTQ2_0: return &kTQ20;
-  }
-  return nullptr;
-}
-
-Result<std::uint64_t> ggml_nbytes(GgmlType type, const std::vector<std::uint64_t>& dims) {
-  const GgmlTypeInfo* info = ggml_type_info(type);
-  if (!info) return make_error("unknown ggml type {}", static_cast<std::uint32_t>(type));
-  if (dims.empty() || dims.size() > kMaxDims) {
-    return make_error("{} dimensions (expected 1 to {})", dims.size(), kMaxDims);
-  }
-  constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  std::uint64_t elements = 1;
-  for (std::uint64_t d : dims) {
-    if (d > kMax) return make_error("dimension {} is out of range", d);
-    if (d != 0 && elements > kMax / d) return make_error("element count overflows");
-    elements *= d;
-  }
-  if (dims[0] % info->block_size != 0) {
-    return make_error("first dimension {} is not a multiple of the {} block size {}", dims[0],
-                      info->name, info->block_size);
-  }
-  std::uint64_t blocks = elements / info->block_size;
-  if (blocks > kMax / info->type_size) return make_error("byte size overflows");
-  return blocks * info->type_size;
 }
 
 }  // namespace tok::formats

@@ -1,5 +1,5 @@
-// GGUF value and tensor types: the vocabulary shared by GgufFile (reader) and
-// GgufWriter. Spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
+// GGUF metadata value types: the vocabulary shared by GgufFile (reader) and
+// GgufWriter (tensor element types are ggml::Type, ggml/type.hpp). Spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
 //
 // A Value read from a file refers to the file's bytes (strings are views into
 // the mapping), so it lives as long as the GgufFile it came from. Values built
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "ggml/type.hpp"
 
 namespace tok::formats {
 
@@ -70,60 +71,8 @@ struct Value {
   static Value make_array(ValueType elem, std::vector<Value> items);
 };
 
-// ggml_type: the element type of a tensor. Only the ids tok knows are listed;
-// others are rejected by name.
-enum class GgmlType : std::uint32_t {
-  kF32 = 0,
-  kF16 = 1,
-  kQ4_0 = 2,
-  kQ4_1 = 3,
-  kQ5_0 = 6,
-  kQ5_1 = 7,
-  kQ8_0 = 8,
-  kQ8_1 = 9,
-  kQ2_K = 10,
-  kQ3_K = 11,
-  kQ4_K = 12,
-  kQ5_K = 13,
-  kQ6_K = 14,
-  kQ8_K = 15,
-  kIQ2_XXS = 16,
-  kIQ2_XS = 17,
-  kIQ3_XXS = 18,
-  kIQ1_S = 19,
-  kIQ4_NL = 20,
-  kIQ3_S = 21,
-  kIQ2_S = 22,
-  kIQ4_XS = 23,
-  kI8 = 24,
-  kI16 = 25,
-  kI32 = 26,
-  kI64 = 27,
-  kF64 = 28,
-  kIQ1_M = 29,
-  kBF16 = 30,
-  kTQ1_0 = 34,
-  kTQ2_0 = 35,
-};
-
-struct GgmlTypeInfo {
-  std::string_view name;     // "f32", "q4_K", ...
-  std::uint32_t block_size;  // elements per block
-  std::uint32_t type_size;   // bytes per block
-};
-
-// Traits of a type id, or nullptr for ids tok does not know.
-const GgmlTypeInfo* ggml_type_info(std::uint32_t type);
-inline const GgmlTypeInfo* ggml_type_info(GgmlType type) {
-  return ggml_type_info(static_cast<std::uint32_t>(type));
-}
-
-// Bytes a tensor of this type and shape takes: dims[0] must be a multiple of
-// the block size; the product must not overflow. Errors say which.
-Result<std::uint64_t> ggml_nbytes(GgmlType type, const std::vector<std::uint64_t>& dims);
-
 // Upper limits on what a file may declare.
-inline constexpr std::size_t kMaxDims = 4;         // GGML_MAX_DIMS
+inline constexpr std::size_t kMaxDims = ggml::kMaxDims;
 inline constexpr std::size_t kMaxArrayDepth = 16;  // nested arrays
 inline constexpr std::uint32_t kDefaultAlignment = 32;
 

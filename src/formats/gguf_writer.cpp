@@ -105,12 +105,12 @@ Status GgufWriter::set_alignment(std::uint32_t alignment) {
   return {};
 }
 
-Status GgufWriter::check_tensor(const std::string& name, GgmlType type,
+Status GgufWriter::check_tensor(const std::string& name, ggml::Type type,
                                 const std::vector<std::uint64_t>& dims, std::size_t size) const {
   for (const auto& t : tensors_) {
     if (t.name == name) return make_error("GGUF writer: duplicate tensor name '{}'", name);
   }
-  auto nbytes = ggml_nbytes(type, dims);
+  auto nbytes = ggml::tensor_bytes(type, dims);
   if (!nbytes.ok()) return make_error("GGUF writer: tensor '{}': {}", name, nbytes.error().message);
   if (*nbytes != size) {
     return make_error("GGUF writer: tensor '{}' needs {} bytes of data, got {}", name, *nbytes,
@@ -119,7 +119,7 @@ Status GgufWriter::check_tensor(const std::string& name, GgmlType type,
   return {};
 }
 
-Status GgufWriter::add_tensor(std::string name, GgmlType type, std::vector<std::uint64_t> dims,
+Status GgufWriter::add_tensor(std::string name, ggml::Type type, std::vector<std::uint64_t> dims,
                               std::string data) {
   TOK_TRY(check_tensor(name, type, dims, data.size()));
   Tensor t{std::move(name), type, std::move(dims), true, std::move(data), {}, 0};
@@ -129,7 +129,7 @@ Status GgufWriter::add_tensor(std::string name, GgmlType type, std::vector<std::
   return {};
 }
 
-Status GgufWriter::add_tensor_view(std::string name, GgmlType type,
+Status GgufWriter::add_tensor_view(std::string name, ggml::Type type,
                                    std::vector<std::uint64_t> dims, std::string_view data) {
   TOK_TRY(check_tensor(name, type, dims, data.size()));
   Tensor t{std::move(name), type, std::move(dims), false, {}, data, 0};

@@ -31,11 +31,11 @@ class GgufWriter {
   Status set_alignment(std::uint32_t alignment);
   bool remove(std::string_view key);
 
-  // `data` must be exactly ggml_nbytes(type, dims) bytes. add_tensor copies
+  // `data` must be exactly ggml::tensor_bytes(type, dims) bytes. add_tensor copies
   // it; add_tensor_view keeps a view that must stay valid until write().
-  Status add_tensor(std::string name, GgmlType type, std::vector<std::uint64_t> dims,
+  Status add_tensor(std::string name, ggml::Type type, std::vector<std::uint64_t> dims,
                     std::string data);
-  Status add_tensor_view(std::string name, GgmlType type, std::vector<std::uint64_t> dims,
+  Status add_tensor_view(std::string name, ggml::Type type, std::vector<std::uint64_t> dims,
                          std::string_view data);
 
   // The whole file in memory (tests, small files).
@@ -46,7 +46,7 @@ class GgufWriter {
  private:
   struct Tensor {
     std::string name;
-    GgmlType type;
+    ggml::Type type;
     std::vector<std::uint64_t> dims;
     bool owns = false;
     std::string owned;      // when owns
@@ -54,7 +54,7 @@ class GgufWriter {
     std::string_view data() const { return owns ? std::string_view(owned) : view; }
     std::uint64_t offset = 0;
   };
-  Status check_tensor(const std::string& name, GgmlType type,
+  Status check_tensor(const std::string& name, ggml::Type type,
                       const std::vector<std::uint64_t>& dims, std::size_t size) const;
   // Header, metadata and tensor infos, padded to the alignment.
   std::string head() const;

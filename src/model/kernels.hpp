@@ -6,8 +6,10 @@
 //
 // Q8_0 and Q4_0 weights are multiplied with activations quantized to Q8_0
 // blocks (integer dot products, as llama.cpp does); every other type is
-// multiplied with the float activations (K-quants dequantize a super-block
-// at a time, then dot).
+// multiplied with the float activations (Q4_K and Q6_K kernels dequantize a
+// super-block at a time in registers; Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K
+// go through dequant_dot: ggml's reference dequantizer, 256 values at a
+// time, then this ISA's f32 dot).
 //
 // `gemm` multiplies a range of weight rows with a batch of activations. The
 // AVX2 version works on register tiles (several rows x several tokens), so a
@@ -55,7 +57,32 @@ struct DotKernels {
   // llama.cpp's greedy tokens; scalar and AVX2 versions agree bit for bit.
   void (*quantize_q8_0)(const float* x, BlockQ8_0* y, std::int64_t n);
   GemmFn gemm;
+  // Any other type tok computes with: dot_by_dequant over this set's f32 dot.
+  float (*dequant_dot)(const ggml::TypeTraits& t, const void* w, const float* x, std::int64_t n);
 };
+
+// Dequantizes 256 values of w at a time (ggml's reference code) and takes
+// their dot product with Dot: the kernel for weight types without one of
+// their own. Costs a pass over a 1 KiB buffer per 256 values, about what the
+// K-quant kernels spend on unpacking.
+template <float (*Dot)(const float*, const float*, std::int64_t)>
+float dot_by_dequant(const ggml::TypeTraits& t, const void* w, const float* x, std::int64_t n) {
+  constexpr std::int64_t kChunk = 256;  // a multiple of every block size
+  float buf[kChunk];
+  const auto* p = static_cast<const std::uint8_t*>(w);
+  const std::size_t chunk_bytes = kChunk / t.block_size * t.type_size;
+  float s = 0;
+  std::int64_t i = 0;
+  for (; i + kChunk <= n; i += kChunk, p += chunk_bytes) {
+    t.to_float(p, buf, kChunk);
+    s += Dot(buf, x + i, kChunk);
+  }
+  if (i < n) {  // a tail of whole 32-value blocks
+    t.to_float(p, buf, n - i);
+    s += Dot(buf, x + i, n - i);
+  }
+  return s;
+}
 
 // The best kernels this CPU supports (kScalar when TOK_NO_SIMD is set, at
 // most kAvx2 when TOK_NO_AVX512 is set).

@@ -188,7 +188,8 @@ const DotKernels kAvx2{Isa::kAvx2,
                        dot_q4_k,
                        dot_q6_k,
                        quantize_act_q8_0_avx2,
-                       gemm_avx2};
+                       gemm_avx2,
+                       dot_by_dequant<dot_f32>};
 
 }  // namespace
 

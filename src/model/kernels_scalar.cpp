@@ -48,15 +48,11 @@ float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
   return s;
 }
 
+// Q4_K and Q6_K have no scalar kernel of their own: reference dequantization
+// is the definition.
 template <class Block, DType kType>
 float dot_k(const Block* w, const float* x, std::int64_t n) {
-  float buf[kQKK];
-  float s = 0;
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
-    dequantize_row(kType, &w[b], buf, kQKK);
-    s += dot_f32(buf, x + b * kQKK, kQKK);
-  }
-  return s;
+  return dot_by_dequant<dot_f32>(ggml::traits(kType), w, x, n);
 }
 
 constexpr DotKernels kScalar{Isa::kScalar,
@@ -68,7 +64,8 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              dot_k<BlockQ4_K, DType::kQ4_K>,
                              dot_k<BlockQ6_K, DType::kQ6_K>,
                              quantize_act_q8_0,
-                             gemm_by_rows};
+                             gemm_by_rows,
+                             dot_by_dequant<dot_f32>};
 
 }  // namespace
 
@@ -105,8 +102,8 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kQ4_0: return k.q4_0(static_cast<const BlockQ4_0*>(row), a.xq, n);
     case DType::kQ4_K: return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
     case DType::kQ6_K: return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
+    default: return k.dequant_dot(ggml::traits(w.type), row, a.x, n);
   }
-  return 0;
 }
 
 }  // namespace tok::model

@@ -43,11 +43,9 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
     return make_error("{}: tensor {} has shape [{}, {}], expected [{}, {}]", f.path(), name, got_cols,
                       got_rows, cols, rows);
   }
-  BlockLayout layout;
-  if (!block_layout(static_cast<std::uint32_t>(t->type), layout)) {
-    const auto* info = formats::ggml_type_info(t->type);
-    return make_error("{}: tensor {} has type {}, which tok cannot compute with (f32, f16, bf16, "
-                      "q8_0, q4_0, q4_k, q6_k)", f.path(), name, info ? info->name : "unknown");
+  if (!ggml::is_computable(t->type)) {
+    return make_error("{}: tensor {} has type {}, which tok cannot compute with ({})", f.path(), name,
+                      ggml::type_name(t->type), ggml::computable_type_names());
   }
   TensorView v{static_cast<DType>(t->type), rows, cols, t->data};
   if (rows == 1 && owned && v.type != DType::kF32) {

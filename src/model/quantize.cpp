@@ -1,17 +1,71 @@
 #include "model/quantize.hpp"
 
-#include <cstring>
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <string_view>
 
 #include "formats/gguf.hpp"
-#include "model/quant.hpp"
 
 namespace tok::model {
 
-Result<QuantizeReport> quantize_file(const std::string& in, const std::string& out, DType type) {
-  if (type != DType::kQ8_0 && type != DType::kQ4_0 && type != DType::kF16 && type != DType::kF32 &&
-      type != DType::kBF16) {
-    return make_error("quantizing to {} is not supported (q8_0, q4_0, f16, bf16, f32)", dtype_name(type));
+namespace {
+
+// llama.cpp's general.file_type (enum llama_ftype): a file whose weights are
+// all of one K-quant is its "_S" type, a mix its "_M".
+std::uint32_t file_type(DType type, bool mixed) {
+  switch (type) {
+    case DType::kF32: return 0;
+    case DType::kF16: return 1;
+    case DType::kQ4_0: return 2;
+    case DType::kQ4_1: return 3;
+    case DType::kQ8_0: return 7;
+    case DType::kQ5_0: return 8;
+    case DType::kQ5_1: return 9;
+    case DType::kQ2_K: return 10;
+    case DType::kQ3_K: return 11;                // Q3_K_S
+    case DType::kQ4_K: return mixed ? 15 : 14;  // Q4_K_M, Q4_K_S
+    case DType::kQ5_K: return mixed ? 17 : 16;  // Q5_K_M, Q5_K_S
+    case DType::kQ6_K: return 18;
+    case DType::kBF16: return 32;
+    default: return 0;
+  }
+}
+
+// llama.cpp's use_more_bits (llama-quant.cpp): the first and last eighth of
+// the layers, and every third one between, get the finer type in an "_M" mix.
+bool use_more_bits(int layer, int layers) {
+  return layer < layers / 8 || layer >= 7 * layers / 8 || (layer - layers / 8) % 3 == 2;
+}
+
+// The type of one tensor in an "_M" mix of `base` (Q4_K_M, Q5_K_M).
+DType mixed_type(std::string_view name, DType base, int layers) {
+  if (name == "output.weight") return DType::kQ6_K;
+  int layer = 0;
+  if (std::sscanf(std::string(name).c_str(), "blk.%d.", &layer) != 1) return base;
+  bool more = name.ends_with(".attn_v.weight") || name.ends_with(".ffn_down.weight");
+  return more && use_more_bits(layer, layers) ? DType::kQ6_K : base;
+}
+
+// Layers of a model: one more than the highest blk.N in the tensor names.
+int count_layers(const formats::GgufFile& f) {
+  int layers = 0;
+  for (const auto& t : f.tensors()) {
+    int layer = 0;
+    if (std::sscanf(t.name.c_str(), "blk.%d.", &layer) == 1) layers = std::max(layers, layer + 1);
+  }
+  return layers;
+}
+
+}  // namespace
+
+Result<QuantizeReport> quantize_file(const std::string& in, const std::string& out, DType type, bool mixed) {
+  if (!ggml::is_computable(type)) {
+    return make_error("quantizing to {} is not supported ({})", ggml::type_name(type),
+                      ggml::computable_type_names());
+  }
+  if (mixed && type != DType::kQ4_K && type != DType::kQ5_K) {
+    return make_error("an _M mix is made of q4_K or q5_K, not {}", ggml::type_name(type));
   }
   TOK_ASSIGN(formats::GgufFile f, formats::GgufFile::open(in));
   formats::GgufWriter w;
@@ -20,40 +74,30 @@ Result<QuantizeReport> quantize_file(const std::string& in, const std::string& o
     w.set(kv.key, kv.value);
   }
   TOK_TRY(w.set_alignment(f.alignment()));
-  w.set_u32("general.file_type", type == DType::kQ8_0 ? 7 : type == DType::kQ4_0 ? 2 : type == DType::kF16 ? 1 : type == DType::kBF16 ? 32 : 0);
+  w.set_u32("general.file_type", file_type(type, mixed));
+  const int layers = count_layers(f);
   QuantizeReport rep;
   std::vector<float> row;
   for (const auto& t : f.tensors()) {
-    BlockLayout src;
-    bool convert = t.dims.size() == 2 && block_layout(static_cast<std::uint32_t>(t.type), src) &&
-                   static_cast<DType>(t.type) != type && t.dims[0] % layout_of(type).elems == 0;
+    DType want = mixed ? mixed_type(t.name, type, layers) : type;
+    const ggml::TypeTraits& to = ggml::traits(want);
+    bool convert = t.dims.size() == 2 && ggml::is_computable(t.type) && t.type != want &&
+                   t.dims[0] % to.block_size == 0;
     if (!convert) {
       TOK_TRY(w.add_tensor_view(t.name, t.type, t.dims,
                                 std::string_view(static_cast<const char*>(t.data), t.nbytes)));
       ++rep.kept;
       continue;
     }
-    TensorView v{static_cast<DType>(t.type), static_cast<std::int64_t>(t.dims[1]),
-                 static_cast<std::int64_t>(t.dims[0]), t.data};
-    TensorView o{type, v.rows, v.cols, nullptr};
+    TensorView v{t.type, static_cast<std::int64_t>(t.dims[1]), static_cast<std::int64_t>(t.dims[0]), t.data};
+    TensorView o{want, v.rows, v.cols, nullptr};
     std::string data(o.bytes(), '\0');
     row.resize(static_cast<std::size_t>(v.cols));
     for (std::int64_t r = 0; r < v.rows; ++r) {
-      dequantize_row(v.type, v.row(r), row.data(), v.cols);
-      char* dst = data.data() + static_cast<std::size_t>(r) * o.row_bytes();
-      if (type == DType::kQ8_0) {
-        quantize_row_q8_0(row.data(), reinterpret_cast<BlockQ8_0*>(dst), v.cols);
-      } else if (type == DType::kQ4_0) {
-        quantize_row_q4_0(row.data(), reinterpret_cast<BlockQ4_0*>(dst), v.cols);
-      } else {
-        auto* h = reinterpret_cast<std::uint16_t*>(dst);
-        for (std::int64_t i = 0; i < v.cols; ++i) {
-          if (type == DType::kF32) std::memcpy(dst + i * 4, &row[static_cast<std::size_t>(i)], 4);
-          else h[i] = type == DType::kF16 ? f32_to_fp16(row[static_cast<std::size_t>(i)]) : f32_to_bf16(row[static_cast<std::size_t>(i)]);
-        }
-      }
+      ggml::traits(v.type).to_float(v.row(r), row.data(), v.cols);
+      to.from_float(row.data(), data.data() + static_cast<std::size_t>(r) * o.row_bytes(), v.cols);
     }
-    TOK_TRY(w.add_tensor(t.name, static_cast<formats::GgmlType>(type), t.dims, std::move(data)));
+    TOK_TRY(w.add_tensor(t.name, want, t.dims, std::move(data)));
     ++rep.quantized;
   }
   TOK_TRY(w.write(out));

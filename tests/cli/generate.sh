@@ -90,5 +90,8 @@ assert a["tokens"]==b["tokens"] or True' "$T/sc" "$T/sc64" || fail "score: $(cat
 [ "$(stat -c %s "$T/q8.gguf")" -lt "$(stat -c %s "$M")" ] || fail "q8_0 file not smaller"
 q8=$("$TOK" generate -m "$T/q8.gguf" --greedy -n 8 "In the beginning")
 [ -n "$q8" ] || fail "q8_0 generated nothing"
-expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type q3_k
+"$TOK" quantize "$M" "$T/q51.gguf" --type Q5_1 2>/dev/null || fail "quantize q5_1"
+[ -n "$("$TOK" generate -m "$T/q51.gguf" --greedy -n 8 "In the beginning")" ] || fail "q5_1 generated nothing"
+expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type iq2_xs  # a ggml type tok cannot compute with
+expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type q8_0_m  # only K-quants have an _M mix
 exit 0

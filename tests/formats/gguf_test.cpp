@@ -223,11 +223,11 @@ TEST_CASE("gguf: alignment from metadata") {
 }
 
 TEST_CASE("gguf: type sizes") {
-  CHECK(*ggml_nbytes(GgmlType::kQ4_K, {256, 2}) == 288);
-  CHECK(*ggml_nbytes(GgmlType::kQ8_0, {64}) == 68);
-  CHECK(*ggml_nbytes(GgmlType::kBF16, {3, 3}) == 18);
-  CHECK(*ggml_nbytes(GgmlType::kQ6_K, {512}) == 420);
-  CHECK(ggml_type_info(4u) == nullptr);  // Q4_2: removed from ggml
+  CHECK(*tok::ggml::tensor_bytes(tok::ggml::Type::kQ4_K, {256, 2}) == 288);
+  CHECK(*tok::ggml::tensor_bytes(tok::ggml::Type::kQ8_0, {64}) == 68);
+  CHECK(*tok::ggml::tensor_bytes(tok::ggml::Type::kBF16, {3, 3}) == 18);
+  CHECK(*tok::ggml::tensor_bytes(tok::ggml::Type::kQ6_K, {512}) == 420);
+  CHECK(tok::ggml::traits(4u) == nullptr);  // Q4_2: removed from ggml
 }
 
 TEST_CASE("gguf: writer round trip, atomic write to disk") {
@@ -242,11 +242,11 @@ TEST_CASE("gguf: writer round trip, atomic write to disk") {
   w.set("nested", Value::make_array(ValueType::kArray,
                                     {Value::make_array(ValueType::kInt64, {Value::i64(-5)})}));
   std::string q8(34 * 2, '\x02');
-  REQUIRE(w.add_tensor("q", GgmlType::kQ8_0, {64}, q8).ok());
+  REQUIRE(w.add_tensor("q", tok::ggml::Type::kQ8_0, {64}, q8).ok());
   std::string f32(12, '\x03');
-  REQUIRE(w.add_tensor_view("f", GgmlType::kF32, {3}, f32).ok());
-  CHECK_FALSE(w.add_tensor("f", GgmlType::kF32, {3}, f32).ok());
-  CHECK(w.add_tensor("g", GgmlType::kF32, {4}, f32).error().message.find("needs 16 bytes") !=
+  REQUIRE(w.add_tensor_view("f", tok::ggml::Type::kF32, {3}, f32).ok());
+  CHECK_FALSE(w.add_tensor("f", tok::ggml::Type::kF32, {3}, f32).ok());
+  CHECK(w.add_tensor("g", tok::ggml::Type::kF32, {4}, f32).error().message.find("needs 16 bytes") !=
         std::string::npos);
 
   auto path = (std::filesystem::temp_directory_path() / "tok_gguf_writer_test.gguf").string();

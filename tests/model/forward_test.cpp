@@ -106,15 +106,15 @@ TEST_CASE("quantized copies of the default model stay within their stated logit 
   auto dir = std::filesystem::temp_directory_path();
   for (Case c : {Case{DType::kF16, 1.2e-3}, Case{DType::kQ8_0, 3.5e-2}, Case{DType::kQ4_0, 0.35}}) {
     std::string path = (dir / ("tok-forward-test-" + std::to_string(getpid()) + "-" +
-                               std::string(dtype_name(c.type)) + ".gguf")).string();
+                               std::string(tok::ggml::type_name(c.type)) + ".gguf")).string();
     auto q = quantize_file(default_model(), path, c.type);
     REQUIRE_MESSAGE(q.ok(), q.error().message);
     auto m = Model::load(path, false);
     std::filesystem::remove(path);
     REQUIRE_MESSAGE(m.ok(), m.error().message);
     double e1 = max_rel_err(*m, 1), e2 = max_rel_err(*m, 2);
-    MESSAGE(dtype_name(c.type) << ": max|d logit| / max|logit| = " << e1 << " (1 thread), " << e2 << " (2)");
-    CAPTURE(dtype_name(c.type));
+    MESSAGE(tok::ggml::type_name(c.type) << ": max|d logit| / max|logit| = " << e1 << " (1 thread), " << e2 << " (2)");
+    CAPTURE(tok::ggml::type_name(c.type));
     CHECK(e1 <= c.tol);
     CHECK(e2 <= c.tol);
   }

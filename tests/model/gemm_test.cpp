@@ -58,6 +58,7 @@ std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64
           }
         }
         break;
+      default: tok::ggml::traits(type).from_float(f.data(), row, cols); break;
     }
   }
   return out;
@@ -157,7 +158,7 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
               k->gemm(*k, w, split, rows, a, got.data(), rows);
               for (std::int64_t t = 0; t < n; ++t) {
                 for (std::int64_t r = 0; r < rows; ++r) {
-                  CAPTURE(dtype_name(type));
+                  CAPTURE(tok::ggml::type_name(type));
                   CAPTURE(static_cast<int>(k->isa));
                   CAPTURE(d);
                   CAPTURE(rows);
@@ -194,7 +195,8 @@ TEST_CASE("gemm equals one dot product per row and token, for every type and til
   std::mt19937 rng(11);
   const std::int64_t rows = 13, cols = 512;
   for (DType type : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0, DType::kQ4_K,
-                     DType::kQ6_K}) {
+                     DType::kQ6_K, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
+                     DType::kQ5_K}) {
     auto wbytes = make_weights(type, rows, cols, rng);
     TensorView w{type, rows, cols, wbytes.data()};
     for (std::int64_t n : {1, 2, 3, 4, 5, 7}) {
@@ -209,7 +211,7 @@ TEST_CASE("gemm equals one dot product per row and token, for every type and til
         k->gemm(*k, w, 0, 6, a, got.data(), rows);
         k->gemm(*k, w, 6, rows, a, got.data(), rows);
         for (std::size_t i = 0; i < want.size(); ++i) {
-          CAPTURE(dtype_name(type));
+          CAPTURE(tok::ggml::type_name(type));
           CAPTURE(static_cast<int>(k->isa));
           CAPTURE(n);
           CAPTURE(i);

@@ -1,4 +1,4 @@
-#include "kv/half.hpp"
+#include "ggml/half.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,36 +8,36 @@
 #include <random>
 #include <vector>
 
-using namespace tok::kv;
+using namespace tok::ggml;
 
 TEST_CASE("half: every half survives half -> float -> half") {
   for (std::uint32_t h = 0; h < 0x10000u; ++h) {
-    float f = half_to_float(static_cast<std::uint16_t>(h));
+    float f = fp16_to_f32(static_cast<std::uint16_t>(h));
     bool nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
     if (nan) {
       CHECK(std::isnan(f));
-      CHECK(std::isnan(half_to_float(float_to_half(f))));
+      CHECK(std::isnan(fp16_to_f32(f32_to_fp16(f))));
     } else {
-      REQUIRE(float_to_half(f) == h);
+      REQUIRE(f32_to_fp16(f) == h);
     }
   }
 }
 
 TEST_CASE("half: exact small cases") {
-  CHECK(float_to_half(1.0f) == 0x3c00);
-  CHECK(float_to_half(-2.0f) == 0xc000);
-  CHECK(float_to_half(65504.0f) == 0x7bff);
-  CHECK(float_to_half(65520.0f) == 0x7c00);  // ties to even: overflows to inf
-  CHECK(float_to_half(65519.0f) == 0x7bff);
-  CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
-  CHECK(float_to_half(std::ldexp(1.0f, -25)) == 0x0000);  // tie -> even (0)
-  CHECK(float_to_half(std::ldexp(1.5f, -25)) == 0x0001);
-  CHECK(float_to_half(std::ldexp(1.0f, -14)) == 0x0400);         // smallest normal
-  CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // tie -> even
-  CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);
-  CHECK(half_to_float(0x3555) == 0.333251953125f);
-  CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));
-  CHECK(std::signbit(half_to_float(float_to_half(-0.0f))));
+  CHECK(f32_to_fp16(1.0f) == 0x3c00);
+  CHECK(f32_to_fp16(-2.0f) == 0xc000);
+  CHECK(f32_to_fp16(65504.0f) == 0x7bff);
+  CHECK(f32_to_fp16(65520.0f) == 0x7c00);  // ties to even: overflows to inf
+  CHECK(f32_to_fp16(65519.0f) == 0x7bff);
+  CHECK(f32_to_fp16(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
+  CHECK(f32_to_fp16(std::ldexp(1.0f, -25)) == 0x0000);  // tie -> even (0)
+  CHECK(f32_to_fp16(std::ldexp(1.5f, -25)) == 0x0001);
+  CHECK(f32_to_fp16(std::ldexp(1.0f, -14)) == 0x0400);         // smallest normal
+  CHECK(f32_to_fp16(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // tie -> even
+  CHECK(f32_to_fp16(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);
+  CHECK(fp16_to_f32(0x3555) == 0.333251953125f);
+  CHECK(fp16_to_f32(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(std::signbit(fp16_to_f32(f32_to_fp16(-0.0f))));
 }
 
 TEST_CASE("half: float -> half agrees with the compiler's _Float16 on random floats") {
@@ -50,11 +50,11 @@ TEST_CASE("half: float -> half agrees with the compiler's _Float16 on random flo
     x = (x & 0x807fffffu) | (exp << 23);
     float f = std::bit_cast<float>(x);
     auto ref = std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
-    REQUIRE(float_to_half(f) == ref);
+    REQUIRE(f32_to_fp16(f) == ref);
   }
 }
 
-TEST_CASE("half: halves_to_floats equals half_to_float for every half, bit for bit") {
+TEST_CASE("half: halves_to_floats equals fp16_to_f32 for every half, bit for bit") {
   std::vector<std::uint8_t> bytes(2 * 65536);
   for (std::uint32_t h = 0; h < 65536; ++h) {
     bytes[2 * h] = static_cast<std::uint8_t>(h & 0xff);  // little-endian, as KV rows store them
@@ -65,7 +65,7 @@ TEST_CASE("half: halves_to_floats equals half_to_float for every half, bit for b
   int differ = 0;
   for (std::uint32_t h = 0; h < 65536; ++h) {
     differ += std::bit_cast<std::uint32_t>(out[h]) !=
-              std::bit_cast<std::uint32_t>(half_to_float(static_cast<std::uint16_t>(h)));
+              std::bit_cast<std::uint32_t>(fp16_to_f32(static_cast<std::uint16_t>(h)));
   }
   CHECK(differ == 0);
 }

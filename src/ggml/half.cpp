@@ -1,11 +1,11 @@
-#include "kv/half.hpp"
+#include "ggml/half.hpp"
 
 #include <bit>
 #include <vector>
 
-namespace tok::kv {
+namespace tok::ggml {
 
-std::uint16_t float_to_half(float f) {
+std::uint16_t f32_to_fp16(float f) {
   std::uint32_t x = std::bit_cast<std::uint32_t>(f);
   std::uint32_t sign = (x >> 16) & 0x8000u;
   std::uint32_t abs = x & 0x7fffffffu;
@@ -35,7 +35,7 @@ std::uint16_t float_to_half(float f) {
   return static_cast<std::uint16_t>(sign | h);
 }
 
-float half_to_float(std::uint16_t h) {
+float fp16_to_f32(std::uint16_t h) {
   std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
   std::uint32_t exp = (h >> 10) & 0x1fu;
   std::uint32_t mant = h & 0x3ffu;
@@ -58,10 +58,16 @@ float half_to_float(std::uint16_t h) {
   return std::bit_cast<float>(x);
 }
 
+std::uint16_t f32_to_bf16(float f) {
+  std::uint32_t u = std::bit_cast<std::uint32_t>(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 64);  // quiet NaN
+  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
 void halves_to_floats(const std::uint8_t* src, int n, float* dst) {
   static const std::vector<float> table = [] {
     std::vector<float> t(65536);
-    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = half_to_float(static_cast<std::uint16_t>(h));
+    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = fp16_to_f32(static_cast<std::uint16_t>(h));
     return t;
   }();
   const float* t = table.data();
@@ -70,4 +76,4 @@ void halves_to_floats(const std::uint8_t* src, int n, float* dst) {
   }
 }
 
-}  // namespace tok::kv
+}  // namespace tok::ggml

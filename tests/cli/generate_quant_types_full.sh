@@ -1,0 +1,17 @@
+# Every weight type tok computes with, against llama.cpp (node-llama-cpp
+# 3.21.1, scripts/peers): a random llama model (dim 256, ffn 512: whole
+# K-quant super-blocks) quantized by `tok quantize` to each type, and to a
+# Q4_K_M mix (Q4_K with Q6_K for output, attn_v and ffn_down in some layers,
+# as llama-quantize mixes), generates llama.cpp's greedy ids. tok multiplies
+# the types without integer kernels (Q4_1 .. Q5_K) with float activations
+# where llama.cpp uses Q8_0/Q8_1/Q8_K ones, so ids may part at a near tie
+# (llama_peer.inc says how near). KV cache f16, as llama.cpp's.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/llama_peer.inc"
+/usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/f32.gguf" --dim 256 --layers 8 --heads 8 \
+  --kv-heads 4 --ffn 512 --vocab 300 2>/dev/null || fail "make-random-model"
+for type in q4_1 q5_0 q5_1 q2_K q3_K q4_K q5_K q6_K q4_K_M; do
+  "$TOK" quantize "$T/f32.gguf" "$T/$type.gguf" --type "$type" 2>"$T/q.err" || fail "quantize $type: $(cat "$T/q.err")"
+  llama_check "$T/$type.gguf" "hello world" 32 --kv-type f16
+done
+echo "ok: every type generated llama.cpp's greedy ids"
