@@ -20,7 +20,7 @@
 
 using namespace tok::model;
 using tok::bpe::TokenId;
-using tok::formats::GgmlType;
+using GgmlType = tok::ggml::Type;
 
 namespace {
 
