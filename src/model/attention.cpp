@@ -30,6 +30,28 @@ const float* read_head(const HeadSlice& h, const std::uint8_t* row, float* buf) 
   return buf + h.skip;
 }
 
+constexpr int kChunk = 16;  // positions whose values are summed per pass
+
+// out[i] += sum over j < n of a[j] * v[j][i], adding in the order of j, 16
+// outputs at a time held in registers (a loop of out[i] += a * v[i] per
+// position reloads and stores out for every position).
+void accumulate(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
+  constexpr std::int64_t kW = 16;
+  std::int64_t i0 = 0;
+  for (; i0 + kW <= hd; i0 += kW) {
+    float acc[kW];
+    for (std::int64_t i = 0; i < kW; ++i) acc[i] = out[i0 + i];
+    for (int j = 0; j < n; ++j) {
+      const float* vj = v[j] + i0;
+      for (std::int64_t i = 0; i < kW; ++i) acc[i] += a[j] * vj[i];
+    }
+    for (std::int64_t i = 0; i < kW; ++i) out[i0 + i] = acc[i];
+  }
+  for (; i0 < hd; ++i0) {
+    for (int j = 0; j < n; ++j) out[i0] += a[j] * v[j][i0];
+  }
+}
+
 }  // namespace
 
 void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
@@ -39,6 +61,7 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
   s.scores.resize(static_cast<std::size_t>(t.group) * npos);
   s.row.resize(static_cast<std::size_t>(cache.shape().row()));
   s.krot.resize(uhd);
+  s.values.resize(static_cast<std::size_t>(kChunk) * s.row.size());
   const bool rotate = t.rope_cs != nullptr;
   for (int p = 0; p <= t.pos;) {
     KvSpan span = cache.span(t.layer, p, false);
@@ -68,13 +91,21 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
     KvSpan span = cache.span(t.layer, p, true);
     HeadSlice h = head_slice(span.type, t.kv_head, t.head_dim, cache.shape().row());
     int end = std::min(t.pos + 1, p + span.count);
-    for (const std::uint8_t* r = span.data; p < end; ++p, r += span.stride) {
-      const float* v = read_head(h, r, s.row.data());
-      for (int g = 0; g < t.group; ++g) {
-        float a = s.scores[static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p)];
-        float* out = t.out + g * hd;
-        for (std::int64_t i = 0; i < hd; ++i) out[i] += a * v[i];
+    const std::uint8_t* r = span.data;
+    while (p < end) {
+      // Up to kChunk positions' values (decoded once), then each head adds
+      // them up in registers: out[i] += a[p] * v[p][i] in the order of p.
+      int n = std::min(kChunk, end - p);
+      const float* v[kChunk];
+      for (int j = 0; j < n; ++j, r += span.stride) {
+        float* buf = s.values.data() + static_cast<std::size_t>(j) * s.row.size();
+        v[j] = read_head(h, r, buf);
       }
+      for (int g = 0; g < t.group; ++g) {
+        const float* a = s.scores.data() + static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p);
+        accumulate(a, v, n, t.out + g * hd, hd);
+      }
+      p += n;
     }
   }
 }

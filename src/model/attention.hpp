@@ -45,6 +45,7 @@ struct AttentionScratch {
   std::vector<float> scores;  // (group, pos + 1)
   std::vector<float> row;     // (kv_heads * head_dim) a decoded row
   std::vector<float> krot;    // (head_dim) a key rotated to its position
+  std::vector<float> values;  // (16, kv_heads * head_dim) decoded value rows
 };
 
 void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s);
