@@ -24,13 +24,16 @@
 // Nothing here includes simd_avx2.hpp: its inline helpers compiled with
 // AVX-512 flags could be the copy the linker keeps for the AVX2 files too.
 // GCC 12 warns -Wmaybe-uninitialized inside its own AVX-512 headers (GCC bug
-// 105593, the `__Y = __Y` of _mm512_undefined_*), hence the pragma.
+// 105593, the `__Y = __Y` of _mm512_undefined_*; -Wuninitialized where
+// _mm512_reduce_add_ps is inlined into the unrolled prefill tile), hence the
+// pragmas.
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
@@ -317,6 +320,70 @@ void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   } while (p0 < pairs);
 }
 
+// Prefill tile, 512-bit: RM rows x RN tokens over pairs of blocks, as
+// decode's registers hold them. Per pair the scales come as vectors (lanes
+// 0-7 block b, 8-15 block b+1; one multiply per row and token instead of a
+// scalar product and a broadcast per block), so a pair costs one dpbusd,
+// one convert, one multiply and one multiply-add per row and token: about
+// 2.5x the work per instruction of the 256-bit tile. Needs an even number
+// of blocks (every matrix of the models this runs).
+template <class W512, int RM, int RN>
+void pair_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
+  using Block = typename W512::Block;
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
+  const __m512i idx = W512::scale_index();
+  const Block* w[RM];
+  const BlockQ8_0* x[RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m)
+    w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
+  TOK_UNROLL
+  for (int j = 0; j < RN; ++j) x[j] = c.a.xq + (t + j) * c.a.xq_stride;
+  __m512 acc[RM][RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_setzero_ps();
+  }
+  for (std::int64_t b = 0; b < c.nb; b += 2) {
+    __m512i xv[RN], corr[RN];
+    __m512 xs[RN];
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) {
+      xv[j] = W512::acts(x[j][b], x[j][b + 1]);
+      corr[j] = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, xv[j]));
+      xs[j] = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[j][b].d, x[j][b + 1].d)));
+    }
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      __m512i wv = W512::values(w[m][b], w[m][b + 1]);
+      __m512 ws = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(w[m][b].d, w[m][b + 1].d)));
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) {
+        __m512 p = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(corr[j], wv, xv[j]));
+        acc[m][j] = _mm512_fmadd_ps(_mm512_mul_ps(ws, xs[j]), p, acc[m][j]);
+      }
+    }
+  }
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) c.y[(t + j) * c.ldy + r + m] = _mm512_reduce_add_ps(acc[m][j]);
+  }
+}
+
+template <class W512, int RM, int RN>
+void pair_tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
+  auto row_tile = [&c]<int M>(std::int64_t r) {
+    std::int64_t t = 0;
+    for (; t + RN <= c.a.n; t += RN) pair_tile<W512, M, RN>(c, r, t);
+    for (; t < c.a.n; ++t) pair_tile<W512, M, 1>(c, r, t);
+  };
+  std::int64_t r = r0;
+  for (; r + RM <= r1; r += RM) row_tile.template operator()<RM>(r);
+  for (; r < r1; ++r) row_tile.template operator()<1>(r);
+}
+
 template <class W256, class W512>
 void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   if (c.a.n == 1 && std::is_same_v<W256, VnniQ4_0> && q4_0_decode_vbmi_supported()) {
@@ -324,6 +391,8 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   }
   if (c.a.n == 1) {
     decode<W256, W512>(c, r0, r1);
+  } else if (c.nb % 2 == 0) {
+    pair_tiles<W512, 4, 3>(c, r0, r1);
   } else {
     tiles<W256, 4, 2>(c, r0, r1);
   }
