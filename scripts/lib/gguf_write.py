@@ -44,7 +44,7 @@ class GGUFWriter:
 
     def add_tensor(self, name, array, ggml_type=GGML_F32):
         """array: numpy array in numpy (row-major) shape; written in ggml_type
-        (F32, F16 or BF16 here; quantized types come from `tok quantize`)."""
+        (F32, F16, BF16, Q4_K or Q6_K here; Q8_0 / Q4_0 come from `tok quantize`)."""
         a = np.ascontiguousarray(array, dtype=np.float32)
         if ggml_type == GGML_F32:
             raw = a.tobytes()
@@ -54,6 +54,10 @@ class GGUFWriter:
             u = a.view(np.uint32).astype(np.uint64)
             u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16  # round to nearest even
             raw = u.astype(np.uint16).tobytes()
+        elif ggml_type == GGML_Q4_K:
+            raw = quantize_q4_k(a)
+        elif ggml_type == GGML_Q6_K:
+            raw = quantize_q6_k(a)
         else:
             raise ValueError(f"unsupported tensor type {ggml_type}")
         self.tensors.append((name, list(reversed(a.shape)), ggml_type, raw))
@@ -75,6 +79,51 @@ class GGUFWriter:
         with open(tmp, "wb") as f:
             f.write(out)
         os.replace(tmp, path)
+
+
+# K-quants for benchmark and test models (Q4_K_M-style mixes). Plain
+# min/max scales, not llama.cpp's error-minimizing search: the layout is
+# ggml's (block_q4_K, block_q6_K; see dequantize_row_q4_K / _q6_K), the
+# rounding is simpler. Rows must be a multiple of 256 values.
+def _f16(x):
+    return x.astype(np.float16)
+
+
+def quantize_q4_k(a):
+    x = a.reshape(-1, 8, 32).astype(np.float32)  # (super-blocks, sub-blocks, 32)
+    lo = np.minimum(x.min(axis=2), 0)
+    scale = (x.max(axis=2) - lo) / 15
+    d = _f16(scale.max(axis=1) / 63)
+    dmin = _f16(-lo.min(axis=1) / 63)
+    df, dmf = d.astype(np.float32)[:, None], dmin.astype(np.float32)[:, None]
+    sc = np.clip(np.round(np.divide(scale, df, out=np.zeros_like(scale), where=df > 0)), 0, 63).astype(np.uint8)
+    mn = np.clip(np.round(np.divide(-lo, dmf, out=np.zeros_like(lo), where=dmf > 0)), 0, 63).astype(np.uint8)
+    es, em = (df * sc)[:, :, None], (dmf * mn)[:, :, None]
+    q = np.clip(np.round(np.divide(x + em, es, out=np.zeros_like(x), where=es > 0)), 0, 15).astype(np.uint8)
+    scales = np.concatenate([sc[:, :4] | (sc[:, 4:] >> 4) << 6, mn[:, :4] | (mn[:, 4:] >> 4) << 6,
+                             (sc[:, 4:] & 0xF) | (mn[:, 4:] & 0xF) << 4], axis=1)
+    q = q.reshape(-1, 4, 2, 32)  # 64-value chunks: low nibbles the first 32, high the next
+    qs = (q[:, :, 0] | q[:, :, 1] << 4).reshape(-1, 128)
+    nb = x.shape[0]
+    out = np.concatenate([d.view(np.uint8).reshape(nb, 2), dmin.view(np.uint8).reshape(nb, 2), scales, qs], axis=1)
+    return out.tobytes()
+
+
+def quantize_q6_k(a):
+    x = a.reshape(-1, 16, 16).astype(np.float32)  # (super-blocks, sub-blocks, 16)
+    s = np.abs(x).max(axis=2) / 31
+    d = _f16(s.max(axis=1) / 127)
+    df = d.astype(np.float32)[:, None]
+    sc = np.clip(np.round(np.divide(s, df, out=np.zeros_like(s), where=df > 0)), -128, 127).astype(np.int8)
+    es = (df * sc)[:, :, None]
+    q = (np.clip(np.round(np.divide(x, es, out=np.zeros_like(x), where=es != 0)), -32, 31) + 32).astype(np.uint8)
+    q = q.reshape(-1, 2, 4, 32)  # (super-blocks, halves of 128, 4 rows of 32, 32)
+    ql = np.concatenate([q[:, :, 0] & 0xF | (q[:, :, 2] & 0xF) << 4, q[:, :, 1] & 0xF | (q[:, :, 3] & 0xF) << 4],
+                        axis=2).reshape(-1, 128)
+    qh = (q[:, :, 0] >> 4 | (q[:, :, 1] >> 4) << 2 | (q[:, :, 2] >> 4) << 4 | (q[:, :, 3] >> 4) << 6).reshape(-1, 64)
+    nb = x.shape[0]
+    out = np.concatenate([ql, qh, sc.view(np.uint8), d.view(np.uint8).reshape(nb, 2)], axis=1)
+    return out.tobytes()
 
 
 def bytes_to_unicode():

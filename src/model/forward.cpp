@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/attention.hpp"
 #include "model/ops.hpp"
 
 namespace tok::model {
@@ -76,7 +77,7 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
 
 void Forward::attention(std::int64_t l, std::int64_t n) {
   const ModelConfig& c = model_.config();
-  std::int64_t hd = c.head_dim, group = c.n_heads / c.n_kv_heads, kvd = c.n_kv_heads * hd;
+  std::int64_t hd = c.head_dim, group = c.n_heads / c.n_kv_heads;
   float scale = c.attn_scale;
   // Sliding-window layers see the last swa_window positions (llama.cpp's
   // standard SWA: key p is masked for query pos when pos - p >= window).
@@ -104,45 +105,27 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
       rope_angles(c.n_rot, static_cast<std::int64_t>(p), inv.data(), cs, cs + half);
     }
   }
-  // One task per (row, head); each chunk has its own score and row buffers
-  // (a quantized cache dequantizes into them).
+  // One task per (row, KV head) (model/attention.cpp); each chunk of tasks
+  // has its own scratch buffers.
   auto body = [&](std::int64_t t0, std::int64_t t1) {
-    std::vector<float> scores(static_cast<std::size_t>(max_pos) + 1);
-    std::vector<float> kbuf(static_cast<std::size_t>(kvd)), vbuf(static_cast<std::size_t>(kvd));
-    std::vector<float> krot(uhd);
-    float* att = scores.data();
+    AttentionScratch scratch;
     for (std::int64_t t = t0; t < t1; ++t) {
-      std::int64_t b = t / c.n_heads, h = t % c.n_heads, kvh = h / group;
-      const KvCache& cache = *rows_[b].cache;
-      int pos = rows_[b].pos;
-      const float* q = q_.data() + (b * c.n_heads + h) * hd;
-      bool rotate = rotate_keys && cache.keys_before_rope();
-      int first = window > 0 ? std::max(0, pos - window + 1) : 0;
-      std::fill(att, att + first, 0.0f);
-      for (int p = first; p <= pos; ++p) {
-        const float* k = cache.key_into(layer, p, kbuf.data()) + kvh * hd;
-        if (rotate) {
-          const float* cs = cs_table.data() + static_cast<std::size_t>(p) * rot;
-          std::copy(k, k + hd, krot.data());
-          rope_cs(krot.data(), c.n_rot, cs, cs + half, c.rope_neox);
-          if (c.rope_attn_factor != 1.0f) model::scale(krot.data(), c.rope_attn_factor, c.n_rot);
-          k = krot.data();
-        }
-        att[p] = k_.f32(q, k, hd) * scale;
-      }
-      softmax(att + first, pos - first + 1);
-      if (observer_) std::copy(att, att + pos + 1, probs_.data() + static_cast<std::size_t>(t) * probs_stride_);
-      float* out = xb_.data() + (b * c.n_heads + h) * hd;
-      std::fill(out, out + hd, 0.0f);
-      for (int p = first; p <= pos; ++p) {
-        const float* v = cache.value_into(layer, p, vbuf.data()) + kvh * hd;
-        float a = att[p];
-        for (std::int64_t i = 0; i < hd; ++i) out[i] += a * v[i];
-      }
+      std::int64_t b = t / c.n_kv_heads, kvh = t % c.n_kv_heads, h0 = b * c.n_heads + kvh * group;
+      AttentionTask task{rows_[b].cache, layer, rows_[b].pos, static_cast<int>(kvh), static_cast<int>(hd),
+                         static_cast<int>(group), q_.data() + h0 * hd, xb_.data() + h0 * hd};
+      if (observer_) task.probs = probs_.data() + static_cast<std::size_t>(h0) * probs_stride_;
+      task.probs_stride = probs_stride_;
+      if (rotate_keys && rows_[b].cache->keys_before_rope()) task.rope_cs = cs_table.data();
+      task.n_rot = static_cast<int>(c.n_rot);
+      task.rope_attn_factor = c.rope_attn_factor;
+      task.first = window > 0 ? std::max(0, rows_[b].pos - window + 1) : 0;
+      task.rope_neox = c.rope_neox;
+      task.scale = scale;
+      attend(k_, task, scratch);
     }
   };
-  std::int64_t tasks = n * c.n_heads;
-  if (pool_.size() == 1 || tasks * (max_pos + 1) * hd < (1 << 14)) {
+  std::int64_t tasks = n * c.n_kv_heads;
+  if (pool_.size() == 1 || n * c.n_heads * (max_pos + 1) * hd < (1 << 14)) {
     body(0, tasks);
   } else {
     pool_.parallel_for(tasks, 1, body);

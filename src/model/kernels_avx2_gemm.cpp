@@ -6,6 +6,9 @@
 // token) uses tall tiles so the activation loads are shared by many rows.
 // Like llama.cpp's Q8_0 / Q4_0 dots, quantized weights are multiplied with
 // Q8_0 activations in integers, one float multiply-add per 32-element block.
+#include <algorithm>
+#include <vector>
+
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -15,6 +18,10 @@ namespace tok::model {
 namespace {
 
 using namespace avx2;
+
+// Batches from this many tokens decode K-quant rows to floats first
+// (decoded_tiles); smaller ones keep the fused dots.
+constexpr std::int64_t kDecodedMinTokens = 4;
 
 // The tile loops must unroll completely so the accumulators live in registers.
 #define TOK_UNROLL _Pragma("GCC unroll 16")
@@ -144,6 +151,29 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   }
 }
 
+// K-quant weights times several tokens (prefill): the fused dot kernels
+// decode every super-block once per token; here each group of RM rows is
+// decoded to floats once per batch, into a buffer that stays in cache, and
+// the F32 tiles multiply it with every token. Decode (one token) keeps the
+// fused kernels, which read the weights once either way.
+template <int RM, int RN>
+void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
+                   std::int64_t ldy) {
+  std::vector<float> rows(static_cast<std::size_t>(RM * w.cols));  // (RM, cols)
+  Ctx c{reinterpret_cast<const std::uint8_t*>(rows.data()), static_cast<std::size_t>(w.cols) * sizeof(float), a,
+        w.cols, nullptr, ldy};
+  for (std::int64_t r = r0; r < r1; r += RM) {
+    std::int64_t m = std::min<std::int64_t>(RM, r1 - r);
+    for (std::int64_t i = 0; i < m; ++i) dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
+    c.y = y + r;
+    if (m == RM) {
+      tiles_for_row<FloatTile<LoadF32>, RM, RN>(c, 0);
+    } else {
+      for (std::int64_t i = 0; i < m; ++i) tiles_for_row<FloatTile<LoadF32>, 1, RN>(c, i);
+    }
+  }
+}
+
 }  // namespace
 
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
@@ -155,6 +185,10 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
     case DType::kF16: return tiled<FloatTile<LoadF16>, 4, 3>(c, r0, r1);
     case DType::kQ8_0: return tiled<QuantTile<WeightsQ8_0>, 4, 2>(c, r0, r1);
     case DType::kQ4_0: return tiled<QuantTile<WeightsQ4_0>, 4, 2>(c, r0, r1);
+    case DType::kQ4_K:
+    case DType::kQ6_K:
+      if (a.n >= kDecodedMinTokens) return decoded_tiles<4, 3>(w, r0, r1, a, y, ldy);
+      return gemm_by_rows(k, w, r0, r1, a, y, ldy);
     default: return gemm_by_rows(k, w, r0, r1, a, y, ldy);
   }
 }

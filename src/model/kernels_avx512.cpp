@@ -1,6 +1,7 @@
 // AVX-512 VNNI kernels for Q8_0 / Q4_0 weights (issue #7: Q4_0 decode was
-// compute-bound at about half llama.cpp's rate). Every other type, and the
-// activation quantizer, are the AVX2 kernels'. Compiled with -mavx512f
+// compute-bound at about half llama.cpp's rate), and 512-bit prefill tiles
+// for F32 / F16 / Q4_K / Q6_K. Every other product, and the activation
+// quantizer, are the AVX2 kernels'. Compiled with -mavx512f
 // -mavx512bw -mavx512vl -mavx512vnni (src/CMakeLists.txt); avx512_kernels()
 // says whether the CPU can run them, so the binary still runs on x86-64
 // without them.
@@ -24,17 +25,22 @@
 // Nothing here includes simd_avx2.hpp: its inline helpers compiled with
 // AVX-512 flags could be the copy the linker keeps for the AVX2 files too.
 // GCC 12 warns -Wmaybe-uninitialized inside its own AVX-512 headers (GCC bug
-// 105593, the `__Y = __Y` of _mm512_undefined_*), hence the pragma.
+// 105593, the `__Y = __Y` of _mm512_undefined_*; -Wuninitialized where
+// _mm512_reduce_add_ps is inlined into the unrolled prefill tile), hence the
+// pragmas.
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
+#include <algorithm>
 #include <type_traits>
+#include <vector>
 
 namespace tok::model {
 
@@ -317,6 +323,70 @@ void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   } while (p0 < pairs);
 }
 
+// Prefill tile, 512-bit: RM rows x RN tokens over pairs of blocks, as
+// decode's registers hold them. Per pair the scales come as vectors (lanes
+// 0-7 block b, 8-15 block b+1; one multiply per row and token instead of a
+// scalar product and a broadcast per block), so a pair costs one dpbusd,
+// one convert, one multiply and one multiply-add per row and token: about
+// 2.5x the work per instruction of the 256-bit tile. Needs an even number
+// of blocks (every matrix of the models this runs).
+template <class W512, int RM, int RN>
+void pair_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
+  using Block = typename W512::Block;
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
+  const __m512i idx = W512::scale_index();
+  const Block* w[RM];
+  const BlockQ8_0* x[RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m)
+    w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
+  TOK_UNROLL
+  for (int j = 0; j < RN; ++j) x[j] = c.a.xq + (t + j) * c.a.xq_stride;
+  __m512 acc[RM][RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_setzero_ps();
+  }
+  for (std::int64_t b = 0; b < c.nb; b += 2) {
+    __m512i xv[RN], corr[RN];
+    __m512 xs[RN];
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) {
+      xv[j] = W512::acts(x[j][b], x[j][b + 1]);
+      corr[j] = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, xv[j]));
+      xs[j] = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[j][b].d, x[j][b + 1].d)));
+    }
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      __m512i wv = W512::values(w[m][b], w[m][b + 1]);
+      __m512 ws = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(w[m][b].d, w[m][b + 1].d)));
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) {
+        __m512 p = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(corr[j], wv, xv[j]));
+        acc[m][j] = _mm512_fmadd_ps(_mm512_mul_ps(ws, xs[j]), p, acc[m][j]);
+      }
+    }
+  }
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) c.y[(t + j) * c.ldy + r + m] = _mm512_reduce_add_ps(acc[m][j]);
+  }
+}
+
+template <class W512, int RM, int RN>
+void pair_tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
+  auto row_tile = [&c]<int M>(std::int64_t r) {
+    std::int64_t t = 0;
+    for (; t + RN <= c.a.n; t += RN) pair_tile<W512, M, RN>(c, r, t);
+    for (; t < c.a.n; ++t) pair_tile<W512, M, 1>(c, r, t);
+  };
+  std::int64_t r = r0;
+  for (; r + RM <= r1; r += RM) row_tile.template operator()<RM>(r);
+  for (; r < r1; ++r) row_tile.template operator()<1>(r);
+}
+
 template <class W256, class W512>
 void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   if (c.a.n == 1 && std::is_same_v<W256, VnniQ4_0> && q4_0_decode_vbmi_supported()) {
@@ -324,9 +394,94 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   }
   if (c.a.n == 1) {
     decode<W256, W512>(c, r0, r1);
+  } else if (c.nb % 2 == 0) {
+    pair_tiles<W512, 4, 3>(c, r0, r1);
   } else {
     tiles<W256, 4, 2>(c, r0, r1);
   }
+}
+
+// Float weights times several tokens (prefill), 512-bit: F32 and F16 rows
+// as stored, Q4_K / Q6_K rows decoded to floats four at a time once per
+// batch (as kernels_avx2_gemm.cpp's decoded_tiles), RM rows x RN tokens of
+// accumulators. Twice the AVX2 tile's multiply-adds per instruction.
+struct Load512F32 {
+  static __m512 load(const std::uint8_t* row, std::int64_t i) {
+    return _mm512_loadu_ps(reinterpret_cast<const float*>(row) + i);
+  }
+};
+struct Load512F16 {
+  static __m512 load(const std::uint8_t* row, std::int64_t i) {
+    return _mm512_cvtph_ps(load32(row + 2 * i));
+  }
+};
+
+// y[(t + j) * ldy + m] for rows w, w + w_row, ... and tokens t, t + 1, ...
+template <class Load, int RM, int RN>
+void float_tile(const std::uint8_t* w, std::size_t w_row, const ActBatch& a, std::int64_t cols, std::int64_t t,
+                float* y, std::int64_t ldy) {
+  __m512 acc[RM][RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_setzero_ps();
+  }
+  const float* x = a.x + t * a.x_stride;
+  for (std::int64_t i = 0; i < cols; i += 16) {
+    __m512 xv[RN];
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_ps(x + j * a.x_stride + i);
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      __m512 wv = Load::load(w + m * w_row, i);
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_fmadd_ps(wv, xv[j], acc[m][j]);
+    }
+  }
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) y[(t + j) * ldy + m] = _mm512_reduce_add_ps(acc[m][j]);
+  }
+}
+
+template <class Load, int RM, int RN>
+void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
+                float* y, std::int64_t ldy) {
+  auto row_tile = [&]<int M>(std::int64_t r) {
+    std::int64_t t = 0;
+    for (; t + RN <= a.n; t += RN) float_tile<Load, M, RN>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
+    for (; t < a.n; ++t) float_tile<Load, M, 1>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
+  };
+  std::int64_t r = 0;
+  for (; r + RM <= rows; r += RM) row_tile.template operator()<RM>(r);
+  for (; r < rows; ++r) row_tile.template operator()<1>(r);
+}
+
+constexpr int kFloatRm = 4, kFloatRn = 4;
+
+void float_gemm(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
+                std::int64_t ldy) {
+  const std::uint8_t* base = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r0) * w.row_bytes();
+  if (w.type == DType::kF32) {
+    return float_rows<Load512F32, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
+  }
+  if (w.type == DType::kF16) {
+    return float_rows<Load512F16, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
+  }
+  std::vector<float> rows(static_cast<std::size_t>(kFloatRm * w.cols));  // (kFloatRm, cols)
+  const std::size_t row_bytes = static_cast<std::size_t>(w.cols) * sizeof(float);
+  for (std::int64_t r = r0; r < r1; r += kFloatRm) {
+    std::int64_t m = std::min<std::int64_t>(kFloatRm, r1 - r);
+    for (std::int64_t i = 0; i < m; ++i) dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
+    float_rows<Load512F32, kFloatRm, kFloatRn>(reinterpret_cast<const std::uint8_t*>(rows.data()), row_bytes, m, a,
+                                               w.cols, y + r, ldy);
+  }
+}
+
+bool float_tiled(const TensorView& w, const ActBatch& a) {
+  bool k_quant = w.type == DType::kQ4_K || w.type == DType::kQ6_K;
+  return w.cols % 16 == 0 && (w.type == DType::kF32 || w.type == DType::kF16 || (k_quant && a.n >= 4));
 }
 
 void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
@@ -336,6 +491,7 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
     return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)
                                   : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }
+  if (a.n > 1 && float_tiled(w, a)) return float_gemm(w, r0, r1, a, y, ldy);
   gemm_avx2(k, w, r0, r1, a, y, ldy);
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "kv/kv_type.hpp"
 
 namespace tok::model {
 
@@ -19,6 +20,18 @@ struct KvShape {
   int head_dim = 0;
   int capacity = 0;  // positions
   int row() const { return kv_heads * head_dim; }  // floats per position per layer
+};
+
+// A run of positions stored back to back: the row of position first + i
+// (kv_heads * head_dim values in `type`) starts at data + i * stride bytes.
+// The attention loop asks for one span per block of positions instead of
+// one row per (position, head): a virtual call per block, and a quantized
+// row decoded once per position, only for the head being read.
+struct KvSpan {
+  const std::uint8_t* data = nullptr;
+  std::size_t stride = 0;  // bytes from one position's row to the next
+  int count = 0;           // positions in the run
+  kv::KvType type = kv::KvType::kF32;
 };
 
 class KvCache {
@@ -38,6 +51,13 @@ class KvCache {
   virtual const float* key_into(int layer, int pos, float* /*buf*/) const { return key(layer, pos); }
   virtual const float* value_into(int layer, int pos, float* /*buf*/) const {
     return value(layer, pos);
+  }
+  // The keys (value = false) or values of positions pos, pos+1, ... as
+  // long as they lie back to back, at most up to size(); pos < size().
+  // The default is one position from key()/value().
+  virtual KvSpan span(int layer, int pos, bool value) const {
+    const float* r = value ? this->value(layer, pos) : key(layer, pos);
+    return KvSpan{reinterpret_cast<const std::uint8_t*>(r), 0, 1, kv::KvType::kF32};
   }
   // Whether keys are stored before RoPE, to be rotated to their position as
   // they are read (PagedKvAdapter under an evicting policy: eviction then
@@ -77,6 +97,11 @@ class ContiguousKvCache final : public KvCache {
   Status append(int layer, int pos, const float* k, const float* v) override;
   const float* key(int layer, int pos) const override { return k_.data() + offset(layer, pos); }
   const float* value(int layer, int pos) const override { return v_.data() + offset(layer, pos); }
+  KvSpan span(int layer, int pos, bool value) const override {
+    const float* r = (value ? v_ : k_).data() + offset(layer, pos);
+    return KvSpan{reinterpret_cast<const std::uint8_t*>(r), static_cast<std::size_t>(shape_.row()) * sizeof(float),
+                  size() - pos, kv::KvType::kF32};
+  }
   int size() const override { return cells_.used(); }
   void clear() override { cells_.clear(); }
   std::size_t bytes() const override { return (k_.size() + v_.size()) * sizeof(float); }

@@ -1,5 +1,6 @@
 #include "model/paged_kv_adapter.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
 
@@ -29,6 +30,15 @@ void PagedKvAdapter::refresh() {
   table_ = cache_->block_table(seq_);
   blocks_.clear();
   for (kv::BlockId b : table_) blocks_.push_back(cache_->pool().data(b));
+}
+
+KvSpan PagedKvAdapter::span(int layer, int pos, bool value) const {
+  std::size_t p = static_cast<std::size_t>(pos), b = p / block_tokens_, s = p % block_tokens_;
+  TOK_ASSERT(pos < size() && b < blocks_.size());
+  const std::uint8_t* r = blocks_[b] + (value ? value_offset_ : 0) +
+                          (static_cast<std::size_t>(layer) * block_tokens_ + s) * row_bytes_;
+  int count = static_cast<int>(std::min(block_tokens_ - s, static_cast<std::size_t>(size() - pos)));
+  return KvSpan{r, row_bytes_, count, cache_->config().type};
 }
 
 PagedKvAdapter::~PagedKvAdapter() {

@@ -40,6 +40,7 @@ class PagedKvAdapter final : public KvCache {
   const float* value_into(int layer, int pos, float* buf) const override {
     return row(true, layer, pos, buf);
   }
+  KvSpan span(int layer, int pos, bool value) const override;
   int size() const override { return cache_->length(seq_); }
   bool keys_before_rope() const override { return keys_before_rope_; }
   // Store keys unrotated (see KvCache::keys_before_rope); set before the

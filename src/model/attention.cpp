@@ -1,0 +1,116 @@
+#include "model/attention.hpp"
+
+#include <algorithm>
+
+#include "model/ops.hpp"
+
+namespace tok::model {
+namespace {
+
+// Where one KV head's values sit in a stored row. Block types whose blocks
+// do not align with heads (head_dim not a multiple of 32) decode the whole
+// row and skip to the head.
+struct HeadSlice {
+  kv::KvType type;
+  std::size_t offset;  // bytes into the row
+  int n;               // values to decode
+  std::size_t skip;    // floats into the decoded values
+};
+
+HeadSlice head_slice(kv::KvType type, int kv_head, int head_dim, int row) {
+  int before = kv_head * head_dim;
+  bool aligned = !kv::is_quantized(type) || head_dim % kv::kQuantBlock == 0;
+  if (!aligned) return HeadSlice{type, 0, row, static_cast<std::size_t>(before)};
+  return HeadSlice{type, before == 0 ? 0 : *kv::row_bytes(type, before), head_dim, 0};
+}
+
+const float* read_head(const HeadSlice& h, const std::uint8_t* row, float* buf) {
+  if (h.type == kv::KvType::kF32) return reinterpret_cast<const float*>(row + h.offset);
+  kv::dequantize_row(h.type, row + h.offset, h.n, buf);
+  return buf + h.skip;
+}
+
+constexpr int kChunk = 16;  // positions whose values are summed per pass
+
+// out[i] += sum over j < n of a[j] * v[j][i], adding in the order of j, 16
+// outputs at a time held in registers (a loop of out[i] += a * v[i] per
+// position reloads and stores out for every position).
+void accumulate(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
+  constexpr std::int64_t kW = 16;
+  std::int64_t i0 = 0;
+  for (; i0 + kW <= hd; i0 += kW) {
+    float acc[kW];
+    for (std::int64_t i = 0; i < kW; ++i) acc[i] = out[i0 + i];
+    for (int j = 0; j < n; ++j) {
+      const float* vj = v[j] + i0;
+      for (std::int64_t i = 0; i < kW; ++i) acc[i] += a[j] * vj[i];
+    }
+    for (std::int64_t i = 0; i < kW; ++i) out[i0 + i] = acc[i];
+  }
+  for (; i0 < hd; ++i0) {
+    for (int j = 0; j < n; ++j) out[i0] += a[j] * v[j][i0];
+  }
+}
+
+}  // namespace
+
+void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
+  const KvCache& cache = *t.cache;
+  const std::int64_t hd = t.head_dim;
+  const std::size_t npos = static_cast<std::size_t>(t.pos) + 1, uhd = static_cast<std::size_t>(hd);
+  s.scores.resize(static_cast<std::size_t>(t.group) * npos);
+  s.row.resize(static_cast<std::size_t>(cache.shape().row()));
+  s.krot.resize(uhd);
+  s.values.resize(static_cast<std::size_t>(kChunk) * s.row.size());
+  const bool rotate = t.rope_cs != nullptr;
+  const std::size_t rot = static_cast<std::size_t>(t.n_rot);
+  for (int p = t.first; p <= t.pos;) {
+    KvSpan span = cache.span(t.layer, p, false);
+    HeadSlice h = head_slice(span.type, t.kv_head, t.head_dim, cache.shape().row());
+    int end = std::min(t.pos + 1, p + span.count);
+    for (const std::uint8_t* r = span.data; p < end; ++p, r += span.stride) {
+      const float* key = read_head(h, r, s.row.data());
+      if (rotate) {
+        const float* cs = t.rope_cs + static_cast<std::size_t>(p) * rot;
+        std::copy(key, key + hd, s.krot.data());
+        rope_cs(s.krot.data(), t.n_rot, cs, cs + rot / 2, t.rope_neox);
+        if (t.rope_attn_factor != 1.0f) scale(s.krot.data(), t.rope_attn_factor, t.n_rot);
+        key = s.krot.data();
+      }
+      for (int g = 0; g < t.group; ++g) {
+        s.scores[static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p)] =
+            k.f32(t.q + g * hd, key, hd) * t.scale;
+      }
+    }
+  }
+  for (int g = 0; g < t.group; ++g) {
+    float* att = s.scores.data() + static_cast<std::size_t>(g) * npos;
+    std::fill(att, att + t.first, 0.0f);
+    softmax(att + t.first, t.pos - t.first + 1);
+    if (t.probs) std::copy(att, att + npos, t.probs + static_cast<std::size_t>(g) * t.probs_stride);
+  }
+  std::fill(t.out, t.out + t.group * hd, 0.0f);
+  for (int p = t.first; p <= t.pos;) {
+    KvSpan span = cache.span(t.layer, p, true);
+    HeadSlice h = head_slice(span.type, t.kv_head, t.head_dim, cache.shape().row());
+    int end = std::min(t.pos + 1, p + span.count);
+    const std::uint8_t* r = span.data;
+    while (p < end) {
+      // Up to kChunk positions' values (decoded once), then each head adds
+      // them up in registers: out[i] += a[p] * v[p][i] in the order of p.
+      int n = std::min(kChunk, end - p);
+      const float* v[kChunk];
+      for (int j = 0; j < n; ++j, r += span.stride) {
+        float* buf = s.values.data() + static_cast<std::size_t>(j) * s.row.size();
+        v[j] = read_head(h, r, buf);
+      }
+      for (int g = 0; g < t.group; ++g) {
+        const float* a = s.scores.data() + static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p);
+        accumulate(a, v, n, t.out + g * hd, hd);
+      }
+      p += n;
+    }
+  }
+}
+
+}  // namespace tok::model

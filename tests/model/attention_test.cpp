@@ -1,0 +1,127 @@
+// The attention inner loop (model/attention.cpp) against a double-precision
+// reference over the values the cache actually holds (decoded back from its
+// storage): every KV type, blocks that split the positions into several
+// spans, head sizes that do and do not align with q8_0 / q4_0 blocks, keys
+// kept before RoPE, and the probabilities handed to observers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "model/attention.hpp"
+#include "model/ops.hpp"
+#include "model/paged_kv_adapter.hpp"
+
+using namespace tok::model;
+namespace kv = tok::kv;
+
+namespace {
+
+struct Case {
+  kv::KvType type;
+  int kv_heads, head_dim, group, block, positions;
+  bool before_rope;
+};
+
+// Softmax-weighted values of one query head, in doubles, from the rows the
+// cache returns through key()/value() (which decode the whole row).
+std::vector<double> reference(const KvCache& c, int layer, int kvh, int hd, const float* q, int pos,
+                              const std::vector<float>& cs, bool rotate, std::vector<double>& probs) {
+  std::vector<double> s(static_cast<std::size_t>(pos) + 1);
+  double mx = -1e300;
+  for (int p = 0; p <= pos; ++p) {
+    std::vector<float> k(c.key(layer, p) + kvh * hd, c.key(layer, p) + (kvh + 1) * hd);
+    if (rotate) rope_cs(k.data(), hd, cs.data() + p * hd, cs.data() + p * hd + hd / 2, false);
+    double d = 0;
+    for (int i = 0; i < hd; ++i) d += double(q[i]) * k[i];
+    s[p] = d / std::sqrt(double(hd));
+    mx = std::max(mx, s[p]);
+  }
+  double sum = 0;
+  for (double& x : s) sum += (x = std::exp(x - mx));
+  std::vector<double> out(static_cast<std::size_t>(hd));
+  for (int p = 0; p <= pos; ++p) {
+    s[p] /= sum;
+    const float* v = c.value(layer, p) + kvh * hd;
+    for (int i = 0; i < hd; ++i) out[i] += s[p] * v[i];
+  }
+  probs = s;
+  return out;
+}
+
+void check(const Case& k) {
+  CAPTURE(kv::kv_type_name(k.type));
+  CAPTURE(k.head_dim);
+  CAPTURE(k.block);
+  CAPTURE(k.before_rope);
+  std::mt19937 rng(7);
+  std::normal_distribution<float> nd(0, 1);
+  kv::KvConfig cfg;
+  cfg.layers = 2;
+  cfg.kv_heads = k.kv_heads;
+  cfg.head_dim = k.head_dim;
+  cfg.block_tokens = k.block;
+  cfg.type = k.type;
+  cfg.context = k.positions;
+  auto pc = kv::PagedKvCache::create(cfg);
+  REQUIRE(pc.ok());
+  KvShape shape{2, k.kv_heads, k.head_dim, k.positions};
+  PagedKvAdapter cache(*pc, shape);
+  cache.set_keys_before_rope(k.before_rope);
+  std::vector<float> kr(static_cast<std::size_t>(shape.row())), vr(kr.size());
+  for (int p = 0; p < k.positions; ++p) {
+    for (int l = 0; l < 2; ++l) {
+      for (auto* r : {&kr, &vr}) {
+        for (float& x : *r) x = nd(rng);
+      }
+      REQUIRE(cache.append(l, p, kr.data(), vr.data()).ok());
+    }
+  }
+  int hd = k.head_dim;
+  std::vector<float> inv_freq, cs(static_cast<std::size_t>(k.positions * hd));
+  for (int i = 0; i < hd / 2; ++i) inv_freq.push_back(std::pow(10000.0f, -2.0f * i / hd));
+  for (int p = 0; p < k.positions; ++p) rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
+  std::vector<float> q(static_cast<std::size_t>(k.group * hd)), out(q.size());
+  for (float& x : q) x = nd(rng);
+  std::size_t stride = static_cast<std::size_t>(k.positions) + 3;
+  std::vector<float> probs(static_cast<std::size_t>(k.group) * stride);
+  AttentionScratch scratch;
+  for (int pos : {0, k.block - 1, k.block, k.positions - 1}) {
+    for (int kvh = 0; kvh < k.kv_heads; ++kvh) {
+      AttentionTask t{&cache, 1, pos, kvh, hd, k.group, q.data(), out.data(), probs.data(), stride,
+                      k.before_rope ? cs.data() : nullptr, false, 1.0f / std::sqrt(float(hd))};
+      attend(best_kernels(), t, scratch);
+      for (int g = 0; g < k.group; ++g) {
+        std::vector<double> p;
+        auto want = reference(cache, 1, kvh, hd, q.data() + g * hd, pos, cs, k.before_rope, p);
+        for (int i = 0; i < hd; ++i) REQUIRE(std::fabs(out[g * hd + i] - want[i]) < 1e-4);
+        for (int j = 0; j <= pos; ++j) REQUIRE(std::fabs(probs[g * stride + j] - p[j]) < 1e-5);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("attention over spans equals a double-precision reference for every KV type") {
+  for (kv::KvType type : {kv::KvType::kF32, kv::KvType::kF16, kv::KvType::kQ8_0, kv::KvType::kQ4_0}) {
+    check({type, 2, 32, 3, 4, 11, false});  // heads aligned with 32-value blocks
+    check({type, 2, 16, 2, 5, 13, false});  // a block spans two heads: whole rows decoded
+    check({type, 1, 64, 4, 16, 40, true});  // keys rotated as they are read
+  }
+}
+
+TEST_CASE("a cache without spans is read one position at a time") {
+  KvShape shape{1, 1, 8, 6};
+  ContiguousKvCache flat(shape);
+  std::vector<float> k(8), v(8);
+  for (int p = 0; p < 6; ++p) {
+    for (int i = 0; i < 8; ++i) k[i] = float(p + i) / 10, v[i] = float(p * i);
+    REQUIRE(flat.append(0, p, k.data(), v.data()).ok());
+  }
+  KvSpan s = flat.span(0, 2, true);
+  CHECK(s.count == 4);
+  CHECK(reinterpret_cast<const float*>(s.data)[3] == 6.0f);
+  CHECK(reinterpret_cast<const float*>(s.data + s.stride)[3] == 9.0f);
+}
