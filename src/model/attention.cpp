@@ -19,7 +19,7 @@ struct HeadSlice {
 
 HeadSlice head_slice(kv::KvType type, int kv_head, int head_dim, int row) {
   int before = kv_head * head_dim;
-  bool aligned = !kv::is_quantized(type) || head_dim % kv::kQuantBlock == 0;
+  bool aligned = head_dim % static_cast<int>(ggml::traits(type).block_size) == 0;
   if (!aligned) return HeadSlice{type, 0, row, static_cast<std::size_t>(before)};
   return HeadSlice{type, before == 0 ? 0 : *kv::row_bytes(type, before), head_dim, 0};
 }

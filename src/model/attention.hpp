@@ -25,7 +25,6 @@ struct AttentionTask {
   const KvCache* cache = nullptr;
   int layer = 0;
   int pos = 0;      // attends to positions first..pos
-  int first = 0;    // > 0 on sliding-window layers: earlier positions get weight 0
   int kv_head = 0;
   int head_dim = 0;
   int group = 1;    // query heads per KV head
@@ -41,6 +40,7 @@ struct AttentionTask {
   float rope_attn_factor = 1.0f;  // LongRoPE's scaling of the rotated part
   bool rope_neox = false;
   float scale = 1.0f;  // the model's score scale (1 / sqrt(head_dim) for most)
+  int first = 0;  // > 0 on sliding-window layers: earlier positions get weight 0
 };
 
 // Per-thread buffers, grown on demand.

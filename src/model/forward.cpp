@@ -90,7 +90,7 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   }
   // Caches that keep keys unrotated: the cos and sin of every position up
   // to max_pos, made once (the workers below only read them).
-  std::size_t uhd = static_cast<std::size_t>(hd), rot = static_cast<std::size_t>(c.n_rot);
+  std::size_t rot = static_cast<std::size_t>(c.n_rot);
   std::size_t half = rot / 2;
   bool rotate_keys = c.uses_rope(l) && std::any_of(rows_.begin(), rows_.begin() + n, [](const BatchRow& r) {
     return r.cache->keys_before_rope();
