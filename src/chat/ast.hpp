@@ -51,8 +51,9 @@ struct Node {
 //   kTest: x operand, str test; kSelect: x value, y condition
 //   kTernary: x condition, y if true, z if false; kKwarg: str key, x value
 struct Program {
-  std::string source;  // the preprocessed template, for line numbers
+  std::vector<std::uint32_t> lines;  // the template line of each preprocessed byte (lexer.hpp)
   NodeList body;
+  std::size_t line_of(std::size_t pos) const { return lines.empty() ? 1 : lines[pos < lines.size() ? pos : lines.size() - 1]; }
 };
 
 }  // namespace tok::chat

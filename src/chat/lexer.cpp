@@ -1,5 +1,6 @@
 #include "chat/lexer.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "chat/js_text.hpp"
@@ -22,29 +23,36 @@ bool line_start(std::string_view s, std::size_t pos) {
   return pos >= 3 && s.substr(pos - 3, 2) == "\xe2\x80" && (s[pos - 1] == '\xa8' || s[pos - 1] == '\xa9');
 }
 
+// Appends in[from, from + n) with the lines it came from.
+void append(Source& out, const Source& in, std::size_t from, std::size_t n) {
+  out.text.append(in.text, from, n);
+  out.line.insert(out.line.end(), in.line.begin() + static_cast<std::ptrdiff_t>(from),
+                  in.line.begin() + static_cast<std::ptrdiff_t>(from + n));
+}
+
 // lstrip_blocks: /^[ \t]*({[#%-])/gm -> "$1".
-std::string lstrip_blocks(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
+Source lstrip_blocks(const Source& in) {
+  const std::string& s = in.text;
+  Source out;
   for (std::size_t p = 0; p < s.size();) {
     if (line_start(s, p)) {
       std::size_t q = p;
       while (q < s.size() && (s[q] == ' ' || s[q] == '\t')) ++q;
       if (q + 1 < s.size() && s[q] == '{' && (s[q + 1] == '#' || s[q + 1] == '%' || s[q + 1] == '-')) p = q;
     }
-    out += s[p++];
+    append(out, in, p++, 1);
   }
   return out;
 }
 
 // trim_blocks: /([#%-]})\n/g -> "$1".
-std::string trim_blocks(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
+Source trim_blocks(const Source& in) {
+  const std::string& s = in.text;
+  Source out;
   for (std::size_t p = 0; p < s.size(); ++p) {
-    out += s[p];
+    append(out, in, p, 1);
     if (p + 2 < s.size() && (s[p] == '#' || s[p] == '%' || s[p] == '-') && s[p + 1] == '}' && s[p + 2] == '\n') {
-      out += '}';
+      append(out, in, p + 1, 1);
       p += 2;
     }
   }
@@ -59,8 +67,9 @@ std::size_t skip_space(std::string_view s, std::size_t p) {
 
 // /(\s*){%(-?)\s*(?:end)?generation\s*(-?)%}(\s*)/g: the tag goes, and the
 // whitespace around it unless the tag's own "-" asks to strip it.
-std::string drop_generation_tags(std::string_view s) {
-  std::string out;
+Source drop_generation_tags(const Source& in) {
+  std::string_view s = in.text;
+  Source out;
   std::size_t p = 0;
   while (true) {
     std::size_t open = s.find("{%", p);
@@ -70,28 +79,28 @@ std::string drop_generation_tags(std::string_view s) {
     if (lstrip) ++q;
     q = skip_space(s, q);
     if (s.substr(q, 3) == "end") q += 3;
-    if (s.substr(q, 10) != "generation") {
-      out.append(s.substr(p, open + 2 - p));
-      p = open + 2;
-      continue;
+    bool tag = s.substr(q, 10) == "generation";
+    bool rstrip = false;
+    if (tag) {
+      q = skip_space(s, q + 10);
+      rstrip = q < s.size() && s[q] == '-';
+      if (rstrip) ++q;
+      tag = s.substr(q, 2) == "%}";
     }
-    q = skip_space(s, q + 10);
-    bool rstrip = q < s.size() && s[q] == '-';
-    if (rstrip) ++q;
-    if (s.substr(q, 2) != "%}") {
-      out.append(s.substr(p, open + 2 - p));
+    if (!tag) {
+      append(out, in, p, open + 2 - p);
       p = open + 2;
       continue;
     }
     std::size_t before = open, n;
     while (before > p && (n = js_space_before(s, before)) > 0) before -= n;
     std::size_t after = skip_space(s, q + 2);
-    out.append(s.substr(p, before - p));
-    if (!lstrip) out.append(s.substr(before, open - before));
-    if (!rstrip) out.append(s.substr(q + 2, after - q - 2));
+    append(out, in, p, before - p);
+    if (!lstrip) append(out, in, before, open - before);
+    if (!rstrip) append(out, in, q + 2, after - q - 2);
     p = after;
   }
-  out.append(s.substr(p));
+  append(out, in, p, s.size() - p);
   return out;
 }
 
@@ -116,11 +125,11 @@ const Mapping kMappings[] = {
 
 class Lexer {
  public:
-  explicit Lexer(const std::string& src) : s_(src) {}
+  explicit Lexer(const Source& src) : src_(src), s_(src.text) {}
 
   Result<std::vector<Token>> run() {
     while (p_ < s_.size()) {
-      if (!step()) return make_error("line {}: {}", line_of(s_, err_pos_), err_);
+      if (!step()) return make_error("line {}: {}", src_.line_of(err_pos_), err_);
     }
     return std::move(tokens_);
   }
@@ -184,6 +193,7 @@ class Lexer {
   bool comment();
   bool sign(char c);
 
+  const Source& src_;
   const std::string& s_;
   std::size_t p_ = 0;
   int brace_depth_ = 0;
@@ -310,18 +320,25 @@ bool Lexer::step() {
 
 }  // namespace
 
-std::string preprocess_template(std::string_view source) {
-  std::string t(source);
-  if (!t.empty() && t.back() == '\n') t.pop_back();
-  return drop_generation_tags(trim_blocks(lstrip_blocks(t)));
+Source preprocess_template(std::string_view source) {
+  Source in;
+  in.text = source;
+  if (!in.text.empty() && in.text.back() == '\n') in.text.pop_back();
+  std::uint32_t line = 1;
+  in.line.reserve(in.text.size());
+  for (char c : in.text) {
+    in.line.push_back(line);
+    line += c == '\n';
+  }
+  Source out = drop_generation_tags(trim_blocks(lstrip_blocks(in)));
+  out.line.push_back(line);  // the end of the template
+  return out;
 }
 
-Result<std::vector<Token>> tokenize(const std::string& src) { return Lexer(src).run(); }
+Result<std::vector<Token>> tokenize(const Source& src) { return Lexer(src).run(); }
 
-std::size_t line_of(std::string_view src, std::size_t pos) {
-  std::size_t line = 1;
-  for (std::size_t k = 0; k < pos && k < src.size(); ++k) line += src[k] == '\n';
-  return line;
+std::size_t Source::line_of(std::size_t pos) const {
+  return line.empty() ? 1 : line[std::min(pos, line.size() - 1)];
 }
 
 }  // namespace tok::chat

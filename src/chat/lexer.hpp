@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +27,17 @@ struct Token {
   std::size_t pos = 0;  // byte offset in the preprocessed template
 };
 
-// The template after preprocessing (what positions refer to).
-std::string preprocess_template(std::string_view source);
+// The template after preprocessing (what positions refer to), with the
+// line of the original template each byte came from: trim_blocks removes
+// newlines, and errors must name the line the user sees.
+struct Source {
+  std::string text;
+  std::vector<std::uint32_t> line;  // (text.size() + 1) 1-based lines; the last is the end
+  std::size_t line_of(std::size_t pos) const;
+};
+
+Source preprocess_template(std::string_view source);
 // Tokens of a preprocessed template; errors say "line N: ...".
-Result<std::vector<Token>> tokenize(const std::string& src);
-// 1-based line of a byte offset.
-std::size_t line_of(std::string_view src, std::size_t pos);
+Result<std::vector<Token>> tokenize(const Source& src);
 
 }  // namespace tok::chat

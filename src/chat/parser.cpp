@@ -646,12 +646,13 @@ NodePtr Parser::primary() {
 
 Result<Program> parse_template(std::string_view source) {
   Program prog;
-  prog.source = preprocess_template(source);
-  TOK_ASSIGN(std::vector<Token> tokens, tokenize(prog.source));
+  Source src = preprocess_template(source);
+  TOK_ASSIGN(std::vector<Token> tokens, tokenize(src));
+  prog.lines = std::move(src.line);
   try {
     prog.body = Parser(std::move(tokens)).program();
   } catch (const ParseError& e) {
-    return make_error("line {}: {}", line_of(prog.source, e.pos), e.message);
+    return make_error("line {}: {}", prog.line_of(e.pos), e.message);
   }
   return prog;
 }

@@ -105,13 +105,13 @@ Result<std::string> Template::render(const nlohmann::json& context, const Limits
   try {
     return in.run(*program_, globals);
   } catch (const RenderError& e) {
-    return make_error("chat template line {}: {}", line_of(program_->source, in.error_pos()), one_line(e.message));
+    return make_error("chat template line {}: {}", program_->line_of(in.error_pos()), one_line(e.message));
   } catch (const std::bad_alloc&) {
     return make_error("chat template: out of memory while rendering");
   } catch (...) {
     // break/continue outside a loop unwinds to here.
     return make_error("chat template line {}: 'break' or 'continue' outside a loop",
-                      line_of(program_->source, in.error_pos()));
+                      program_->line_of(in.error_pos()));
   }
 }
 
