@@ -61,4 +61,19 @@ expect_error 1 "nothing.jinja" "$TOK" generate --system '' --chat-template-file 
 expect_error 2 "put the system turn in the messages file" \
   "$TOK" generate --chat "$D/messages.json" --system s --chat-template-file "$D/chatml.jinja"
 expect_error 2 "without --samples" "$TOK" generate --system s --samples 2 x
+# count --chat: an open-weight model whose vocabulary carries its template
+# (the shipped qwen3 tokenizer_config.json) counts the rendered prompt
+# exactly; an OpenAI model keeps OpenAI's per-message rule (3 per message
+# + 3 to prime the reply).
+/usr/bin/python3 -c 'import json, sys; sys.stdout.write(json.load(open(sys.argv[1]))["chat_template"])' \
+  "$TOK_ROOT/vocab/qwen3/tokenizer_config.json" >"$T/qwen3.jinja" || fail "reading the qwen3 template"
+prompt --chat "$D/messages.json" --chat-template-file "$T/qwen3.jinja" >"$T/qwen3.txt"
+want=$("$TOK" encode -e qwen3 --special allow "$T/qwen3.txt" | wc -w)
+expect_eq "count --chat qwen3" "$want" "$("$TOK" count -q --chat "$D/messages.json" -m qwen3-32b)"
+content=0
+for c in "Be brief." "  Hi there
+friend  " "Hello!" "Ça va ? 🙂" system user assistant user; do
+  content=$((content + $("$TOK" count -q -e o200k_base -t "$c")))
+done
+expect_eq "count --chat gpt-4o" "$((content + 4 * 3 + 3))" "$("$TOK" count -q --chat "$D/messages.json" -m gpt-4o)"
 echo ok
