@@ -63,9 +63,15 @@ struct CountArgs {
 Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::TokenizerSet& set,
                      CountReport& r) {
   std::vector<const bpe::Tokenizer*> distinct;
+  // Open-weight vocabularies bring their own chat template (exact counts);
+  // OpenAI's models keep OpenAI's published per-message rule.
   auto add = [&](std::string label, const cost::ModelInfo* m, const bpe::Tokenizer* tk,
                  const std::string& family) -> Status {
-    TOK_ASSIGN(cost::ChatRules rules, cost::chat_rules(family));
+    bool own_rule = m && family.starts_with("openai");
+    std::string spec = m ? m->tokenizer : a.enc.encoding;
+    TOK_ASSIGN(cost::ChatRules rules, a.chat.empty() && a.batch.empty() ? cost::chat_rules(family)
+                                      : own_rule ? cost::chat_rules(family)
+                                                 : cost::chat_rules_with_template(family, spec));
     auto it = std::find(distinct.begin(), distinct.end(), tk);
     if (it == distinct.end()) it = distinct.insert(distinct.end(), tk);
     r.columns.push_back({std::move(label), m, tk, std::size_t(it - distinct.begin()), rules});

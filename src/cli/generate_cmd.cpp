@@ -10,12 +10,14 @@
 
 #include "cli/attn_options.hpp"
 #include "cli/command.hpp"
+#include "cli/generate_chat.hpp"
 #include "cli/generate_multi.hpp"
 #include "cli/input.hpp"
 #include "cli/kv_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
+#include "model/end_of_generation.hpp"
 #include "model/generator.hpp"
 
 namespace tok::cli {
@@ -31,6 +33,7 @@ struct GenerateArgs {
   bool echo = false, stats = false, json = false;
   MultiGenerateArgs multi;  // --samples, --beams, --batch (generate_multi.cpp)
   AttnOptions attn;
+  ChatOptions chat;  // --chat, --system, --print-prompt (generate_chat.cpp)
 };
 
 nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
@@ -68,6 +71,9 @@ nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
 
 int run_generate(GenerateArgs& a) {
   if (a.multi.active()) {
+    if (a.chat.active() || a.chat.print_prompt) {
+      throw UsageError{"--chat, --system and --print-prompt work only without --samples, --beams and --batch"};
+    }
     if (a.attn.enabled()) {
       throw UsageError{"--attn-report and --attn-svg work only without --samples, --beams and --batch"};
     }
@@ -78,9 +84,24 @@ int run_generate(GenerateArgs& a) {
   if (!m.ok()) return report(m.error());
   const bpe::Tokenizer& tk = m->tokenizer();
   std::string prompt;
-  auto prompt_res = prompt_ids(*m, a.prompt, a.prompt_given, &prompt);
-  if (!prompt_res.ok()) return report(prompt_res.error());
-  std::vector<bpe::TokenId> ids = std::move(*prompt_res);
+  std::vector<bpe::TokenId> ids;
+  if (a.chat.active()) {
+    auto chat = chat_prompt(a.chat, *m, a.prompt, a.prompt_given);
+    if (!chat.ok()) return report(chat.error());
+    prompt = std::move(chat->text);
+    ids = std::move(chat->ids);
+  } else {
+    auto prompt_res = prompt_ids(*m, a.prompt, a.prompt_given, &prompt);
+    if (!prompt_res.ok()) return report(prompt_res.error());
+    ids = std::move(*prompt_res);
+  }
+  if (a.chat.print_prompt) {
+    Output out;
+    out.write(prompt);
+    out.flush();
+    return 0;
+  }
+  a.gen.end_ids = model::end_of_generation_ids(tk, &m->file());
   a.gen.ctx = a.model.ctx;
   const int ctx = a.model.ctx > 0 ? a.model.ctx : static_cast<int>(m->config().ctx);
   auto kv = a.kv.config(*m, ctx);
@@ -203,6 +224,7 @@ void add_generate(CLI::App& app, Registry& r) {
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
   a->multi.add(sub);
   a->attn.add(sub);
+  a->chat.add(sub);
   r.add(sub, [a] { return run_generate(*a); });
 }
 

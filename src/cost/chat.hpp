@@ -9,17 +9,21 @@
 // ("openai-0301") uses 4 per message and -1 per name. The open-model families
 // follow their chat templates (special tokens around each turn) and are
 // approximate: the template's literal text is counted as fixed overhead, not
-// re-encoded together with the content.
+// re-encoded together with the content. When the vocabulary carries its chat
+// template (chat_template_source.hpp), the rules hold it instead and the
+// count is exact: the tokens of the rendered prompt, as the model sees it.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
+#include "chat/template.hpp"
 #include "core/result.hpp"
 
 namespace tok::cost {
@@ -34,7 +38,18 @@ struct ChatRules {
   bool encode_role = true;
   bool exact = true;  // matches the provider's own count
   std::string template_text;  // what the overhead stands for, for docs/help
+  // The vocabulary's own chat template: when set, a conversation counts as
+  // the tokens of its rendering (special-token texts as special tokens),
+  // and the per-message numbers above are unused.
+  std::shared_ptr<const chat::Template> chat_template;
+  std::string template_from;  // the file it came from, for messages
+  std::string bos, eos;       // bos_token / eos_token given to the template
+  bool add_bos = false;       // the BOS llama.cpp adds before a GGUF prompt lacking one
 };
+
+// The rules for a vocabulary with its own template: `family`'s rules made
+// exact by the template of `tokenizer_spec`, when it has one.
+Result<ChatRules> chat_rules_with_template(std::string_view family, std::string_view tokenizer_spec);
 
 // Rules of a family name ("openai", "openai-0301", "llama3", "qwen",
 // "deepseek", "mistral", "gemma", "none"); unknown names are an error.

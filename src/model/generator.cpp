@@ -1,5 +1,6 @@
 #include "model/generator.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -85,7 +86,8 @@ Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<c
       }
       cb.token(info);
     }
-    if (o.stop_at_eos && tk.eos && id == *tk.eos) {
+    if (o.stop_at_eos && ((tk.eos && id == *tk.eos) ||
+                          std::find(o.end_ids.begin(), o.end_ids.end(), id) != o.end_ids.end())) {
       st.stop = StopReason::kEndOfText;
       break;
     }

@@ -26,6 +26,9 @@ struct GenerateOptions {
   std::vector<std::string> stops;
   int logprobs = 0;  // report the top-K log-probabilities of each step
   bool stop_at_eos = true;
+  // With stop_at_eos: further end-of-turn ids that end generation as EOS
+  // does (end_of_generation.hpp), as llama.cpp stops at any EOG token.
+  std::vector<bpe::TokenId> end_ids;
   SamplerParams sampling;
   // Sees every layer's attention probabilities (prompt and generated rows);
   // nullptr: none. Not owned.

@@ -1,0 +1,130 @@
+// Chat-template renderer: exact tiny cases, each written against what
+// @huggingface/jinja renders (checked by hand or by construction), then
+// errors and bounds.
+#include <doctest/doctest.h>
+
+#include "chat/template.hpp"
+
+using tok::chat::Template;
+using nlohmann::json;
+
+namespace {
+
+std::string render(const std::string& tpl, const json& ctx = json::object()) {
+  auto t = Template::parse(tpl);
+  REQUIRE_MESSAGE(t.ok(), (t.ok() ? "" : t.error().message));
+  auto r = t->render(ctx);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  return *r;
+}
+
+std::string error_of(const std::string& tpl, const json& ctx = json::object()) {
+  auto t = Template::parse(tpl);
+  if (!t.ok()) return t.error().message;
+  auto r = t->render(ctx);
+  REQUIRE_FALSE(r.ok());
+  return r.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("text and expressions render; one trailing newline of the template is dropped") {
+  CHECK(render("hello\n") == "hello");
+  CHECK(render("{{ 'a' + 'b' }}{{ 1 + 2 }}{{ 7 // 2 }}{{ 7 / 2 }}{{ 2.0 }}") == "ab333.52.0");
+  CHECK(render("{{ x }}|{{ y.z }}|{{ none }}", {{"x", "v"}}) == "v||");
+  CHECK(render("{{ true }} {{ [1, 'a'] }} {{ {'k': 1} }}") == "true [1, \"a\"] {\"k\": 1}");
+  CHECK(render("{{ 'a' ~ 1 ~ none is none }}") == "a1true");
+}
+
+TEST_CASE("numbers print as JavaScript prints them; floats with no fraction keep .0") {
+  CHECK(render("{{ 1.5 }} {{ 0.1 + 0.2 }} {{ 3 * 1.0 }} {{ 'a' + 1.0 }} {{ [1.0, 2.5] }} {{ 1.0 | tojson }} {{ -3 }} "
+               "{{ 5 - -3 }} {{ 7 % 3 }} {{ -7 // 2 }}") == "1.5 0.30000000000000004 3.0 a1 [1, 2.5] 1 -3 8 1 -4");
+  CHECK(render("{{ 'a' == 'a' }}{{ 1 == 1.0 }}{{ x == none }}{{ '1' == 1 }}") == "truetruetruetrue");
+  json ctx = {{"x", {{"a", 1.0}, {"b", {true, nullptr}}, {"c", "q\"\n\x01"}}}};
+  CHECK(render("{{ x | tojson }}", ctx) == "{\"a\": 1, \"b\": [true, null], \"c\": \"q\\\"\\n\\u0001\"}");
+}
+
+TEST_CASE("whitespace control: {%- -%}, trim_blocks and lstrip_blocks") {
+  CHECK(render("a  {%- if true -%}  b  {%- endif -%}  c") == "abc");
+  CHECK(render("{% if true %}\nx\n{% endif %}\ny") == "x\ny");
+  CHECK(render("a\n    {% if true %}b{% endif %}") == "a\nb");
+  CHECK(render("{{ 'a' }}\n{{ 'b' }}") == "a\nb");
+  CHECK(render("x {{- ' y' -}} \n z") == "x yz");
+  CHECK(render("{# note #}a{#- x -#}  b") == "ab");
+}
+
+TEST_CASE("for loops: loop variables, else, filters in the header, unpacking, break") {
+  json ctx = {{"xs", {"a", "b", "c"}}};
+  CHECK(render("{% for x in xs %}{{ loop.index0 }}{{ x }}{% if loop.first %}F{% endif %}"
+               "{% if loop.last %}L{% endif %}{% endfor %}", ctx) == "0aF1b2cL");
+  CHECK(render("{% for x in [] %}x{% else %}empty{% endfor %}") == "empty");
+  CHECK(render("{% for x in xs if x != 'b' %}{{ x }}{{ loop.length }}{% endfor %}", ctx) == "a2c2");
+  CHECK(render("{% for k, v in {'a': 1, 'b': 2}.items() %}{{ k }}={{ v }};{% endfor %}") == "a=1;b=2;");
+  CHECK(render("{% for x in xs %}{% if x == 'b' %}{% break %}{% endif %}{{ x }}{% endfor %}", ctx) == "a");
+  CHECK(render("{% for x in xs[::-1] %}{{ x }}{% endfor %}{{ xs[1:] }}", ctx) == "cba[\"b\", \"c\"]");
+}
+
+TEST_CASE("set: scoping as in Jinja, namespaces, block set, tuples") {
+  CHECK(render("{% set x = 1 %}{% for i in [1, 2] %}{% set x = i %}{% endfor %}{{ x }}") == "1");
+  CHECK(render("{% set ns = namespace(x=1) %}{% for i in [1, 2] %}{% set ns.x = ns.x + i %}{% endfor %}{{ ns.x }}") ==
+        "4");
+  CHECK(render("{% set b %}in {{ 'block' }}{% endset %}[{{ b }}]") == "[in block]");
+  CHECK(render("{% set a, b = [1, 2] %}{{ b }}{{ a }}") == "21");
+  CHECK(render("{% if true %}{% set y = 5 %}{% endif %}{{ y }}") == "5");
+}
+
+TEST_CASE("filters") {
+  CHECK(render("{{ '  x \\n' | trim }}|{{ 'ab' | upper }}|{{ 'AB' | lower }}|{{ [1,2,3] | length }}") == "x|AB|ab|3");
+  CHECK(render("{{ [1, 2] | first }}{{ [1, 2] | last }}{{ ['a', 'b'] | join(', ') }}{{ 'a-b' | replace('-', '+') }}") ==
+        "12a, ba+b");
+  CHECK(render("{{ x | default('d') }}{{ '' | default('e', true) }}{{ '5' | int + 1 }}{{ 3 | string }}") == "de63");
+  CHECK(render("{{ {'a': [1, 'é'], 'b': none} | tojson }}") == "{\"a\": [1, \"é\"], \"b\": null}");
+  CHECK(render("{{ {'a': 1} | tojson(indent=2) }}") == "{\n  \"a\": 1\n}");
+  json ctx = {{"ms", {{{"role", "user"}, {"n", 1}}, {{"role", "tool"}}}}};
+  CHECK(render("{{ ms | selectattr('role', 'equalto', 'user') | list | length }}", ctx) == "1");
+  CHECK(render("{{ ms | selectattr('n') | length }}{{ ms | rejectattr('n') | length }}", ctx) == "11");
+  CHECK(render("{{ ms | map(attribute='role') | join(',') }}", ctx) == "user,tool");
+  CHECK(render("{{ [3, 1, 2] | sort | list }}{{ 'ab' | length }}") == "[1, 2, 3]2");
+}
+
+TEST_CASE("tests and string methods") {
+  CHECK(render("{{ x is defined }}{{ y is not defined }}{{ none is none }}{{ 'a' is string }}{{ {} is mapping }}",
+               {{"x", 1}}) == "truetruetruetruetrue");
+  CHECK(render("{{ 'Hello'.startswith('He') }}{{ 'Hello'.endswith(('x', 'lo')) }}") == "truetrue");
+  CHECK(render("{{ ' a b '.split() }}{{ 'a,b'.split(',') }}{{ '\\n x\\n'.strip() }}") ==
+        "[\"a\", \"b\"][\"a\", \"b\"]x");
+  CHECK(render("{{ 'x</think>\\n\\ny'.split('</think>')[-1].lstrip('\\n') }}") == "y");
+  CHECK(render("{{ 'think' in 'rethink' }}{{ 'a' in ['a'] }}{{ 'k' in {'k': 1} }}{{ 'z' not in 'abc' }}") ==
+        "truetruetruetrue");
+  CHECK(render("{{ 'héllo'[1] }}{{ 'héllo'[1:3] }}") == "éél");
+}
+
+TEST_CASE("ternaries, macros, raise_exception") {
+  CHECK(render("{{ 'a' if x else 'b' }}{{ 'c' if not x }}", {{"x", false}}) == "bc");
+  CHECK(render("{% macro m(a, b='d') %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}{{ m(1, b=2) }}") == "1d12");
+  std::string e = error_of("line one\n{{ raise_exception('roles must alternate') }}");
+  CHECK(e == "chat template line 2: raise_exception: roles must alternate");
+}
+
+TEST_CASE("unsupported constructs are errors naming them") {
+  CHECK(error_of("{% include 'x' %}").find("unsupported statement '{% include %}'") != std::string::npos);
+  CHECK(error_of("{{ 'a' | wordcount }}").find("unsupported filter 'wordcount'") != std::string::npos);
+  CHECK(error_of("{{ 1 is prime }}").find("unsupported test 'prime'") != std::string::npos);
+  CHECK(error_of("{{ 'a'.zfill(3) }}").find("method 'zfill'") != std::string::npos);
+  CHECK(error_of("{% if x %}").find("never closed") != std::string::npos);
+  CHECK(error_of("a\n{{ 'unterminated }}").rfind("chat template line 2", 0) == 0);
+}
+
+TEST_CASE("hostile templates end with an error, not a crash or a hang") {
+  CHECK(error_of("{{ " + std::string(100000, '(') + "1" + std::string(100000, ')') + " }}").find("nests deeper") != std::string::npos);
+  std::string chain = "{{ x";
+  for (int i = 0; i < 100000; ++i) chain += ".a";
+  CHECK(error_of(chain + " }}").find("nests deeper") != std::string::npos);
+  CHECK(error_of("{% set s = 'ab' %}{% for i in range(100) %}{% set s = s + s %}{% endfor %}{{ s }}")
+            .find("exceeds") != std::string::npos);
+  CHECK(error_of("{% for i in range(100000000) %}{% endfor %}").find("range()") != std::string::npos);
+  CHECK(error_of("{% for i in range(3000) %}{% for j in range(3000) %}{% endfor %}{% endfor %}").find("steps") !=
+        std::string::npos);
+  CHECK(error_of("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}").find("calls nest deeper") != std::string::npos);
+  CHECK(error_of("{% break %}").find("outside a loop") != std::string::npos);
+}
