@@ -63,7 +63,8 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
   s.krot.resize(uhd);
   s.values.resize(static_cast<std::size_t>(kChunk) * s.row.size());
   const bool rotate = t.rope_cs != nullptr;
-  const std::size_t rot = static_cast<std::size_t>(t.n_rot);
+  const int n_rot = t.n_rot > 0 ? t.n_rot : t.head_dim;
+  const std::size_t rot = static_cast<std::size_t>(n_rot);
   for (int p = t.first; p <= t.pos;) {
     KvSpan span = cache.span(t.layer, p, false);
     HeadSlice h = head_slice(span.type, t.kv_head, t.head_dim, cache.shape().row());
@@ -73,8 +74,8 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
       if (rotate) {
         const float* cs = t.rope_cs + static_cast<std::size_t>(p) * rot;
         std::copy(key, key + hd, s.krot.data());
-        rope_cs(s.krot.data(), t.n_rot, cs, cs + rot / 2, t.rope_neox);
-        if (t.rope_attn_factor != 1.0f) scale(s.krot.data(), t.rope_attn_factor, t.n_rot);
+        rope_cs(s.krot.data(), n_rot, cs, cs + rot / 2, t.rope_neox);
+        if (t.rope_attn_factor != 1.0f) scale(s.krot.data(), t.rope_attn_factor, n_rot);
         key = s.krot.data();
       }
       for (int g = 0; g < t.group; ++g) {

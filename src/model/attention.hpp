@@ -33,14 +33,14 @@ struct AttentionTask {
   // (group, probs_stride) softmax weights of each head, or null.
   float* probs = nullptr;
   std::size_t probs_stride = 0;
-  // (positions, n_rot): cos then sin of each position, for caches that
+  // (positions, n_rot or head_dim): cos then sin of each position, for caches that
   // keep keys before RoPE (KvCache::keys_before_rope), else null.
   const float* rope_cs = nullptr;
-  int n_rot = 0;                  // rotated values at the start of each head (partial rotary)
-  float rope_attn_factor = 1.0f;  // LongRoPE's scaling of the rotated part
   bool rope_neox = false;
   float scale = 1.0f;  // the model's score scale (1 / sqrt(head_dim) for most)
   int first = 0;  // > 0 on sliding-window layers: earlier positions get weight 0
+  int n_rot = 0;  // rotated values at the start of each head (partial rotary); 0: all
+  float rope_attn_factor = 1.0f;  // LongRoPE's scaling of the rotated part
 };
 
 // Per-thread buffers, grown on demand.
