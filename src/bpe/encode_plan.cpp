@@ -13,11 +13,9 @@
 // kError) the plan is the text straight into the pre-tokenizer and the
 // batched merge loop: the same hot loop as before it was one plan.
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "bpe/tokenizer.hpp"
-#include "core/first_error.hpp"
+#include "core/thread_pool.hpp"
 
 namespace tok::bpe {
 
@@ -236,24 +234,13 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
   std::vector<std::size_t> counts(nchunks, 0);
   // Chunks are handed out one at a time: text and code encode at different
   // speeds, so a fixed assignment would leave one thread idle at the end.
-  std::atomic<std::size_t> next{0};
-  FirstError errors;  // out of memory on a worker is an error, not an abort
-  auto worker = [&] {
-    EncodeScratch scratch;
-    for (std::size_t c;
-         !errors.stopped() && (c = next.fetch_add(1, std::memory_order_relaxed)) < nchunks;) {
-      CountSink sink{table_};
-      (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch);
-      counts[c] = sink.n;
-    }
-  };
-  std::vector<std::thread> pool;
-  errors.run([&] {
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&] { errors.run(worker); });
+  ThreadPool pool(threads);
+  std::vector<EncodeScratch> scratch(pool.size());
+  (void)pool.for_each(nchunks, [&](std::size_t c, unsigned w) {
+    CountSink sink{table_};
+    (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch[w]);
+    counts[c] = sink.n;
   });
-  errors.run(worker);
-  for (auto& th : pool) th.join();
-  errors.rethrow();
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
   return total;

@@ -1,9 +1,8 @@
 #include "bpe/word_counter.hpp"
 
 #include <algorithm>
-#include <thread>
 
-#include "core/first_error.hpp"
+#include "core/thread_pool.hpp"
 
 namespace tok::bpe {
 namespace {
@@ -71,26 +70,14 @@ WordCounts count_words(const text::PreTokenizer& pre, std::span<const std::strin
     std::vector<std::size_t> cuts = count_chunk_cuts(pre, texts[t]);
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) chunks.push_back({t, cuts[k], cuts[k + 1]});
   }
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(chunks.size())));
-  std::vector<WordCounts> tables(threads);
-  std::atomic<std::size_t> next{0};
-  FirstError errors;
-  auto work = [&](unsigned w) {
-    WordCounts& table = tables[w];
-    for (std::size_t c; !errors.stopped() && (c = next.fetch_add(1)) < chunks.size();) {
-      const Chunk& ch = chunks[c];
-      std::string_view part = texts[ch.text].substr(ch.begin, ch.end - ch.begin);
-      pre.split(part, [&](std::string_view piece) { table.add(piece); });
-      if (progress) progress->bytes_done.fetch_add(part.size(), std::memory_order_relaxed);
-    }
-  };
-  std::vector<std::thread> pool;
-  errors.run([&] {
-    for (unsigned w = 1; w < threads; ++w) pool.emplace_back([&, w] { errors.run([&] { work(w); }); });
+  ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(std::max(1u, threads), chunks.size())));
+  std::vector<WordCounts> tables(pool.size());
+  (void)pool.for_each(chunks.size(), [&](std::size_t c, unsigned w) {
+    const Chunk& ch = chunks[c];
+    std::string_view part = texts[ch.text].substr(ch.begin, ch.end - ch.begin);
+    pre.split(part, [&](std::string_view piece) { tables[w].add(piece); });
+    if (progress) progress->bytes_done.fetch_add(part.size(), std::memory_order_relaxed);
   });
-  errors.run([&] { work(0); });
-  for (auto& t : pool) t.join();
-  errors.rethrow();
   // Merge into the largest table (fewest insertions of new words).
   std::size_t big = 0;
   for (std::size_t w = 1; w < tables.size(); ++w) {

@@ -12,8 +12,6 @@
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include "cli/command.hpp"
 #include "cli/count_model.hpp"
@@ -21,9 +19,9 @@
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
 #include "cli/numeric_options.hpp"
-#include "core/first_error.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
+#include "core/thread_pool.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/small_file.hpp"
 #include "cost/stream_count.hpp"
@@ -278,12 +276,22 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   JobList list;
   std::size_t ntk = 0;
   for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
-  // The first worker to throw (out of memory) cancels the list; the error
-  // is rethrown here once all have stopped.
-  FirstError errors;
-  auto worker = [&] {
-    errors.run([&] {
-      WorkerState ws;
+  // `threads` threads in all: worker 0 (this thread) walks, then counts
+  // beside the others. More than the cap only adds threads that wait on each
+  // other (a huge --threads still splits a large file into that many chunks,
+  // below).
+  unsigned hw = available_cpus();
+  ThreadPool pool(std::min(std::max(1u, threads), std::max(64u, 4 * hw)));
+  std::vector<WorkerState> states(pool.size());
+  pool.run([&](unsigned w) {
+    // A thread that throws (out of memory) cancels the list, so no other
+    // waits for jobs; the pool rethrows the first error here.
+    try {
+      if (w == 0) {
+        produce(list);
+        list.close();
+      }
+      WorkerState& ws = states[w];
       ws.scratch.resize(ntk);
       const FileJob* job = nullptr;
       FileOutcome* out = nullptr;
@@ -294,27 +302,11 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
           *out = count_one(*job, r, mode, 1, &ws);
         }
       }
-    });
-    if (errors.stopped()) list.cancel();
-  };
-  // `threads` threads in all: this one walks, then counts beside the others.
-  // More than the cap only adds threads that wait on each other (a huge
-  // --threads still splits a large file into that many chunks, below).
-  unsigned hw = available_cpus();
-  unsigned workers = std::min(std::max(1u, threads), std::max(64u, 4 * hw));
-  std::vector<std::thread> pool;
-  pool.reserve(workers);  // before any thread starts: a bad_alloc here needs no join
-  try {
-    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker);
-  } catch (const std::system_error&) {
-    // Out of threads: go on with the workers that started.
-  }
-  errors.run([&] { produce(list); });
-  if (errors.stopped()) list.cancel();
-  list.close();
-  worker();
-  for (auto& th : pool) th.join();
-  errors.rethrow();
+    } catch (...) {
+      list.cancel();
+      throw;
+    }
+  });
   auto& outcomes = list.outcomes();
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     if (outcomes[i].deferred) outcomes[i] = count_one(list.jobs()[i], r, mode, threads, nullptr);

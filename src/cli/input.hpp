@@ -20,8 +20,8 @@ bool is_stream(int fd);
 // it or names the error).
 int open_if_stream(const std::string& path);
 
-// Escapes bytes for one-line display: \n \r \t \\ \" and \xNN for control
-// bytes and invalid UTF-8; valid printable UTF-8 passes through.
+// Token bytes on one line for display: text::escape_terminal, with double
+// quotes escaped too.
 std::string escape_bytes(std::string_view bytes);
 
 }  // namespace tok::cli

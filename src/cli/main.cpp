@@ -22,6 +22,7 @@
 #include "core/fatal_signals.hpp"
 #include "core/mapped_file.hpp"
 #include "core/output.hpp"
+#include "core/suggest.hpp"
 #include "formats/registry.hpp"
 #include "tok/build_info.hpp"
 
@@ -77,7 +78,7 @@ std::optional<std::string> unknown_command(const std::string& cmd, CLI::App& app
     names.push_back(sub->get_name());
   }
   std::string hint;
-  auto near = formats::suggest(cmd, names);
+  auto near = suggest(cmd, names);
   if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));
   return fmt::format("unknown command '{}'{}; commands: {}", cmd, hint, fmt::join(names, ", "));
 }

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
+#include "core/suggest.hpp"
 #include "cost/catalog.hpp"
 #include "formats/registry.hpp"
 
@@ -76,7 +77,7 @@ int run_models(const ModelsArgs& a) {
   if (shown.empty() && !a.search.empty()) {
     // Nothing contains every word: the nearest names, as -m suggests them.
     std::string words = fmt::format("{}", fmt::join(a.search, " "));
-    auto near = formats::suggest(words, catalog->names());
+    auto near = suggest(words, catalog->names());
     std::string hint = near.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(near, ", "));
     return report(make_error("no model in the catalog matches '{}'{}", words, hint));
   }

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "formats/registry.hpp"
+#include "core/suggest.hpp"
 
 namespace tok::cli {
 namespace {
@@ -70,7 +70,7 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& e) {
     std::vector<std::string> left = app.remaining(true);
     if (auto flag = unknown_flag(cmd, left)) {
       std::string hint;
-      auto near = formats::suggest(*flag, option_names(cmd));
+      auto near = suggest(*flag, option_names(cmd));
       if (!near.empty()) hint = fmt::format(" (did you mean {}?)", fmt::join(near, ", "));
       return fmt::format("unknown option {} for {}{}", *flag, command_path(app), hint);
     }

@@ -14,6 +14,7 @@
 #include "core/mapped_file.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
+#include "core/suggest.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"
 #include "formats/vocab_catalog.hpp"
@@ -28,7 +29,7 @@ int run_fetch(const std::vector<std::string>& names) {
     if (!formats::find_named_vocab(name)) {
       std::vector<std::string> known;
       for (const auto& v : formats::named_vocabs()) known.push_back(v.name);
-      auto close = formats::suggest(name, known);
+      auto close = suggest(name, known);
       throw UsageError{fmt::format("vocab fetch: unknown vocabulary '{}' ({}: {})", name,
                                    close.empty() ? "known" : "did you mean",
                                    fmt::join(close.empty() ? known : close, ", "))};

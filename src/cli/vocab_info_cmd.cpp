@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <memory>
@@ -15,6 +14,7 @@
 #include "cli/encoding_options.hpp"
 #include "compare/composition.hpp"
 #include "core/output.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -27,32 +27,10 @@ struct InfoArgs {
   bool json = false;
 };
 
-// A token's bytes as one printable line: valid UTF-8 characters as they are,
-// control characters and bytes that are not whole UTF-8 as \n, \t, \xNN,
-// and a backslash as \\ unless `raw_backslash` (regex patterns).
+// A token's bytes as one printable line (text::escape_terminal); a regex
+// pattern keeps its backslashes as written.
 std::string escape_token(std::string_view bytes, bool raw_backslash = false) {
-  std::string out;
-  const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
-  int32_t i = 0, n = static_cast<int32_t>(bytes.size());
-  while (i < n) {
-    int32_t start = i;
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) {
-      for (int32_t k = start; k < i; ++k) out += fmt::format("\\x{:02x}", s[k]);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\\' && !raw_backslash) {
-      out += "\\\\";
-    } else if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out.append(bytes.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start)));
-    }
-  }
-  return out;
+  return text::escape_terminal(bytes, {.backslash = !raw_backslash});
 }
 
 // The kLongest ordinary tokens with the most bytes (lowest id first on ties).

@@ -4,15 +4,12 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "compare/ascii_segment.hpp"
 #include "compare/word_bits.hpp"
-#include "core/first_error.hpp"
+#include "core/thread_pool.hpp"
 
 namespace tok::compare {
 namespace {
@@ -200,7 +197,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                    [](const Unit& a, const Unit& b) { return a.text.size() > b.text.size(); });
 
   std::size_t ns = corpus.samples.size(), nv = vocabs.size();
-  unsigned nthreads = std::max(1u, std::min<unsigned>(options.threads, units.size()));
+  ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.threads), units.size())));
+  unsigned nthreads = pool.size();
   // Per thread: (samples) text counts, (samples x vocabularies) token counts,
   // (samples x scripts) histograms.
   std::vector<std::vector<TextCounts>> text(nthreads, std::vector<TextCounts>(ns));
@@ -215,70 +213,48 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       tiled.push_back(tk->tiles_input(options.special));
     }
   }
-  std::atomic<std::size_t> next{0};
-  std::mutex error_mutex;
-  std::optional<Error> error;
-  FirstError errors;  // exceptions (out of memory); `error` holds the Result errors
-
-  auto run = [&](unsigned t) {
-    Worker w;
-    w.scratch.resize(nv);
-    if (options.words) {
-      auto seg = Segmenter::create();
-      if (!seg.ok()) {
-        std::lock_guard lock(error_mutex);
-        error = seg.error();
-        return;
-      }
-      w.seg.emplace(std::move(*seg));
-      scripts[t].assign(ns, ScriptHistogram(kScripts, 0));
-    }
-    for (std::size_t u = next++; u < units.size() && !errors.stopped(); u = next++) {
-      const Unit& unit = units[u];
-      TextCounts& tc = text[t][unit.sample];
-      tc.bytes += unit.text.size();
+  std::vector<Worker> workers(nthreads);
+  // The first unit that fails stops every thread (ThreadPool::for_each).
+  Status st = pool.for_each(units.size(), [&](std::size_t u, unsigned t) -> Status {
+    Worker& w = workers[t];
+    if (w.scratch.empty()) {
+      w.scratch.resize(nv);
       if (options.words) {
-        tc.graphemes += w.seg->segment(unit.text, w.bits);
-        tc.words += w.bits.count();
-        w.have_spans = false;
-        add_scripts(unit.text, scripts[t][unit.sample]);
+        TOK_ASSIGN(Segmenter seg, Segmenter::create());
+        w.seg.emplace(std::move(seg));
+        scripts[t].assign(ns, ScriptHistogram(kScripts, 0));
       }
-      for (std::size_t v = 0; v < nv; ++v) {
-        const bpe::Tokenizer& tk = *vocabs[v];
-        TokenCounts& out = toks[t][unit.sample * nv + v];
-        if (!options.words) {
-          auto n = tk.count(unit.text, options.special, w.scratch[v]);
-          if (!n.ok()) {
-            std::lock_guard lock(error_mutex);
-            error = make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
-            return;
-          }
-          out.tokens += *n;
+    }
+    const Unit& unit = units[u];
+    TextCounts& tc = text[t][unit.sample];
+    tc.bytes += unit.text.size();
+    if (options.words) {
+      tc.graphemes += w.seg->segment(unit.text, w.bits);
+      tc.words += w.bits.count();
+      w.have_spans = false;
+      add_scripts(unit.text, scripts[t][unit.sample]);
+    }
+    for (std::size_t v = 0; v < nv; ++v) {
+      const bpe::Tokenizer& tk = *vocabs[v];
+      TokenCounts& out = toks[t][unit.sample * nv + v];
+      if (!options.words) {
+        auto n = tk.count(unit.text, options.special, w.scratch[v]);
+        if (!n.ok()) return make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
+        out.tokens += *n;
+        continue;
+      }
+      if (tiled[v]) {
+        if (auto c = count_by_ids(tk, unit.text, options.special, lengths[v], w, v)) {
+          out += *c;
           continue;
         }
-        if (tiled[v]) {
-          if (auto c = count_by_ids(tk, unit.text, options.special, lengths[v], w, v)) {
-            out += *c;
-            continue;
-          }
-        }
-        Status st = count_by_spans(tk, unit.text, options.special, w, v, out);
-        if (!st.ok()) {
-          std::lock_guard lock(error_mutex);
-          error = make_error("{}: {}", corpus.samples[unit.sample].origin, st.error().message);
-          return;
-        }
       }
+      Status s = count_by_spans(tk, unit.text, options.special, w, v, out);
+      if (!s.ok()) return make_error("{}: {}", corpus.samples[unit.sample].origin, s.error().message);
     }
-  };
-  std::vector<std::thread> pool;
-  errors.run([&] {
-    for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back([&, t] { errors.run([&] { run(t); }); });
+    return {};
   });
-  errors.run([&] { run(0); });
-  for (auto& th : pool) th.join();
-  errors.rethrow();
-  if (error) return *error;
+  if (!st.ok()) return st.error();
 
   std::vector<SampleCounts> result(ns);
   for (std::size_t i = 0; i < ns; ++i) {

@@ -1,6 +1,7 @@
 // measure(): counts every (vocabulary x sample) pair of a corpus, in
-// parallel. Work is cut into units (sample, chunk) handed to std::threads
-// through an atomic counter; each thread has its own Segmenter and buffers
+// parallel. Work is cut into units (sample, chunk) handed out one at a time
+// by core's ThreadPool (the first unit that fails stops the others); each
+// thread has its own Segmenter and buffers
 // and adds into its own totals, merged at the end, so results never depend on
 // the thread count.
 //

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compare/report.hpp"
+#include "text/escape.hpp"
 
 namespace tok::compare {
 namespace {
@@ -26,7 +27,7 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
   h += "<table>\n<tr><th rowspan=\"2\">sample</th><th rowspan=\"2\">script</th>"
        "<th rowspan=\"2\">bytes</th><th rowspan=\"2\">words</th>";
   for (const auto& v : rep.vocabs) {
-    h += fmt::format("<th colspan=\"{}\">{}</th>", v.price_per_mtok ? 6 : 5, xml_escape(v.label));
+    h += fmt::format("<th colspan=\"{}\">{}</th>", v.price_per_mtok ? 6 : 5, text::escape_markup(v.label));
   }
   h += "</tr>\n<tr>";
   for (const auto& v : rep.vocabs) {
@@ -37,8 +38,8 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
   h += "</tr>\n";
   for (const Row& r : t.rows) {
     h += fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
-                     r.worst ? " class=\"worst\"" : "", xml_escape(r.sample),
-                     xml_escape(r.script), r.text.bytes,
+                     r.worst ? " class=\"worst\"" : "", text::escape_markup(r.sample),
+                     text::escape_markup(r.script), r.text.bytes,
                      rep.words ? fmt::format("{}", r.text.words) : "-");
     for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
       const Metrics& m = r.metrics[v];
@@ -67,23 +68,23 @@ void composition_section(std::string& h, const Report& rep) {
     double n = c.tokens ? static_cast<double>(c.tokens) : 1.0;
     std::string scripts;
     for (std::size_t k = 0; k < c.scripts.size() && k < 8; ++k) {
-      scripts += fmt::format("{}{} {:.1f}%", k ? ", " : "", xml_escape(c.scripts[k].script),
+      scripts += fmt::format("{}{} {:.1f}%", k ? ", " : "", text::escape_markup(c.scripts[k].script),
                              100.0 * static_cast<double>(c.scripts[k].tokens) / n);
     }
     h += fmt::format(
         "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td>"
         "<td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}%</td><td>{}</td></tr>\n",
-        xml_escape(rep.vocabs[v].label), rep.vocabs[v].vocab_size, c.tokens, c.mean_bytes, c.mean_chars,
+        text::escape_markup(rep.vocabs[v].label), rep.vocabs[v].vocab_size, c.tokens, c.mean_bytes, c.mean_chars,
         100.0 * static_cast<double>(c.partial) / n, scripts);
   }
   h += "</table>\n";
   if (rep.jaccard.size() < 2) return;
   h += "<h2>Vocabulary overlap</h2>\n<p class=\"note\">Jaccard index of the sets of token "
        "byte strings.</p>\n<table>\n<tr><th></th>";
-  for (const auto& v : rep.vocabs) h += fmt::format("<th>{}</th>", xml_escape(v.label));
+  for (const auto& v : rep.vocabs) h += fmt::format("<th>{}</th>", text::escape_markup(v.label));
   h += "</tr>\n";
   for (std::size_t a = 0; a < rep.jaccard.size(); ++a) {
-    h += fmt::format("<tr><th>{}</th>", xml_escape(rep.vocabs[a].label));
+    h += fmt::format("<tr><th>{}</th>", text::escape_markup(rep.vocabs[a].label));
     for (double j : rep.jaccard[a]) h += fmt::format("<td class=\"num\">{:.3f}</td>", j);
     h += "</tr>\n";
   }
@@ -105,7 +106,7 @@ std::string render_html(const Report& rep) {
        "highlighted.</p>\n<p>Vocabularies: ";
   for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
     const auto& vc = rep.vocabs[v];
-    h += fmt::format("{}<b>{}</b> ({} ids{})", v ? ", " : "", xml_escape(vc.label),
+    h += fmt::format("{}<b>{}</b> ({} ids{})", v ? ", " : "", text::escape_markup(vc.label),
                      vc.vocab_size,
                      vc.price_per_mtok ? fmt::format(", {}/M input tokens", usd(*vc.price_per_mtok))
                                        : "");
@@ -113,8 +114,8 @@ std::string render_html(const Report& rep) {
   h += "</p>\n";
   for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
     const CorpusTable& t = rep.corpora[c];
-    h += fmt::format("<h2>{} ({} samples{})</h2>\n", xml_escape(t.name), t.rows.size(),
-                     t.baseline ? fmt::format(", baseline '{}'", xml_escape(*t.baseline)) : "");
+    h += fmt::format("<h2>{} ({} samples{})</h2>\n", text::escape_markup(t.name), t.rows.size(),
+                     t.baseline ? fmt::format(", baseline '{}'", text::escape_markup(*t.baseline)) : "");
     h += render_svg(rep, c);
     premium_table(h, rep, t);
   }

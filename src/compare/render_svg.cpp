@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "compare/report.hpp"
+#include "text/escape.hpp"
 
 namespace tok::compare {
 namespace {
@@ -63,14 +64,14 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
   std::string title = premium ? fmt::format("Token premium relative to '{}': {}", *t.baseline, t.name)
                               : fmt::format("Tokens per sample: {}", t.name);
   s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
-                   kLeft, xml_escape(title));
+                   kLeft, text::escape_markup(title));
   // Legend.
   double lx = kLeft;
   for (std::size_t v = 0; v < nv; ++v) {
     s += fmt::format("<rect x=\"{:.1f}\" y=\"38\" width=\"14\" height=\"14\" fill=\"{}\"/>\n", lx,
                      kPalette[v % std::size(kPalette)]);
     s += fmt::format("<text x=\"{:.1f}\" y=\"50\">{}</text>\n", lx + 19,
-                     xml_escape(rep.vocabs[v].label));
+                     text::escape_markup(rep.vocabs[v].label));
     lx += 19 + 7.5 * static_cast<double>(rep.vocabs[v].label.size()) + 24;
   }
   // Grid and axis.
@@ -84,7 +85,7 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
   }
   s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                    kLeft + plot_w / 2, kTop + plot_h + 42,
-                   premium ? xml_escape(fmt::format("premium (tokens / tokens of '{}', same vocabulary)",
+                   premium ? text::escape_markup(fmt::format("premium (tokens / tokens of '{}', same vocabulary)",
                                                     *t.baseline))
                            : "tokens");
   if (premium) {
@@ -102,7 +103,7 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
     s += fmt::format(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" dominant-baseline=\"middle\"{}>{}</text>\n",
         kLeft - 8, y0 + static_cast<int>(nv) * kBar / 2, r.worst ? " font-weight=\"bold\"" : "",
-        xml_escape(label));
+        text::escape_markup(label));
     for (std::size_t v = 0; v < nv; ++v) {
       double val = value(r, v);
       double w = std::max(0.0, x_of(val) - kLeft);
@@ -110,8 +111,8 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
       s += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"><title>{} / {}: "
           "{}</title></rect>\n",
-          kLeft, y, w, kBar - 1, kPalette[v % std::size(kPalette)], xml_escape(r.sample),
-          xml_escape(rep.vocabs[v].label), number_label(val, premium));
+          kLeft, y, w, kBar - 1, kPalette[v % std::size(kPalette)], text::escape_markup(r.sample),
+          text::escape_markup(rep.vocabs[v].label), number_label(val, premium));
       s += fmt::format(
           "<text x=\"{:.1f}\" y=\"{}\" font-size=\"9\" dominant-baseline=\"middle\" "
           "fill=\"#333333\">{}</text>\n",

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "core/number_format.hpp"
-#include "core/xml_entity.hpp"
 
 namespace tok::compare {
 
@@ -61,20 +60,6 @@ std::string fixed(std::optional<double> v, int decimals) {
 std::string usd(std::optional<double> v) {
   if (!v || !std::isfinite(*v)) return "-";
   return format_usd(*v);
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    const char* e = xml_entity(c);
-    if (e) {
-      out += e;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace tok::compare

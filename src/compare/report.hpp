@@ -60,7 +60,5 @@ std::string render_html(const Report& r);
 
 // Helpers shared by the renderers.
 std::string fixed(std::optional<double> v, int decimals);  // "-" when absent
-std::string usd(std::optional<double> v);  // core's money format; "-" when absent
-std::string xml_escape(std::string_view s);
-
+std::string usd(std::optional<double> v);  
 }  // namespace tok::compare

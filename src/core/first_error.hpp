@@ -1,6 +1,6 @@
-// FirstError: the rule every thread pool in tok follows when a worker throws
-// (std::bad_alloc above all, which any allocation may raise under a memory
-// limit). An exception escaping a std::thread's function calls std::terminate,
+// FirstError: the rule tok's thread pool (core/thread_pool.hpp) follows
+// when a worker throws (std::bad_alloc above all, which any allocation may
+// raise under a memory limit). An exception escaping a std::thread's function calls std::terminate,
 // so each worker runs its body through run(); the first exception is kept, the
 // others workers see stopped() and finish early, and the thread that joins
 // the pool calls rethrow(), so the error takes the same path as on one thread

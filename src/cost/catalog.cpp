@@ -12,6 +12,7 @@
 
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
+#include "core/suggest.hpp"
 #include "formats/json_error.hpp"
 #include "formats/registry.hpp"
 
@@ -338,7 +339,7 @@ std::vector<const ModelInfo*> Catalog::search(const std::vector<std::string>& wo
 Result<const ModelInfo*> Catalog::get(std::string_view name) const {
   if (const ModelInfo* m = find(name)) return m;
   if (name.empty()) return make_error("empty model name; see `tok models` for the catalog");
-  auto near = formats::suggest(name, names());
+  auto near = suggest(name, names());
   std::string hint;
   if (!near.empty()) hint = fmt::format("; did you mean {}?", fmt::join(near, ", "));
   return make_error("unknown model '{}'{}; see `tok models` for the catalog", name, hint);

@@ -3,9 +3,10 @@
 // train (--jsonl), so all three read, number and refuse lines alike.
 //
 // Each batch of lines (JsonlReader) is cut into one contiguous byte range
-// per slot; slot t's documents go to doc(slots[t], text) on its own thread,
-// in order; after the batch, flush(slots) runs on the calling thread, which
-// reads the slots in order 0, 1, ... (the input order) and resets them.
+// per slot; slot t's documents go to doc(slots[t], text) on one thread of
+// core's ThreadPool, in order; after the batch, flush(slots) runs on the
+// calling thread, which reads the slots in order 0, 1, ... (the input order)
+// and resets them.
 // Memory is one batch plus what the slots hold for one batch.
 #pragma once
 
@@ -14,10 +15,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/thread_pool.hpp"
 #include "cost/jsonl_reader.hpp"
 
 namespace tok::cost {
@@ -48,6 +49,8 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
   };
   std::vector<Range> ranges(slots.size());
   JsonlBatch batch;
+  // A slot is one item of the pool, so it is only ever on one thread at a time.
+  ThreadPool pool(static_cast<unsigned>(slots.size()));
   for (const std::string& path : paths) {
     const std::string name = jsonl_name(path);
     TOK_ASSIGN(int fd, open_jsonl(path));
@@ -89,10 +92,9 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
           }
         }
       };
-      std::vector<std::thread> pool;
-      for (std::size_t t = 1; t < slots.size(); ++t) pool.emplace_back(work, t);
-      work(0);
-      for (auto& th : pool) th.join();
+      // Every range runs to its end or its first bad line, so the error
+      // reported is the input's first whichever thread finishes first.
+      (void)pool.for_each(slots.size(), [&](std::size_t t, unsigned) { work(t); });
       for (Range& r : ranges) {
         if (!r.error.empty()) return make_error("{}:{}: {}", name, r.error_line, r.error);
         stats.documents += r.documents;

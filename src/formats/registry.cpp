@@ -10,6 +10,7 @@
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
 #include "core/sha256.hpp"
+#include "core/suggest.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/gguf_reader.hpp"
 #include "formats/gguf_vocab.hpp"
@@ -122,39 +123,6 @@ std::vector<std::string> known_encoding_names() {
   return out;
 }
 
-std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known) {
-  if (name.empty()) return {};  // "did you mean o1?" for nothing at all helps no one
-  // std::tolower on a negative char (UTF-8 bytes in the name) is undefined.
-  auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
-  auto distance = [&lower](std::string_view a, std::string_view b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      cur[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        std::size_t sub = prev[j - 1] + (lower(a[i - 1]) != lower(b[j - 1]));
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-      }
-      std::swap(prev, cur);
-    }
-    return prev[b.size()];
-  };
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  for (const auto& k : known) {
-    std::size_t d = distance(name, k);
-    bool prefix = k.find(name) != std::string::npos || name.find(k) != std::string_view::npos;
-    if (d <= std::max<std::size_t>(2, name.size() / 3) || (prefix && name.size() >= 3)) {
-      scored.emplace_back(d, k);
-    }
-  }
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (auto& [d, k] : scored) {
-    if (out.size() < 3 && std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
-  }
-  return out;
-}
-
 Result<bpe::Tokenizer> load_path(const std::string& s, const LoadOptions& options) {
   std::error_code ec;
   std::string name = fs::path(s).filename().string();
@@ -213,7 +181,11 @@ std::string vocabulary_name(std::string_view path) {
     // The Hugging Face hub cache: models--ORG--NAME.
     if (d.starts_with("models--") && d.size() > 8) {
       std::string repo = d.substr(8);
-      if (std::size_t sep = repo.find("--"); sep != std::string::npos) repo.replace(sep, 2, "/");
+      // Rebuilt rather than replace()d: GCC 12 warns falsely (-Wrestrict) on
+      // replace() of a short literal here.
+      if (std::size_t sep = repo.find("--"); sep != std::string::npos) {
+        repo = repo.substr(0, sep) + "/" + repo.substr(sep + 2);
+      }
       return repo;
     }
     return d;
@@ -253,7 +225,7 @@ Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& 
     TOK_ASSIGN(auto tk, load_path(*path, options));
     return tk;
   }
-  auto near = suggest(s, known_encoding_names());
+  auto near = tok::suggest(s, known_encoding_names());
   std::string hint;
   if (!near.empty()) {
     hint = "; did you mean ";

@@ -39,7 +39,4 @@ std::vector<std::string> known_encoding_names();
 // "meta-llama/Llama-3.1-8B". The file's stem when no directory names it.
 std::string vocabulary_name(std::string_view path);
 
-// The closest known names to `name` (edit distance), for suggestions.
-std::vector<std::string> suggest(std::string_view name, const std::vector<std::string>& known);
-
 }  // namespace tok::formats

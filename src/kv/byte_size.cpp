@@ -38,13 +38,4 @@ Result<std::uint64_t> parse_byte_size(std::string_view s) {
   return make_error("size '{}': unknown unit '{}'; use KiB, MiB, GiB, TiB or plain bytes", s, unit);
 }
 
-std::string format_byte_size(std::uint64_t bytes) {
-  for (int i = static_cast<int>(std::size(kSuffixes)) - 1; i >= 2; --i) {
-    std::uint64_t unit = std::uint64_t{1} << kSuffixes[i].shift;
-    if (bytes != 0 && bytes % unit == 0)
-      return fmt::format("{}{}", bytes / unit, kSuffixes[i].name);
-  }
-  return fmt::format("{}", bytes);
-}
-
 }  // namespace tok::kv

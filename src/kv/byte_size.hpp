@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 #include "core/result.hpp"
@@ -12,7 +11,5 @@
 namespace tok::kv {
 
 Result<std::uint64_t> parse_byte_size(std::string_view s);
-// "64MiB" style for whole multiples, else the plain byte count.
-std::string format_byte_size(std::uint64_t bytes);
 
 }  // namespace tok::kv

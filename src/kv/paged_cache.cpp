@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "kv/byte_size.hpp"
+#include "core/number_format.hpp"
 
 namespace tok::kv {
 namespace {
@@ -13,7 +13,7 @@ std::size_t div_up(std::size_t a, std::size_t b) {
 
 Error no_free_block(const BlockPool& pool) {
   return make_error("KV cache: no free block (budget {} = {} blocks of {} bytes, all in use)",
-                    format_byte_size(pool.max_blocks() * pool.block_bytes()), pool.max_blocks(),
+                    human_bytes(pool.max_blocks() * pool.block_bytes()), pool.max_blocks(),
                     pool.block_bytes());
 }
 
@@ -33,9 +33,10 @@ Result<PagedKvCache> PagedKvCache::create(const KvConfig& c) {
   if (c.budget_bytes != 0) {
     max_blocks = static_cast<std::size_t>(c.budget_bytes / block_bytes);
     if (max_blocks == 0) {
-      return make_error("KV budget {} is smaller than one block ({} bytes = {} tokens of {} bytes)",
-                        format_byte_size(c.budget_bytes), block_bytes, c.block_tokens,
-                        block_bytes / c.block_tokens);
+      return make_error(
+          "KV budget {} ({} bytes) is smaller than one block ({} bytes = {} tokens of {} bytes)",
+          human_bytes(c.budget_bytes), c.budget_bytes, block_bytes, c.block_tokens,
+          block_bytes / c.block_tokens);
     }
   }
   return PagedKvCache(c, rb, max_blocks);

@@ -6,7 +6,8 @@
 #include <array>
 #include <cmath>
 
-#include "core/xml_entity.hpp"
+#include "text/escape.hpp"
+#include "text/utf8.hpp"
 
 namespace tok::model {
 namespace {
@@ -56,33 +57,19 @@ Rgb heat_colour(double t) {
 constexpr int kLevels = 64;
 int heat_level(double w) { return static_cast<int>(std::lround(std::sqrt(std::clamp(w, 0.0, 1.0)) * kLevels)); }
 
-// Escapes XML and drops the control characters XML 1.0 forbids.
-std::string xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (const char* e = xml_entity(c)) {
-      out += e;
-    } else if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // A token as an axis label: spaces shown as a middle dot (SVG would collapse
 // them), at most 12 characters (UTF-8 aware).
 std::string token_label(std::string_view s) {
   std::string out;
   int chars = 0;
   for (std::size_t i = 0; i < s.size() && chars < 12; ++chars) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-    if (c == ' ') out += "\xC2\xB7";
+    std::size_t len = text::utf8::char_length(static_cast<unsigned char>(s[i]));
+    if (s[i] == ' ') out += "\xC2\xB7";
     else out.append(s.substr(i, len));
     i += len;
   }
   if (chars == 12) out += "\xE2\x80\xA6";
-  return xml(out);
+  return text::escape_markup(out);
 }
 
 std::string fmt_mass(double v) { return fmt::format("{:.2f}", v); }
@@ -265,7 +252,7 @@ int render_legend(std::string& s, int top) {
 std::string render_attention_svg(const AttentionReport& rep, const AttentionSvgInput& in) {
   std::string body;
   int y = kMargin + 8;
-  text(body, kMargin, y, 16, "start", xml(in.title), " font-weight=\"bold\"");
+  text(body, kMargin, y, 16, "start", text::escape_markup(in.title), " font-weight=\"bold\"");
   y += 30;
   y += render_grid(body, rep, y) + 30;
   int width = std::max(kMinWidth, kMargin * 2 + kGridLabel + rep.heads() * kCellW);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "text/utf8.hpp"
+
 namespace tok::model {
 
 std::size_t utf8_complete_prefix(std::string_view s) {
@@ -10,7 +12,7 @@ std::size_t utf8_complete_prefix(std::string_view s) {
   for (std::size_t back = 1; back <= std::min<std::size_t>(4, n); ++back) {
     unsigned char c = static_cast<unsigned char>(s[n - back]);
     if ((c & 0xC0) == 0x80) continue;  // continuation byte
-    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    std::size_t len = text::utf8::char_length(c);
     return len > back ? n - back : n;
   }
   return n;  // only continuation bytes: invalid, release them

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "core/xml_entity.hpp"
 #include "show/visible_text.hpp"
-#include "text/pretokenizer.hpp"
+#include "text/escape.hpp"
 
 namespace tok::show {
 namespace {
@@ -84,11 +83,11 @@ void append_token(std::string& out, const Tokenization& t, std::size_t k) {
   for (const Glyph& g : glyphs) partial |= g.kind == GlyphKind::kBytes;
   out += fmt::format("<span class=\"tok c{}{}{}\" data-id=\"{}\" title=\"{}\">", k % 6,
                      s.special ? " special" : "", partial ? " partial" : "", s.id,
-                     html_escape(title));
+                     text::escape_markup(title));
   for (const Glyph& g : glyphs) {
     const char* cls = glyph_class(g.kind);
     if (cls) out += fmt::format("<span class=\"{}\">", cls);
-    out += html_escape(g.text);
+    out += text::escape_markup(g.text);
     if (cls) out += "</span>";
     if (g.kind == GlyphKind::kNewline) out += '\n';
   }
@@ -97,7 +96,7 @@ void append_token(std::string& out, const Tokenization& t, std::size_t k) {
 
 void append_view(std::string& out, const PageView& v) {
   const Tokenization& t = *v.tokens;
-  out += fmt::format("<section><h2>{} &middot; {} tokens</h2>\n", html_escape(t.encoding),
+  out += fmt::format("<section><h2>{} &middot; {} tokens</h2>\n", text::escape_markup(t.encoding),
                      t.spans.size());
   if (v.shown < t.spans.size()) {
     std::size_t shown_bytes = v.shown ? t.spans[v.shown - 1].offset + t.spans[v.shown - 1].length : 0;
@@ -106,56 +105,33 @@ void append_view(std::string& out, const PageView& v) {
         "out. The summary covers the whole input.</p>\n",
         v.shown, t.spans.size(), shown_bytes, t.text.size(), t.text.size() - shown_bytes);
   }
-  out += fmt::format("<div class=\"tokens\" data-encoding=\"{}\">", html_escape(t.encoding));
+  out += fmt::format("<div class=\"tokens\" data-encoding=\"{}\">", text::escape_markup(t.encoding));
   for (std::size_t k = 0; k < v.shown; ++k) append_token(out, t, k);
   out += "</div></section>\n";
 }
 
 void append_summary(std::string& out, const std::vector<SummarySection>& sections) {
   for (const auto& s : sections) {
-    out += fmt::format("<h2>{}</h2>\n<table class=\"summary\">\n", html_escape(s.title));
+    out += fmt::format("<h2>{}</h2>\n<table class=\"summary\">\n", text::escape_markup(s.title));
     for (const auto& r : s.rows) {
       out += fmt::format("<tr><td>{}</td><td class=\"v\">{}</td><td class=\"n\">{}</td></tr>\n",
-                         html_escape(r.label), html_escape(r.value), html_escape(r.note));
+                         text::escape_markup(r.label), text::escape_markup(r.value), text::escape_markup(r.note));
     }
     out += "</table>\n";
-    if (!s.sentence.empty()) out += fmt::format("<p>{}</p>\n", html_escape(s.sentence));
+    if (!s.sentence.empty()) out += fmt::format("<p>{}</p>\n", text::escape_markup(s.sentence));
   }
 }
 
 }  // namespace
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t valid = text::valid_utf8_prefix(s.substr(i));
-    for (char c : s.substr(i, valid)) {
-      if (const char* e = xml_entity(c)) {
-        out += e;
-      } else if (c == '\n') {
-        out += "&#10;";
-      } else {
-        out += c;
-      }
-    }
-    i += valid;
-    if (i < s.size()) {
-      out += "\xEF\xBF\xBD";  // U+FFFD for one invalid byte
-      ++i;
-    }
-  }
-  return out;
-}
 
 std::string render_page(const PageInput& in) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n";
   out += fmt::format("<title>tok show: {}</title>\n<style>{}</style></head>\n<body>\n",
-                     html_escape(in.source), kStyle);
-  out += fmt::format("<h1>tok show</h1>\n<p class=\"meta\">{}</p>\n", html_escape(in.source));
+                     text::escape_markup(in.source), kStyle);
+  out += fmt::format("<h1>tok show</h1>\n<p class=\"meta\">{}</p>\n", text::escape_markup(in.source));
   out += "<div id=\"info\">Hover a token to see its id, bytes and offset.</div>\n";
   out += in.views.size() > 1 ? "<div class=\"cols\">\n" : "<div>\n";
   for (const PageView& v : in.views) append_view(out, v);

@@ -28,8 +28,4 @@ struct PageInput {
 
 std::string render_page(const PageInput& in);
 
-// Escapes & < > " ' for text and attribute values; invalid UTF-8 bytes
-// become U+FFFD so the page is always valid UTF-8.
-std::string html_escape(std::string_view s);
-
 }  // namespace tok::show

@@ -3,29 +3,15 @@
 #include <fmt/format.h>
 #include <utf8proc.h>
 
-#include "text/pretokenizer.hpp"
+#include "text/utf8.hpp"
 
 namespace tok::show {
 namespace {
 
-// Length of the UTF-8 character starting at s[0] if it is complete and valid
-// inside s, else 0.
-std::size_t valid_char_length(std::string_view s) {
-  unsigned char c = static_cast<unsigned char>(s[0]);
-  std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-  if (len > s.size()) return 0;
-  return text::valid_utf8_prefix(s.substr(0, len)) == len ? len : 0;
-}
-
+// The code point of one valid character (valid_char_length said so).
 char32_t decode(std::string_view ch) {
-  auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(ch[i])); };
-  switch (ch.size()) {
-    case 1: return b(0);
-    case 2: return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-    case 3: return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    default:
-      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-  }
+  std::size_t len;
+  return text::utf8::decode(reinterpret_cast<const unsigned char*>(ch.data()), len);
 }
 
 // Name of an invisible format character, or nullptr for ordinary ones.
@@ -92,7 +78,7 @@ std::size_t char_width(char32_t cp) {
 std::size_t display_width(std::string_view utf8) {
   std::size_t width = 0, i = 0;
   while (i < utf8.size()) {
-    std::size_t len = valid_char_length(utf8.substr(i));
+    std::size_t len = text::utf8::valid_char_length(utf8.substr(i));
     if (len == 0) {
       ++i;
       continue;
@@ -107,11 +93,11 @@ std::vector<Glyph> visible_glyphs(std::string_view bytes) {
   std::vector<Glyph> out;
   std::size_t i = 0;
   while (i < bytes.size()) {
-    std::size_t len = valid_char_length(bytes.substr(i));
+    std::size_t len = text::utf8::valid_char_length(bytes.substr(i));
     if (len == 0) {
       // A run of bytes that do not make a character here: ⟨e4 bd⟩.
       std::string hex;
-      while (i < bytes.size() && valid_char_length(bytes.substr(i)) == 0) {
+      while (i < bytes.size() && text::utf8::valid_char_length(bytes.substr(i)) == 0) {
         if (!hex.empty()) hex += ' ';
         hex += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
         ++i;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "text/pretokenizer.hpp"
+#include "text/utf8.hpp"
 
 namespace tok::text {
 
@@ -47,6 +48,12 @@ std::size_t valid_utf8_prefix(std::string_view s) {
     i += len;
   }
   return n;
+}
+
+std::size_t utf8::valid_char_length(std::string_view s) {
+  std::size_t len = char_length(static_cast<unsigned char>(s[0]));
+  if (len > s.size()) return 0;
+  return valid_utf8_prefix(s.substr(0, len)) == len ? len : 0;
 }
 
 }  // namespace tok::text

@@ -1,10 +1,13 @@
-// UTF-8 decoding for the pre-tokenizer's hot loops. Input handed to these
-// functions has already been validated (valid_utf8_prefix), so decoding skips
-// all checks: a wrong byte here is a bug upstream, not bad user input.
+// UTF-8 decoding for the pre-tokenizer's hot loops, and tok's one rule for
+// the length of a character from its lead byte. decode() takes input already
+// validated (valid_utf8_prefix), so it skips all checks: a wrong byte there is
+// a bug upstream, not bad user input. Code that meets unvalidated bytes (token
+// bytes, user text to escape) asks valid_char_length().
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace tok::text::utf8 {
 
@@ -29,9 +32,20 @@ inline char32_t decode(const unsigned char* p, std::size_t& len) {
          (char32_t(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
 }
 
-// Length of the character whose lead byte is b (valid UTF-8 only).
+// Length of the character whose lead byte is b, from that byte alone. A byte
+// that cannot start a character (a continuation byte 0x80-0xBF, or
+// 0xF8-0xFF) counts as 1, so a scan over any bytes always moves forward one
+// byte at a time through what is not UTF-8.
 inline std::size_t char_length(unsigned char b) {
-  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  if (b < 0xC0) return 1;
+  if (b < 0xE0) return 2;
+  if (b < 0xF0) return 3;
+  return b < 0xF8 ? 4 : 1;
 }
+
+// Length of the character at s[0] if it is complete and valid UTF-8 (RFC
+// 3629: no overlong forms, surrogates or code points above U+10FFFF) within
+// s, else 0. s must not be empty.
+std::size_t valid_char_length(std::string_view s);
 
 }  // namespace tok::text::utf8

@@ -11,9 +11,6 @@ TEST_CASE("byte sizes: plain and binary suffixes") {
   CHECK(parse_byte_size("1GiB").value() == 1ull << 30);
   CHECK(parse_byte_size("2TiB").value() == 2ull << 40);
   CHECK(parse_byte_size("100B").value() == 100);
-  CHECK(format_byte_size(64ull << 20) == "64MiB");
-  CHECK(format_byte_size(1536) == "1536");
-  CHECK(format_byte_size(3072) == "3KiB");
 }
 
 TEST_CASE("byte sizes: clear errors") {

@@ -154,7 +154,7 @@ TEST_CASE("paged cache: byte budget reports no free block and changes nothing") 
   Status st = cache.append_token(b, 0);
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message ==
-        "KV cache: no free block (budget 6KiB = 3 blocks of 2048 bytes, all in use)");
+        "KV cache: no free block (budget 6.00 KiB = 3 blocks of 2048 bytes, all in use)");
   CHECK(cache.length(b) == 0);
   // A fork shares, so it costs nothing until it writes into a shared partial block.
   SeqId f = cache.fork(a);
@@ -166,7 +166,7 @@ TEST_CASE("paged cache: byte budget reports no free block and changes nothing") 
   auto tiny = small_config();
   tiny.budget_bytes = 1000;
   CHECK(PagedKvCache::create(tiny).error().message ==
-        "KV budget 1000 is smaller than one block (2048 bytes = 4 tokens of 512 bytes)");
+        "KV budget 1000 B (1000 bytes) is smaller than one block (2048 bytes = 4 tokens of 512 bytes)");
 }
 
 TEST_CASE("paged cache: stats and to_json") {

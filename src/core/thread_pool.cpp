@@ -1,9 +1,9 @@
-#include "model/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 
 #include <algorithm>
-#include <system_error>
+#include <exception>
 
-namespace tok::model {
+namespace tok {
 namespace {
 
 // Tens of microseconds of polling (a pause is tens of cycles).
@@ -28,11 +28,15 @@ bool spin_until(Ready ready) {
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
-  workers_.reserve(std::max(1u, threads));
+  threads = std::max(1u, threads);
   try {
-    for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { worker(i); });
-  } catch (const std::system_error&) {
-    // Out of threads: the loops split over the workers that started.
+    // Reserved first, so a worker once started is never lost to a
+    // reallocation that throws (an unjoined std::thread would terminate).
+    workers_.reserve(threads - 1);
+    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker(i); });
+  } catch (const std::exception&) {
+    // Out of threads (std::system_error) or memory: the loops are split over
+    // the workers that started.
   }
 }
 
@@ -55,11 +59,21 @@ void ThreadPool::parallel_for(std::int64_t n, std::int64_t grain,
     fn(0, n);
     return;
   }
+  run([&](unsigned w) {
+    std::int64_t begin = static_cast<std::int64_t>(w) * chunk;
+    if (begin < n) fn(begin, std::min(n, begin + chunk));
+  });
+}
+
+void ThreadPool::dispatch(Job job, void* context) {
+  if (workers_.empty()) {
+    job(context, 0);
+    return;
+  }
   FirstError errors;
   errors_ = &errors;
-  job_ = &fn;
-  n_ = n;
-  chunk_ = chunk;
+  job_ = job;
+  context_ = context;
   pending_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
   {
     // Under the lock, so a worker between its predicate check and its wait
@@ -68,13 +82,14 @@ void ThreadPool::parallel_for(std::int64_t n, std::int64_t grain,
     generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
-  errors.run([&] { fn(0, std::min(n, chunk)); });
+  errors.run([&] { job(context, 0); });
   auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
   if (!spin_until(all_done)) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, all_done);
   }
   job_ = nullptr;
+  context_ = nullptr;
   errors_ = nullptr;
   errors.rethrow();
 }
@@ -91,8 +106,7 @@ void ThreadPool::worker(unsigned index) {
     }
     if (stop_.load()) return;
     seen = generation_.load(std::memory_order_acquire);
-    std::int64_t begin = static_cast<std::int64_t>(index) * chunk_, n = n_;
-    if (begin < n) errors_->run([&] { (*job_)(begin, std::min(n, begin + chunk_)); });
+    errors_->run([&] { job_(context_, index); });
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lock(mutex_);  // pairs with the caller's predicate check
       done_.notify_one();
@@ -100,4 +114,4 @@ void ThreadPool::worker(unsigned index) {
   }
 }
 
-}  // namespace tok::model
+}  // namespace tok

@@ -1,0 +1,32 @@
+# The module order holds: no #include edge points up the order (core < text <
+# bpe < formats < {kv, show, cost, compare} < model < cli), and unit tests
+# include only what their module links (scripts/check-layering).
+source "$(dirname "$0")/lib.sh"
+: "${TOK_ROOT:?TOK_ROOT must point at the source tree}"
+check="$TOK_ROOT/scripts/check-layering"
+"$check" "$TOK_ROOT" >"$T/out" || fail "layering: $(cat "$T/out")"
+
+# The check can fail: a small tree with one edge of each wrong kind.
+mkdir -p "$T/tree/src/core" "$T/tree/src/bpe" "$T/tree/src/text" "$T/tree/tests/text"
+cat >"$T/tree/src/CMakeLists.txt" <<'CM'
+tok_module(core DEPS fmt::fmt)
+tok_module(text DEPS tok_core)
+tok_module(bpe DEPS tok_text)
+CM
+echo 'tok_unit_tests(text)' >"$T/tree/tests/CMakeLists.txt"
+printf '#include "core/result.hpp"\n#include "tok/build_info.hpp"\n' >"$T/tree/src/text/ok.cpp"
+printf '#include <vector>\n#include "bpe/encoder.hpp"\n' >"$T/tree/src/core/up.hpp"
+printf '#include "text/utf8.hpp"\n#include "bpe/tokenizer.hpp"\n' >"$T/tree/tests/text/up_test.cpp"
+expect_status 1 "$check" "$T/tree"
+grep -q 'src/core/up.hpp:2: includes bpe/' "$T/out" || fail "core including bpe not reported: $(cat "$T/out")"
+grep -q 'tests/text/up_test.cpp:2: includes bpe/' "$T/out" || fail "a text test including bpe not reported: $(cat "$T/out")"
+[ "$(wc -l <"$T/out")" == 2 ] || fail "expected two bad edges: $(cat "$T/out")"
+
+# A dependency declared against the order is refused too.
+echo 'tok_module(formats DEPS tok_bpe)' >>"$T/tree/src/CMakeLists.txt"
+echo 'tok_module(core2 DEPS tok_core)' >>"$T/tree/src/CMakeLists.txt"
+sed -i 's/tok_module(text DEPS tok_core)/tok_module(text DEPS tok_core tok_formats)/' "$T/tree/src/CMakeLists.txt"
+rm "$T/tree/src/core/up.hpp" "$T/tree/tests/text/up_test.cpp"
+expect_status 1 "$check" "$T/tree"
+grep -q 'text depends on formats' "$T/out" || fail "text depending on formats not reported: $(cat "$T/out")"
+grep -q "module 'core2' is not in the module order" "$T/out" || fail "unknown module not reported: $(cat "$T/out")"

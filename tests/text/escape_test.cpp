@@ -1,0 +1,48 @@
+#include "text/escape.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "text/utf8.hpp"
+
+using tok::text::escape_markup;
+using tok::text::escape_terminal;
+
+TEST_CASE("escape_markup: entities, line breaks as references, forbidden controls and invalid bytes as U+FFFD") {
+  CHECK(escape_markup("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+  CHECK(escape_markup("x\ty") == "x\ty");
+  CHECK(escape_markup("x\ny\rz") == "x&#10;y&#13;z");
+  CHECK(escape_markup(std::string("a\x01" "b\x1b[1m", 7)) == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD[1m");
+  CHECK(escape_markup("\x7f") == "\x7f");                        // allowed in XML 1.0
+  CHECK(escape_markup("\xE4\xBD\xA0\xE4\xBD") == "\xE4\xBD\xA0\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(escape_markup("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+}
+
+TEST_CASE("escape_terminal: \\n \\r \\t named, other controls and invalid bytes as \\xNN, one line") {
+  CHECK(escape_terminal("a\nb\rc\td") == "a\\nb\\rc\\td");
+  CHECK(escape_terminal("\x1b[31m\x7f") == "\\x1b[31m\\x7f");
+  CHECK(escape_terminal("\xC2\x9B" "1m") == "\\xc2\\x9b1m");  // C1 CSI: some terminals obey it
+  CHECK(escape_terminal("caf\xC3\xA9 \xE4\xBD") == "caf\xC3\xA9 \\xe4\\xbd");
+  CHECK(escape_terminal("a\\b\"c") == "a\\\\b\"c");
+  CHECK(escape_terminal("a\\b\"c", {.backslash = false, .quote = true}) == "a\\b\\\"c");
+  CHECK(escape_terminal(std::string("\0", 1)) == "\\x00");
+}
+
+TEST_CASE("utf8: one lead-byte rule, and valid_char_length refuses what is not whole valid UTF-8") {
+  using tok::text::utf8::char_length;
+  using tok::text::utf8::valid_char_length;
+  CHECK(char_length('a') == 1);
+  CHECK(char_length(0x80) == 1);  // a continuation byte cannot start a character
+  CHECK(char_length(0xC3) == 2);
+  CHECK(char_length(0xE4) == 3);
+  CHECK(char_length(0xF0) == 4);
+  CHECK(char_length(0xFF) == 1);
+  CHECK(valid_char_length("a") == 1);
+  CHECK(valid_char_length("\xC3\xA9x") == 2);
+  CHECK(valid_char_length("\xE4\xBD") == 0);          // cut short
+  CHECK(valid_char_length("\xED\xA0\x80") == 0);      // a surrogate
+  CHECK(valid_char_length("\xF0\x9F\x98\x80") == 4);
+  CHECK(valid_char_length("\xF4\x90\x80\x80") == 0);  // above U+10FFFF
+  CHECK(valid_char_length("\x80") == 0);
+}
