@@ -12,6 +12,10 @@ source "$(dirname "$0")/llama_peer.inc"
   --kv-heads 4 --ffn 512 --vocab 300 2>/dev/null || fail "make-random-model"
 for type in q4_1 q5_0 q5_1 q2_K q3_K q4_K q5_K q6_K q4_K_M; do
   "$TOK" quantize "$T/f32.gguf" "$T/$type.gguf" --type "$type" 2>"$T/q.err" || fail "quantize $type: $(cat "$T/q.err")"
-  llama_check "$T/$type.gguf" "hello world" 32 --kv-type f16
+  # Two and three bits per weight: llama.cpp rounds the activations to Q8_K
+  # for these and tok does not, which moves logits by more than at higher
+  # bit widths; a parting within 0.3 nats still counts as a near tie.
+  case $type in q2_K|q3_K) near=0.3 ;; *) near=0.1 ;; esac
+  NEAR_TIE=$near llama_check "$T/$type.gguf" "hello world" 32 --kv-type f16
 done
 echo "ok: every type generated llama.cpp's greedy ids"
