@@ -9,24 +9,9 @@
 
 namespace tok::bpe {
 
-// The low and high words of a * b from 32-bit halves: mix64 for compilers
-// without a 128-bit integer (MSVC), equal to it bit for bit (hash_test).
-inline std::uint64_t mix64_portable(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
-  std::uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-  std::uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
-  std::uint64_t lo = (mid << 32) | (ll & 0xFFFFFFFFu);
-  std::uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-  return lo ^ hi;
-}
-
 inline std::uint64_t mix64(std::uint64_t a, std::uint64_t b) {
-#if defined(__SIZEOF_INT128__)
   __uint128_t r = static_cast<__uint128_t>(a) * b;
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
-#else
-  return mix64_portable(a, b);
-#endif
 }
 
 inline std::uint64_t hash_u64(std::uint64_t k) {

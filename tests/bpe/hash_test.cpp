@@ -27,16 +27,3 @@ TEST_CASE("hash_short equals hash_bytes for every length 1..16") {
     }
   }
 }
-
-TEST_CASE("the 128-bit multiply from 32-bit halves equals the native one") {
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;
-  const std::uint64_t edges[] = {0, 1, 0xFFFFFFFFull, 0x100000000ull, ~0ull, ~0ull - 1};
-  for (std::uint64_t a : edges) {
-    for (std::uint64_t b : edges) REQUIRE(tok::bpe::mix64_portable(a, b) == tok::bpe::mix64(a, b));
-  }
-  for (int i = 0; i < 100000; ++i) {
-    std::uint64_t a = x = x * 6364136223846793005ull + 1442695040888963407ull;
-    std::uint64_t b = x = x * 6364136223846793005ull + 1442695040888963407ull;
-    REQUIRE(tok::bpe::mix64_portable(a, b) == tok::bpe::mix64(a, b));
-  }
-}
