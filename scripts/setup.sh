@@ -31,6 +31,17 @@ tok_install_packages() {
   rm -f /tmp/tok-apt.$$.log
 }
 
+# tok_add_foreign_arch ARCH: let dpkg install ARCH's builds of libraries
+# (multiarch: libicu-dev:arm64 beside libicu-dev), for cross-compiling.
+tok_add_foreign_arch() {
+  dpkg --print-foreign-architectures | grep -qx "$1" && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "tok: error: $1 packages are needed; run: sudo dpkg --add-architecture $1" >&2
+    exit 1
+  fi
+  dpkg --add-architecture "$1"
+}
+
 # tok_build DIR [cmake args...]: configure (if needed) and build DIR quietly;
 # only the targets in $TOK_BUILD_TARGETS when set (scripts/python).
 tok_build() {

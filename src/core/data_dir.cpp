@@ -2,7 +2,11 @@
 
 #include <pwd.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -27,13 +31,28 @@ std::string home_sub(const char* xdg_var, const char* fallback) {
   if (!home || !*home || std::string_view(home) == "/") return {};
   return std::string(home) + "/" + fallback + "/tok";
 }
+
+// This program's path; empty when the system will not say.
+fs::path executable_path() {
+  std::error_code ec;
+#if defined(__APPLE__)
+  // No /proc on macOS: dyld knows the path the program was started by.
+  char buf[4096];
+  std::uint32_t size = sizeof buf;
+  if (::_NSGetExecutablePath(buf, &size) != 0) return {};
+  fs::path exe = fs::weakly_canonical(buf, ec);
+#else
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);  // Linux
+#endif
+  return ec ? fs::path{} : exe;
+}
 }  // namespace
 
 std::string vocab_dir() {
   if (const char* env = std::getenv("TOK_VOCAB_DIR"); env && *env) return env;
   std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
+  fs::path exe = executable_path();
+  if (!exe.empty()) {
     fs::path installed = exe.parent_path().parent_path() / build_info::kInstallVocabDir;
     // Prefer the install location when the binary lives in a bin/ directory.
     if (exe.parent_path().filename() == "bin" && fs::is_directory(installed, ec)) {

@@ -30,7 +30,9 @@ void* huge_allocate(std::size_t bytes) {
   if (head) ::munmap(raw, head);
   if (tail) ::munmap(reinterpret_cast<void*>(aligned + len), tail);
   void* p = reinterpret_cast<void*>(aligned);
+#if defined(MADV_HUGEPAGE)
   (void)::madvise(p, len, MADV_HUGEPAGE);  // advice only: fine if refused
+#endif
   return p;
 }
 

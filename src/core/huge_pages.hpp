@@ -4,7 +4,8 @@
 // over (the encoder's piece cache: ~20 MB on a big file): one page fault per
 // 2 MiB instead of one per 4 KiB. In a VM a fault costs microseconds; 4 KiB
 // faults were 7% of `tok encode` on a 25 MB file. Smaller blocks come from
-// operator new; where huge pages are off the memory is plain anonymous pages.
+// operator new; where huge pages are off (or, off Linux, MADV_HUGEPAGE does
+// not exist) the memory is plain anonymous pages.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,8 @@
 #include "core/system_cpus.hpp"
 
+#if defined(__linux__)
 #include <sched.h>
+#endif
 
 #include <algorithm>
 #include <charconv>
@@ -69,12 +71,16 @@ std::optional<unsigned> cpus_of_cpu_max(std::string_view text) {
 
 unsigned available_cpus() {
   unsigned n = std::thread::hardware_concurrency();
+#if defined(__linux__)
+  // Elsewhere (macOS, the BSDs) there is no per-process CPU mask to read:
+  // the machine's count stands.
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
     int in_mask = CPU_COUNT(&set);
     if (in_mask > 0) n = static_cast<unsigned>(in_mask);
   }
+#endif
   if (auto quota = cgroup_cpus()) n = n ? std::min(n, *quota) : *quota;
   return std::max(1u, n);
 }

@@ -13,7 +13,8 @@ namespace tok {
 // The smallest of: the CPUs in the affinity mask (sched_getaffinity), the
 // cgroup CPU quota rounded up (v2 cpu.max of the process's cgroup, or v1
 // cpu.cfs_quota_us / cpu.cfs_period_us), and hardware_concurrency() when
-// neither can be read. At least 1.
+// neither can be read. At least 1. Off Linux, where neither exists, it is
+// hardware_concurrency().
 unsigned available_cpus();
 
 // A cgroup v2 cpu.max ("QUOTA PERIOD", QUOTA "max" when unlimited) as CPUs,

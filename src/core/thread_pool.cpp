@@ -12,6 +12,8 @@ constexpr int kSpins = 2000;
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
 #endif
 }
 

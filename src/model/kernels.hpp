@@ -2,7 +2,9 @@
 // VNNI for Q8_0 / Q4_0 (AVX2 for the rest) when the CPU has it, else AVX2+FMA
 // (+F16C) when the CPU has them (__builtin_cpu_supports; only the kernel
 // files are compiled with the ISA flags, so the binary still runs on any
-// x86-64), else portable scalar code. Matrix-vector and matrix-matrix products are loops over these.
+// x86-64), else portable scalar code. On AArch64 the NEON kernels
+// (kernels_neon.cpp; NEON is in the base ISA, so no check). Matrix-vector and
+// matrix-matrix products are loops over these.
 //
 // Q8_0 and Q4_0 weights are multiplied with activations quantized to Q8_0
 // blocks (integer dot products, as llama.cpp does); every other type is
@@ -25,7 +27,7 @@
 
 namespace tok::model {
 
-enum class Isa { kScalar, kAvx2, kAvx512Vnni };
+enum class Isa { kScalar, kAvx2, kAvx512Vnni, kNeon };
 
 struct DotKernels;
 
@@ -92,6 +94,8 @@ const DotKernels& scalar_kernels();
 const DotKernels* avx2_kernels();
 // nullptr when the CPU also lacks AVX-512 F/BW/VL/VNNI.
 const DotKernels* avx512_kernels();
+// nullptr except on AArch64.
+const DotKernels* neon_kernels();
 
 // An activation vector in the form the weight type wants: the floats, and
 // their Q8_0 blocks when the weight is Q8_0 / Q4_0.

@@ -76,7 +76,8 @@ const DotKernels& best_kernels() {
     if (std::getenv("TOK_NO_SIMD")) return &kScalar;
     const DotKernels* avx512 = std::getenv("TOK_NO_AVX512") ? nullptr : avx512_kernels();
     const DotKernels* avx2 = avx2_kernels();
-    return avx512 ? avx512 : avx2 ? avx2 : &kScalar;
+    const DotKernels* neon = neon_kernels();
+    return avx512 ? avx512 : avx2 ? avx2 : neon ? neon : &kScalar;
   }();
   return *best;
 }

@@ -2,7 +2,9 @@
 // thread count; the quota parsers on the texts the kernel writes.
 #include <doctest/doctest.h>
 
+#if defined(__linux__)
 #include <sched.h>
+#endif
 
 #include <thread>
 
@@ -27,6 +29,7 @@ TEST_CASE("cgroup v1 cfs quota: -1 is no limit") {
   CHECK(cpus_of_cfs_quota(100000, 0) == std::nullopt);
 }
 
+#if defined(__linux__)  // the only system with a per-process CPU mask
 TEST_CASE("available_cpus follows the affinity mask") {
   cpu_set_t saved;
   REQUIRE(sched_getaffinity(0, sizeof(saved), &saved) == 0);
@@ -44,3 +47,4 @@ TEST_CASE("available_cpus follows the affinity mask") {
   REQUIRE(sched_setaffinity(0, sizeof(saved), &saved) == 0);
   CHECK(available_cpus() == all);
 }
+#endif

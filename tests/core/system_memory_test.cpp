@@ -18,6 +18,11 @@ TEST_CASE("system memory: available, and an address-space limit lowers it") {
     if (line.rfind("VmSize:", 0) == 0) vm_kb = std::stoull(line.substr(7));
   }
   REQUIRE(vm_kb > 0);
+#if defined(TOK_TEST_EMULATED)
+  // qemu-user keeps RLIMIT_AS to itself (a guest limit would bind the
+  // emulator), so there is no limit to observe.
+  return;
+#endif
   rlimit saved{};
   REQUIRE(getrlimit(RLIMIT_AS, &saved) == 0);
   rlimit lower = saved;

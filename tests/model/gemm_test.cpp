@@ -69,6 +69,7 @@ std::vector<const DotKernels*> simd_kernels() {
   std::vector<const DotKernels*> k;
   if (const DotKernels* p = avx2_kernels()) k.push_back(p);
   if (const DotKernels* p = avx512_kernels()) k.push_back(p);
+  if (const DotKernels* p = neon_kernels()) k.push_back(p);
   return k;
 }
 

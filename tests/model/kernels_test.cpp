@@ -30,6 +30,7 @@ std::vector<const DotKernels*> all_kernels() {
   std::vector<const DotKernels*> k{&scalar_kernels()};
   if (avx2_kernels()) k.push_back(avx2_kernels());
   if (avx512_kernels()) k.push_back(avx512_kernels());
+  if (neon_kernels()) k.push_back(neon_kernels());
   return k;
 }
 
