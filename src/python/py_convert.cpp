@@ -1,5 +1,8 @@
 #include "python/py_convert.hpp"
 
+#include <algorithm>
+#include <bit>
+
 namespace tok::python {
 
 std::string_view utf8_view(py::handle text) {
@@ -18,11 +21,37 @@ std::string_view utf8_view(py::handle text) {
   return {data, static_cast<std::size_t>(size)};
 }
 
+namespace {
+
+// A list of millions of ids holds only tens of thousands of distinct values,
+// and allocating an int object per element was a quarter of an
+// encode_ordinary call. So one int object per id seen is kept for the life of
+// the process (as CPython keeps its small ints) and the list takes new
+// references to it. Ids past kCachedIds (no vocabulary has that many) are
+// allocated as before. Only called with the GIL held, which guards the table.
+constexpr std::size_t kCachedIds = std::size_t{1} << 20;
+
+PyObject* id_object(bpe::TokenId id) {
+  static std::vector<PyObject*> cache;
+  std::size_t i = id;
+  if (i >= kCachedIds) return PyLong_FromUnsignedLong(id);
+  if (i >= cache.size()) cache.resize(std::min(kCachedIds, std::bit_ceil(i + 1)), nullptr);
+  PyObject*& v = cache[i];
+  if (!v) {
+    v = PyLong_FromUnsignedLong(id);
+    if (!v) return nullptr;
+  }
+  Py_INCREF(v);
+  return v;
+}
+
+}  // namespace
+
 py::list to_list(const std::vector<bpe::TokenId>& ids) {
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
   if (!list) throw py::error_already_set();
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    PyObject* v = PyLong_FromUnsignedLong(ids[i]);
+    PyObject* v = id_object(ids[i]);
     if (!v) {
       Py_DECREF(list);
       throw py::error_already_set();
