@@ -12,7 +12,9 @@ std::uint32_t RankQueue::new_chunk() {
     free_ = chunk(c).next;
   } else {
     if (used_ % kBlockChunks == 0)
-      blocks_.push_back(std::make_unique_for_overwrite<Chunk[]>(kBlockChunks));
+      // Left uninitialized (every chunk is written before it is read);
+      // make_unique_for_overwrite would say so, but libc++ 14 lacks it.
+      blocks_.push_back(std::unique_ptr<Chunk[]>(new Chunk[kBlockChunks]));
     c = used_++;
   }
   chunk(c).next = kNone;
