@@ -99,7 +99,10 @@ TEST_CASE("batched requests give exactly what each gives alone, with and without
   }
   // Unlimited; then a budget of 14 blocks of 4 tokens: a few sequences at a
   // time, growth forces preemptions; max_batch 3 caps the step width.
-  for (auto [budget_blocks, max_batch] : {std::pair{0, 64}, std::pair{14, 64}, std::pair{0, 3}}) {
+  // (Plain locals, not a structured binding: CAPTURE's lambda may not
+  // capture one in clang 14.)
+  for (auto limits : {std::pair{0, 64}, std::pair{14, 64}, std::pair{0, 3}}) {
+    int budget_blocks = limits.first, max_batch = limits.second;
     CAPTURE(budget_blocks);
     CAPTURE(max_batch);
     auto cache = tok::kv::PagedKvCache::create(
