@@ -1,8 +1,8 @@
 // AVX2 + FMA kernels for the weight types of GGUF "_M" / "_S" mixes beside
-// Q4_K / Q6_K / Q8_0: Q4_1, Q5_0, Q5_1 as integer dots with Q8_0
-// activations (llama.cpp's approach, and what keeps greedy ids on
-// llama.cpp's), Q2_K, Q3_K, Q5_K dequantized a super-block at a time in
-// registers and multiplied with the float activations (as dot_q4_k does).
+// Q4_K / Q6_K / Q8_0: Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K as integer dots
+// with Q8_0 activations (llama.cpp's approach; it uses Q8_1 / Q8_K blocks
+// for some). Against the float activations of dot_q4_k's approach, Q5_K
+// decode ran 2.x times faster (BENCHMARKS.md).
 // Compiled with -mavx2 -mfma -mf16c (src/CMakeLists.txt); kernels_avx2.cpp
 // puts them in its table, which the AVX-512 set copies.
 #include "model/kernels.hpp"
@@ -78,89 +78,102 @@ float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) {
   return hsum(_mm256_add_ps(acc[0], acc[1]));
 }
 
-// Q5_K: as dot_q4_k, with the 5th bit of element 64 k + l (l < 32) at bit
-// 2k of qh[l] and of element 64 k + 32 + l at bit 2k + 1.
-float dot_q5_k(const BlockQ5_K* w, const float* x, std::int64_t n) {
-  __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0;
-  const __m256i low = _mm256_set1_epi32(0x0F), bit4 = _mm256_set1_epi32(0x10);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
+// The K-quants on Q8_0 activations: a 32-value Q8_0 block covers one Q5_K
+// sub-block or two of Q2_K / Q3_K, so each block's sum is integer (codes
+// times activations times the integer sub-block scales) and costs one
+// float multiply-add; llama.cpp does the same on 256-value Q8_K blocks.
+
+namespace {
+
+// The int16 lanes [s0 x 8 | s1 x 8]: madd with a maddubs result scales the
+// first 16 elements of a 32-value block by s0, the other 16 by s1.
+inline __m256i pair_scales(int s0, int s1) {
+  return _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(s1)), _mm_set1_epi16(static_cast<short>(s0)));
+}
+
+}  // namespace
+
+// Q5_K: sub-block j (one Q8_0 block) is d sc_j q - dmin m_j with q in 0..31:
+// the 5th bit of element 64 k + l (l < 32) is bit 2k of qh[l], of element
+// 64 k + 32 + l bit 2k + 1.
+float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) {
+  __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+  const __m256i low = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi8(1);
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
-    const std::uint8_t* q = w[b].qs;
-    for (int k = 0; k < kQKK / 64; ++k, q += 32) {
-      std::uint8_t sc[2], m[2];
-      for (int h = 0; h < 2; ++h) scale_min_k4(2 * k + h, w[b].scales, sc[h], m[h]);
-      __m256 d1 = _mm256_set1_ps(d * sc[0]), m1 = _mm256_set1_ps(dmin * m[0]);
-      __m256 d2 = _mm256_set1_ps(d * sc[1]), m2 = _mm256_set1_ps(dmin * m[1]);
-      const float* xs = x + 64 * k;
-      for (int l = 0; l < 32; l += 8) {
-        __m256i v = bytes8(q + l);
-        // bit 2k of qh moved to bit 4, and bit 2k + 1 (one step further up).
-        __m256i h = bytes8(w[b].qh + l);
-        __m256i h1 = _mm256_and_si256(k < 2 ? _mm256_slli_epi32(h, 4 - 2 * k) : _mm256_srli_epi32(h, 2 * k - 4), bit4);
-        __m256i h2 = _mm256_and_si256(k < 2 ? _mm256_slli_epi32(h, 3 - 2 * k) : _mm256_srli_epi32(h, 2 * k - 3), bit4);
-        __m256 lo = _mm256_cvtepi32_ps(_mm256_or_si256(_mm256_and_si256(v, low), h1));
-        __m256 hi = _mm256_cvtepi32_ps(_mm256_or_si256(_mm256_srli_epi32(v, 4), h2));
-        acc0 = _mm256_fmadd_ps(_mm256_fmsub_ps(d1, lo, m1), _mm256_loadu_ps(xs + l), acc0);
-        acc1 = _mm256_fmadd_ps(_mm256_fmsub_ps(d2, hi, m2), _mm256_loadu_ps(xs + 32 + l), acc1);
+    __m256i qh = load256(w[b].qh);
+    for (int k = 0; k < kQKK / 64; ++k) {
+      __m256i q = load256(w[b].qs + 32 * k);
+      for (int h = 0; h < 2; ++h) {
+        std::uint8_t sc, m;
+        scale_min_k4(2 * k + h, w[b].scales, sc, m);
+        // 16-bit shifts: the mask keeps each byte's own bit.
+        __m256i nib = h == 0 ? _mm256_and_si256(q, low) : _mm256_and_si256(_mm256_srli_epi16(q, 4), low);
+        __m256i bit = _mm256_and_si256(_mm256_srli_epi16(qh, 2 * k + h), ones);
+        __m256i codes = _mm256_or_si256(nib, _mm256_slli_epi16(bit, 4));
+        const BlockQ8_0& xb = x[2 * k + h];
+        __m256i xv = load256(xb.qs);
+        float dx = half(xb.d);
+        acc[h] = _mm256_fmadd_ps(_mm256_set1_ps(d * sc * dx), _mm256_cvtepi32_ps(dot_u8(codes, xv)), acc[h]);
+        acc[h] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * m * dx), _mm256_cvtepi32_ps(dot_u8(ones, xv)), acc[h]);
       }
     }
   }
-  return hsum(_mm256_add_ps(acc0, acc1));
+  return hsum(_mm256_add_ps(acc[0], acc[1]));
 }
 
 // Q3_K: in each half (128 elements) of a super-block, element 32 s + l
-// (l < 32) is bits 2s..2s+1 of qs[l], with the high bit 4 h + s of hmask[l]
-// (clear: minus 4), times d and the signed scale of its 16 elements:
-//   d sc (q + 4 hb - 4) = (d sc) (q | hb << 2) - 4 d sc.
-float dot_q3_k(const BlockQ3_K* w, const float* x, std::int64_t n) {
-  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-  const __m256i three = _mm256_set1_epi32(3), four = _mm256_set1_epi32(4);
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+// (l < 32) is bits 2s..2s+1 of qs[l] plus 4 where bit 4 h + s of hmask[l] is
+// set, minus 4, times d and the signed 6-bit scale of its 16 elements:
+//   sum(sc (q - 4) x) = madd(maddubs(q, x) - maddubs(4, x), sc).
+float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
+  __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+  const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
     float d = half(w[b].d);
     int sc[16];
     ggml::q3_k_scales(w[b].scales, sc);
+    __m256i hm = load256(w[b].hmask);
     for (int h = 0; h < 2; ++h) {
-      const std::uint8_t* q = w[b].qs + 32 * h;
-      const float* xs = x + b * kQKK + 128 * h;
-      for (int l = 0; l < 32; l += 8) {
-        __m256i qv = bytes8(q + l), hv = bytes8(w[b].hmask + l);
-        for (int s = 0; s < 4; ++s) {
-          int bit = 4 * h + s;  // moved to bit 2
-          __m256i hb = _mm256_and_si256(bit < 2 ? _mm256_slli_epi32(hv, 2 - bit) : _mm256_srli_epi32(hv, bit - 2), four);
-          __m256i v = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(qv, 2 * s), three), hb);
-          float dl = d * static_cast<float>(sc[8 * h + 2 * s + l / 16]);
-          __m256 wv = _mm256_fmsub_ps(_mm256_set1_ps(dl), _mm256_cvtepi32_ps(v), _mm256_set1_ps(4 * dl));
-          acc[s] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(xs + 32 * s + l), acc[s]);
-        }
+      __m256i q = load256(w[b].qs + 32 * h);
+      for (int s = 0; s < 4; ++s) {
+        __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
+        __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
+        __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
+        const BlockQ8_0& xb = x[4 * h + s];
+        __m256i xv = load256(xb.qs);
+        __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(four, xv));
+        __m256i dot = _mm256_madd_epi16(p, pair_scales(sc[8 * h + 2 * s], sc[8 * h + 2 * s + 1]));
+        acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * half(xb.d)), _mm256_cvtepi32_ps(dot), acc[s & 1]);
       }
     }
   }
-  return hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
+  return hsum(_mm256_add_ps(acc[0], acc[1]));
 }
 
 // Q2_K: the layout of Q3_K without the high bits; each 16 elements have a
 // 4-bit scale and a 4-bit minimum: d sc q - dmin m.
-float dot_q2_k(const BlockQ2_K* w, const float* x, std::int64_t n) {
-  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-  const __m256i three = _mm256_set1_epi32(3);
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
+  __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+  const __m256i three = _mm256_set1_epi8(3), ones = _mm256_set1_epi8(1);
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
     for (int h = 0; h < 2; ++h) {
-      const std::uint8_t* q = w[b].qs + 32 * h;
-      const float* xs = x + b * kQKK + 128 * h;
-      for (int l = 0; l < 32; l += 8) {
-        __m256i qv = bytes8(q + l);
-        for (int s = 0; s < 4; ++s) {
-          std::uint8_t sm = w[b].scales[8 * h + 2 * s + l / 16];
-          __m256 v = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(qv, 2 * s), three));
-          __m256 wv = _mm256_fmsub_ps(_mm256_set1_ps(d * static_cast<float>(sm & 0xF)), v,
-                                      _mm256_set1_ps(dmin * static_cast<float>(sm >> 4)));
-          acc[s] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(xs + 32 * s + l), acc[s]);
-        }
+      __m256i q = load256(w[b].qs + 32 * h);
+      for (int s = 0; s < 4; ++s) {
+        const std::uint8_t* sm = w[b].scales + 8 * h + 2 * s;
+        __m256i codes = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three);
+        const BlockQ8_0& xb = x[4 * h + s];
+        __m256i xv = load256(xb.qs);
+        __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sm[0] & 0xF, sm[1] & 0xF));
+        __m256i mins = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, xv), pair_scales(sm[0] >> 4, sm[1] >> 4));
+        float dx = half(xb.d);
+        acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * dx), _mm256_cvtepi32_ps(dot), acc[s & 1]);
+        acc[s & 1] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * dx), _mm256_cvtepi32_ps(mins), acc[s & 1]);
       }
     }
   }
-  return hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
+  return hsum(_mm256_add_ps(acc[0], acc[1]));
 }
 
 }  // namespace tok::model::avx2

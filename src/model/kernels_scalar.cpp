@@ -112,9 +112,9 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kQ4_1: return k.q4_1(static_cast<const BlockQ4_1*>(row), a.xq, n);
     case DType::kQ5_0: return k.q5_0(static_cast<const BlockQ5_0*>(row), a.xq, n);
     case DType::kQ5_1: return k.q5_1(static_cast<const BlockQ5_1*>(row), a.xq, n);
-    case DType::kQ2_K: return k.q2_k(static_cast<const BlockQ2_K*>(row), a.x, n);
-    case DType::kQ3_K: return k.q3_k(static_cast<const BlockQ3_K*>(row), a.x, n);
-    case DType::kQ5_K: return k.q5_k(static_cast<const BlockQ5_K*>(row), a.x, n);
+    case DType::kQ2_K: return k.q2_k(static_cast<const BlockQ2_K*>(row), a.xq, n);
+    case DType::kQ3_K: return k.q3_k(static_cast<const BlockQ3_K*>(row), a.xq, n);
+    case DType::kQ5_K: return k.q5_k(static_cast<const BlockQ5_K*>(row), a.xq, n);
     default: return k.dequant_dot(ggml::traits(w.type), row, a.x, n);
   }
 }

@@ -1,6 +1,6 @@
-// Portable reference kernels for Q4_1, Q5_0, Q5_1 (integer dots with Q8_0
-// activations) and Q2_K, Q3_K, Q5_K (reference dequantization, then the
-// float dot): the definition of what their SIMD kernels compute.
+// Portable reference kernels for Q4_1, Q5_0, Q5_1 (integer dots) and Q2_K,
+// Q3_K, Q5_K (reference dequantization, then float dots), all with Q8_0
+// activations: the definition of what their SIMD kernels compute.
 #include "model/kernels.hpp"
 
 namespace tok::model::scalar {
@@ -38,19 +38,30 @@ float dot_small(const Block* w, const BlockQ8_0* x, std::int64_t n) {
   return s;
 }
 
+// A K-quant super-block by reference dequantization, then one float sum per
+// Q8_0 block times its scale.
+template <DType kType, class Block>
+float dot_k(const Block* w, const BlockQ8_0* x, std::int64_t n) {
+  float buf[kQKK];
+  float s = 0;
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+    dequantize_row(kType, w + b, buf, kQKK);
+    for (int j = 0; j < kQKK / kQK; ++j) {
+      float t = 0;
+      for (int l = 0; l < kQK; ++l) t += buf[kQK * j + l] * static_cast<float>(x[j].qs[l]);
+      s += fp16_to_f32(x[j].d) * t;
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
 float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
 float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q2_k(const BlockQ2_K* w, const float* x, std::int64_t n) {
-  return scalar_kernels().dequant_dot(ggml::traits(DType::kQ2_K), w, x, n);
-}
-float dot_q3_k(const BlockQ3_K* w, const float* x, std::int64_t n) {
-  return scalar_kernels().dequant_dot(ggml::traits(DType::kQ3_K), w, x, n);
-}
-float dot_q5_k(const BlockQ5_K* w, const float* x, std::int64_t n) {
-  return scalar_kernels().dequant_dot(ggml::traits(DType::kQ5_K), w, x, n);
-}
+float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ2_K>(w, x, n); }
+float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ3_K>(w, x, n); }
+float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ5_K>(w, x, n); }
 
 }  // namespace tok::model::scalar

@@ -63,34 +63,29 @@ Ref ref_dot(const std::vector<float>& w, const std::vector<float>& x) {
 }
 
 // Rows of `Block` at every length and scale; `dot` calls one kernel set's
-// kernel on (row, floats, Q8_0 blocks of the floats) and the check is
-// against the weights' reference dequantization times the activations the
-// kernel sees (the Q8_0 values for the integer kernels).
+// kernel on (row, Q8_0 blocks of random floats) and the check is against
+// the weights' reference dequantization times the dequantized Q8_0 values.
 template <class Block, class Dot>
-void check_type(DType type, bool q8_activations, Dot dot) {
+void check_type(DType type, Dot dot) {
   std::mt19937 rng(static_cast<unsigned>(type) + 21);
   std::normal_distribution<float> normal(0, 1);
   for (std::int64_t n : {96, 256, 512, 1280, 4096}) {
     if (n % tok::ggml::traits(type).block_size != 0) continue;  // 96: a tail of 32-value blocks
     for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
       auto row = random_row<Block>(n / tok::ggml::traits(type).block_size, scale, rng);
-      std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());
+      std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
       for (auto& v : x) v = normal(rng);
       std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n / kQK));
       quantize_act_q8_0(x.data(), xq.data(), n);
       dequantize_row(type, row.data(), w.data(), n);
-      if (q8_activations) {
-        dequantize_row(DType::kQ8_0, xq.data(), xs.data(), n);
-      } else {
-        xs = x;
-      }
+      dequantize_row(DType::kQ8_0, xq.data(), xs.data(), n);
       Ref want = ref_dot(w, xs);
       for (const DotKernels* k : all_kernels()) {
         CAPTURE(tok::ggml::type_name(type));
         CAPTURE(static_cast<int>(k->isa));
         CAPTURE(n);
         CAPTURE(scale);
-        float got = dot(*k, reinterpret_cast<const Block*>(row.data()), x.data(), xq.data(), n);
+        float got = dot(*k, reinterpret_cast<const Block*>(row.data()), xq.data(), n);
         REQUIRE(std::isfinite(got));
         CHECK(std::fabs(got - want.sum) <= 1e-5 * want.magnitude + 1e-30);
         // The same row through dot_row, the entry point of the forward pass.
@@ -104,28 +99,29 @@ void check_type(DType type, bool q8_activations, Dot dot) {
 }  // namespace
 
 TEST_CASE("Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
-  check_type<BlockQ4_1>(DType::kQ4_1, true, [](const DotKernels& k, const BlockQ4_1* w, const float*,
-                                               const BlockQ8_0* xq, std::int64_t n) { return k.q4_1(w, xq, n); });
-  check_type<BlockQ5_0>(DType::kQ5_0, true, [](const DotKernels& k, const BlockQ5_0* w, const float*,
-                                               const BlockQ8_0* xq, std::int64_t n) { return k.q5_0(w, xq, n); });
-  check_type<BlockQ5_1>(DType::kQ5_1, true, [](const DotKernels& k, const BlockQ5_1* w, const float*,
-                                               const BlockQ8_0* xq, std::int64_t n) { return k.q5_1(w, xq, n); });
+  check_type<BlockQ4_1>(DType::kQ4_1, [](const DotKernels& k, const BlockQ4_1* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q4_1(w, xq, n); });
+  check_type<BlockQ5_0>(DType::kQ5_0, [](const DotKernels& k, const BlockQ5_0* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_0(w, xq, n); });
+  check_type<BlockQ5_1>(DType::kQ5_1, [](const DotKernels& k, const BlockQ5_1* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_1(w, xq, n); });
 }
 
-TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the floats") {
-  check_type<BlockQ2_K>(DType::kQ2_K, false, [](const DotKernels& k, const BlockQ2_K* w, const float* x,
-                                                const BlockQ8_0*, std::int64_t n) { return k.q2_k(w, x, n); });
-  check_type<BlockQ3_K>(DType::kQ3_K, false, [](const DotKernels& k, const BlockQ3_K* w, const float* x,
-                                                const BlockQ8_0*, std::int64_t n) { return k.q3_k(w, x, n); });
-  check_type<BlockQ5_K>(DType::kQ5_K, false, [](const DotKernels& k, const BlockQ5_K* w, const float* x,
-                                                const BlockQ8_0*, std::int64_t n) { return k.q5_k(w, x, n); });
+TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 activations") {
+  check_type<BlockQ2_K>(DType::kQ2_K, [](const DotKernels& k, const BlockQ2_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q2_k(w, xq, n); });
+  check_type<BlockQ3_K>(DType::kQ3_K, [](const DotKernels& k, const BlockQ3_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q3_k(w, xq, n); });
+  check_type<BlockQ5_K>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
-TEST_CASE("the weight types with Q8_0 kernels ask for Q8_0 activations, the K-quants for floats") {
-  for (DType t : {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1}) CHECK(wants_q8(t));
-  for (DType t : {DType::kF32, DType::kF16, DType::kQ2_K, DType::kQ3_K, DType::kQ4_K, DType::kQ5_K, DType::kQ6_K}) {
-    CHECK_FALSE(wants_q8(t));
+TEST_CASE("the weight types with integer kernels ask for Q8_0 activations, the others for floats") {
+  for (DType t : {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
+                  DType::kQ5_K}) {
+    CHECK(wants_q8(t));
   }
+  for (DType t : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ4_K, DType::kQ6_K}) CHECK_FALSE(wants_q8(t));
 }
 
 TEST_CASE("a Q5_0 row whose 5th bits are all set or all clear: codes 0..15 and -16..-1") {
