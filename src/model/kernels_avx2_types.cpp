@@ -85,10 +85,20 @@ float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) {
 
 namespace {
 
-// The int16 lanes [s0 x 8 | s1 x 8]: madd with a maddubs result scales the
-// first 16 elements of a 32-value block by s0, the other 16 by s1.
-inline __m256i pair_scales(int s0, int s1) {
-  return _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(s1)), _mm_set1_epi16(static_cast<short>(s0)));
+// A super-block's 16 sub-block scales as int16 lanes, S; half h of them
+// (scales 8h .. 8h + 7) in both 128-bit lanes.
+inline __m256i scales_half(__m256i s, int h) {
+  return h == 0 ? _mm256_permute2x128_si256(s, s, 0x00) : _mm256_permute2x128_si256(s, s, 0x11);
+}
+
+// From scales_half(S, h), the int16 lanes [S[8h + 2j] x 8 | S[8h + 2j + 1] x 8]:
+// madd with a maddubs result scales the first 16 elements of a 32-value
+// block by one, the other 16 by the other. One shuffle (constant control
+// once the caller's loop over j is unrolled).
+inline __m256i pair_scales(__m256i half, int j) {
+  const __m256i ctrl = _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(((4 * j + 3) << 8) | (4 * j + 2))),
+                                        _mm_set1_epi16(static_cast<short>(((4 * j + 1) << 8) | (4 * j))));
+  return _mm256_shuffle_epi8(half, ctrl);
 }
 
 }  // namespace
@@ -133,9 +143,14 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
     float d = half(w[b].d);
     int sc[16];
     ggml::q3_k_scales(w[b].scales, sc);
+    alignas(32) std::int16_t sc16[16];
+    for (int j = 0; j < 16; ++j) sc16[j] = static_cast<std::int16_t>(sc[j]);
+    const __m256i scales = _mm256_load_si256(reinterpret_cast<const __m256i*>(sc16));
     __m256i hm = load256(w[b].hmask);
     for (int h = 0; h < 2; ++h) {
       __m256i q = load256(w[b].qs + 32 * h);
+      __m256i sh = scales_half(scales, h);
+#pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
         __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
         __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
@@ -143,7 +158,7 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
         const BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
         __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(four, xv));
-        __m256i dot = _mm256_madd_epi16(p, pair_scales(sc[8 * h + 2 * s], sc[8 * h + 2 * s + 1]));
+        __m256i dot = _mm256_madd_epi16(p, pair_scales(sh, s));
         acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * half(xb.d)), _mm256_cvtepi32_ps(dot), acc[s & 1]);
       }
     }
@@ -158,15 +173,19 @@ float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
   const __m256i three = _mm256_set1_epi8(3), ones = _mm256_set1_epi8(1);
   for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
+    __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales));
+    const __m256i scales = _mm256_cvtepu8_epi16(_mm_and_si128(sm, _mm_set1_epi8(0x0F)));
+    const __m256i mins_sc = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sm, 4), _mm_set1_epi8(0x0F)));
     for (int h = 0; h < 2; ++h) {
       __m256i q = load256(w[b].qs + 32 * h);
+      __m256i sh = scales_half(scales, h), mh = scales_half(mins_sc, h);
+#pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
-        const std::uint8_t* sm = w[b].scales + 8 * h + 2 * s;
         __m256i codes = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three);
         const BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
-        __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sm[0] & 0xF, sm[1] & 0xF));
-        __m256i mins = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, xv), pair_scales(sm[0] >> 4, sm[1] >> 4));
+        __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sh, s));
+        __m256i mins = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, xv), pair_scales(mh, s));
         float dx = half(xb.d);
         acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * dx), _mm256_cvtepi32_ps(dot), acc[s & 1]);
         acc[s & 1] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * dx), _mm256_cvtepi32_ps(mins), acc[s & 1]);
