@@ -83,15 +83,4 @@ inline void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uin
   }
 }
 
-// The 16 6-bit scales of a Q3_K block, unpacked and minus 32: scale j's low
-// 4 bits are in byte j % 8 (low nibble for j < 8, high nibble after), its
-// high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
-inline void q3_k_scales(const std::uint8_t* p, int* out) {
-  for (int j = 0; j < 16; ++j) {
-    int low = j < 8 ? p[j] & 0xF : p[j - 8] >> 4;
-    int high = (p[8 + j % 4] >> (2 * (j / 4))) & 3;
-    out[j] = (low | (high << 4)) - 32;
-  }
-}
-
 }  // namespace tok::ggml

@@ -26,6 +26,19 @@ void dequantize_row_q2_k(const BlockQ2_K* x, float* y, std::int64_t n) {
   }
 }
 
+namespace {
+// The 16 6-bit scales of a Q3_K block, unpacked: scale j's low 4 bits are
+// in byte j % 8 (low nibble for j < 8, high nibble after), its high 2 bits
+// in byte 8 + j % 4 at bit 2 (j / 4).
+void q3_k_scales(const std::uint8_t* p, int* out) {
+  for (int j = 0; j < 16; ++j) {
+    int low = j < 8 ? p[j] & 0xF : p[j - 8] >> 4;
+    int high = (p[8 + j % 4] >> (2 * (j / 4))) & 3;
+    out[j] = (low | (high << 4)) - 32;
+  }
+}
+}  // namespace
+
 void dequantize_row_q3_k(const BlockQ3_K* x, float* y, std::int64_t n) {
   for (std::int64_t i = 0; i < n / kQKK; ++i) {
     float d = fp16_to_f32(x[i].d);

@@ -132,6 +132,25 @@ float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) {
   return hsum(_mm256_add_ps(acc[0], acc[1]));
 }
 
+namespace {
+
+// The 16 6-bit scales of a Q3_K block, minus 32, as int16 lanes (llama.cpp's
+// unpacking): scale j's low 4 bits are in byte j % 8 (low nibble for j < 8,
+// high nibble after), its high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
+// 32-bit shifts are safe: the masks keep each byte's own bits.
+inline __m256i q3_k_scales(const std::uint8_t* p) {
+  std::uint32_t a[3];
+  std::memcpy(a, p, 12);
+  const std::uint32_t low = 0x0F0F0F0F, two = 0x03030303;
+  __m128i s = _mm_set_epi32(static_cast<int>(((a[1] >> 4) & low) | (((a[2] >> 6) & two) << 4)),
+                            static_cast<int>(((a[0] >> 4) & low) | (((a[2] >> 4) & two) << 4)),
+                            static_cast<int>((a[1] & low) | (((a[2] >> 2) & two) << 4)),
+                            static_cast<int>((a[0] & low) | ((a[2] & two) << 4)));
+  return _mm256_cvtepi8_epi16(_mm_sub_epi8(s, _mm_set1_epi8(32)));
+}
+
+}  // namespace
+
 // Q3_K: in each half (128 elements) of a super-block, element 32 s + l
 // (l < 32) is bits 2s..2s+1 of qs[l] plus 4 where bit 4 h + s of hmask[l] is
 // set, minus 4, times d and the signed 6-bit scale of its 16 elements:
@@ -141,11 +160,7 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
   const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
   for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
     float d = half(w[b].d);
-    int sc[16];
-    ggml::q3_k_scales(w[b].scales, sc);
-    alignas(32) std::int16_t sc16[16];
-    for (int j = 0; j < 16; ++j) sc16[j] = static_cast<std::int16_t>(sc[j]);
-    const __m256i scales = _mm256_load_si256(reinterpret_cast<const __m256i*>(sc16));
+    const __m256i scales = q3_k_scales(w[b].scales);
     __m256i hm = load256(w[b].hmask);
     for (int h = 0; h < 2; ++h) {
       __m256i q = load256(w[b].qs + 32 * h);
