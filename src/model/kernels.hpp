@@ -6,12 +6,13 @@
 // (kernels_neon.cpp; NEON is in the base ISA, so no check). Matrix-vector and
 // matrix-matrix products are loops over these.
 //
-// Q8_0 and Q4_0 weights are multiplied with activations quantized to Q8_0
-// blocks (integer dot products, as llama.cpp does); every other type is
-// multiplied with the float activations (Q4_K and Q6_K kernels dequantize a
-// super-block at a time in registers; Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K
-// go through dequant_dot: ggml's reference dequantizer, 256 values at a
-// time, then this ISA's f32 dot).
+// Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K weights are multiplied
+// with activations quantized to Q8_0 blocks (integer dot products, as
+// llama.cpp does; it pairs Q4_1 / Q5_1 with Q8_1 blocks, whose extra
+// per-block sum tok's kernels take from the Q8_0 block itself, and the
+// K-quants with 256-value Q8_K blocks); every other type is multiplied with
+// the float activations (the Q4_K and Q6_K kernels dequantize a super-block
+// at a time in registers).
 //
 // `gemm` multiplies a range of weight rows with a batch of activations. The
 // AVX2 version works on register tiles (several rows x several tokens), so a
@@ -31,8 +32,8 @@ enum class Isa { kScalar, kAvx2, kAvx512Vnni, kNeon };
 
 struct DotKernels;
 
-// n activation rows: the floats (row stride x_stride floats) and, for Q8_0 /
-// Q4_0 weights, their Q8_0 blocks (row stride xq_stride blocks).
+// n activation rows: the floats (row stride x_stride floats) and, for
+// weights that want them (wants_q8), their Q8_0 blocks (row stride xq_stride blocks).
 struct ActBatch {
   const float* x = nullptr;
   std::int64_t x_stride = 0;
@@ -61,6 +62,14 @@ struct DotKernels {
   GemmFn gemm;
   // Any other type tok computes with: dot_by_dequant over this set's f32 dot.
   float (*dequant_dot)(const ggml::TypeTraits& t, const void* w, const float* x, std::int64_t n);
+  // The 32-value types with a minimum or a 5th bit, and the 2-, 3- and
+  // 5-bit K-quants (all on Q8_0 activations).
+  float (*q4_1)(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q5_0)(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q5_1)(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q2_k)(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q3_k)(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q5_k)(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
 };
 
 // Dequantizes 256 values of w at a time (ggml's reference code) and takes
@@ -98,14 +107,37 @@ const DotKernels* avx512_kernels();
 const DotKernels* neon_kernels();
 
 // An activation vector in the form the weight type wants: the floats, and
-// their Q8_0 blocks when the weight is Q8_0 / Q4_0.
+// their Q8_0 blocks when wants_q8(weight type).
 struct Activation {
   const float* x = nullptr;         // (n)
   const BlockQ8_0* xq = nullptr;    // (n / 32) or null
 };
 
 // Does multiplying by weights of this type want Q8_0 activations?
-inline bool wants_q8(DType t) { return t == DType::kQ8_0 || t == DType::kQ4_0; }
+inline bool wants_q8(DType t) {
+  switch (t) {
+    case DType::kQ8_0:
+    case DType::kQ4_0:
+    case DType::kQ4_1:
+    case DType::kQ5_0:
+    case DType::kQ5_1:
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ5_K: return true;
+    default: return false;
+  }
+}
+
+// The scalar kernels of the types above, for the SIMD sets that have none
+// of their own (kernels_scalar_types.cpp).
+namespace scalar {
+float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+}  // namespace scalar
 
 // Dot product of row r of w with the activation.
 float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a);

@@ -15,6 +15,16 @@ namespace tok::model {
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                const ActBatch& a, float* y, std::int64_t ldy);
 
+// kernels_avx2_types.cpp
+namespace avx2 {
+float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+}  // namespace avx2
+
 namespace {
 
 using namespace avx2;
@@ -115,11 +125,6 @@ void quantize_act_q8_0_avx2(const float* x, BlockQ8_0* y, std::int64_t n) {
   }
 }
 
-// 8 bytes -> 8 int32 lanes.
-inline __m256i bytes8(const std::uint8_t* p) {
-  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-}
-
 // Q4_K: each 32-element sub-block is d * sc * q - dmin * m (q a nibble), the
 // formula of dequantize_row, vectorized; no dequantized buffer.
 float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
@@ -189,7 +194,13 @@ const DotKernels kAvx2{Isa::kAvx2,
                        dot_q6_k,
                        quantize_act_q8_0_avx2,
                        gemm_avx2,
-                       dot_by_dequant<dot_f32>};
+                       dot_by_dequant<dot_f32>,
+                       avx2::dot_q4_1,
+                       avx2::dot_q5_0,
+                       avx2::dot_q5_1,
+                       avx2::dot_q2_k,
+                       avx2::dot_q3_k,
+                       avx2::dot_q5_k};
 
 }  // namespace
 

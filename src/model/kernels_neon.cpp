@@ -128,7 +128,14 @@ const DotKernels kNeon{Isa::kNeon,
                        dot_q4_k,
                        dot_q6_k,
                        quantize_act_q8_0,
-                       gemm_by_rows};
+                       gemm_by_rows,
+                       dot_by_dequant<dot_f32>,
+                       scalar::dot_q4_1,
+                       scalar::dot_q5_0,
+                       scalar::dot_q5_1,
+                       scalar::dot_q2_k,
+                       scalar::dot_q3_k,
+                       scalar::dot_q5_k};
 
 }  // namespace
 

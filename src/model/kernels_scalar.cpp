@@ -65,7 +65,13 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              dot_k<BlockQ6_K, DType::kQ6_K>,
                              quantize_act_q8_0,
                              gemm_by_rows,
-                             dot_by_dequant<dot_f32>};
+                             dot_by_dequant<dot_f32>,
+                             scalar::dot_q4_1,
+                             scalar::dot_q5_0,
+                             scalar::dot_q5_1,
+                             scalar::dot_q2_k,
+                             scalar::dot_q3_k,
+                             scalar::dot_q5_k};
 
 }  // namespace
 
@@ -103,6 +109,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kQ4_0: return k.q4_0(static_cast<const BlockQ4_0*>(row), a.xq, n);
     case DType::kQ4_K: return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
     case DType::kQ6_K: return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
+    case DType::kQ4_1: return k.q4_1(static_cast<const BlockQ4_1*>(row), a.xq, n);
+    case DType::kQ5_0: return k.q5_0(static_cast<const BlockQ5_0*>(row), a.xq, n);
+    case DType::kQ5_1: return k.q5_1(static_cast<const BlockQ5_1*>(row), a.xq, n);
+    case DType::kQ2_K: return k.q2_k(static_cast<const BlockQ2_K*>(row), a.xq, n);
+    case DType::kQ3_K: return k.q3_k(static_cast<const BlockQ3_K*>(row), a.xq, n);
+    case DType::kQ5_K: return k.q5_k(static_cast<const BlockQ5_K*>(row), a.xq, n);
     default: return k.dequant_dot(ggml::traits(w.type), row, a.x, n);
   }
 }

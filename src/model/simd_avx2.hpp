@@ -21,13 +21,21 @@ inline float half(std::uint16_t h) { return _cvtsh_ss(h); }
 
 inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
-// 16 bytes of Q4_0 nibbles -> 32 signed bytes in [-8, 7]: low nibbles are
-// elements 0..15, high nibbles 16..31.
-inline __m256i q4_0_values(const std::uint8_t* p) {
+// 8 bytes -> 8 int32 lanes.
+inline __m256i bytes8(const std::uint8_t* p) {
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+
+// 16 bytes of nibbles -> 32 bytes in [0, 15]: low nibbles are elements
+// 0..15, high nibbles 16..31 (the 32-value block formats' order).
+inline __m256i nibbles(const std::uint8_t* p) {
   __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   __m256i b = _mm256_set_m128i(_mm_srli_epi16(t, 4), t);
-  return _mm256_sub_epi8(_mm256_and_si256(b, _mm256_set1_epi8(0x0F)), _mm256_set1_epi8(8));
+  return _mm256_and_si256(b, _mm256_set1_epi8(0x0F));
 }
+
+// 16 bytes of Q4_0 nibbles -> 32 signed bytes in [-8, 7].
+inline __m256i q4_0_values(const std::uint8_t* p) { return _mm256_sub_epi8(nibbles(p), _mm256_set1_epi8(8)); }
 
 // Sum of 32 int8 products as 8 floats, given the weights w, |w| and the
 // activations x: maddubs wants one unsigned operand, so it multiplies |w| by

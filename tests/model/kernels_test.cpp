@@ -173,37 +173,3 @@ TEST_CASE("rmsnorm, softmax, rope, swiglu and geglu match their definitions") {
   CHECK(ge[0] == doctest::Approx(gelu(1.0) * 3).epsilon(1e-6));
   CHECK(ge[1] == doctest::Approx(gelu(-2.0) * 0.5).epsilon(1e-6));
 }
-
-TEST_CASE("Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q5_K rows: every kernel set equals the double reference") {
-  std::mt19937 rng(5);
-  const std::int64_t rows = 3, cols = 768;  // 3 super-blocks, 24 small blocks
-  auto x = randn(static_cast<std::size_t>(cols), rng);
-  for (DType type : {DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K, DType::kQ5_K}) {
-    CAPTURE(tok::ggml::type_name(type));
-    auto w = randn(static_cast<std::size_t>(rows * cols), rng, 0.1f);
-    TensorView v{type, rows, cols, nullptr};
-    std::vector<std::uint8_t> q(v.bytes());
-    v.data = q.data();
-    std::vector<float> dq(static_cast<std::size_t>(cols));
-    for (std::int64_t r = 0; r < rows; ++r) {
-      tok::ggml::traits(type).from_float(w.data() + r * cols, q.data() + r * v.row_bytes(), cols);
-      dequantize_row(type, v.row(r), dq.data(), cols);
-      double ref = ref_dot(dq.data(), x.data(), static_cast<std::size_t>(cols));
-      double mag = 0;
-      for (std::int64_t i = 0; i < cols; ++i) mag += std::fabs(static_cast<double>(dq[i]) * x[i]);
-      for (const DotKernels* k : all_kernels()) {
-        CAPTURE(static_cast<int>(k->isa));
-        CHECK(std::fabs(dot_row(*k, v, r, Activation{x.data(), nullptr}) - ref) <= 1e-6 * mag + 1e-7);
-      }
-    }
-    // A row of 32-value blocks that is not whole super-blocks takes the tail path.
-    if (tok::ggml::traits(type).block_size == 32) {
-      TensorView t{type, 1, 96, q.data()};
-      dequantize_row(type, q.data(), dq.data(), 96);
-      double ref = ref_dot(dq.data(), x.data(), 96);
-      for (const DotKernels* k : all_kernels()) {
-        CHECK(dot_row(*k, t, 0, Activation{x.data(), nullptr}) == doctest::Approx(ref).epsilon(1e-5));
-      }
-    }
-  }
-}

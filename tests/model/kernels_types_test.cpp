@@ -1,0 +1,145 @@
+// The Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K kernels of every set this CPU
+// runs (scalar, AVX2, AVX-512, NEON) against a double-precision dot over
+// ggml's reference dequantization: random bytes (every code and bit
+// pattern), scales from tiny to large, rows of 96 (32-value blocks only) to
+// 4096 values.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "model/kernels.hpp"
+
+using namespace tok::model;
+
+namespace {
+
+std::vector<const DotKernels*> all_kernels() {
+  std::vector<const DotKernels*> k{&scalar_kernels()};
+  if (avx2_kernels()) k.push_back(avx2_kernels());
+  if (avx512_kernels()) k.push_back(avx512_kernels());
+  if (neon_kernels()) k.push_back(neon_kernels());
+  return k;
+}
+
+// The offsets of a block's fp16 scales (d, and dmin / m where it has one).
+template <class Block>
+std::vector<std::size_t> scale_offsets() {
+  if constexpr (requires(Block b) { b.dmin; }) return {offsetof(Block, d), offsetof(Block, dmin)};
+  if constexpr (requires(Block b) { b.m; }) return {offsetof(Block, d), offsetof(Block, m)};
+  return {offsetof(Block, d)};
+}
+
+// n / block-size random blocks with every fp16 scale set to `scale` (its
+// sign random, as files may hold either).
+template <class Block>
+std::vector<std::uint8_t> random_row(std::int64_t blocks, float scale, std::mt19937& rng) {
+  std::vector<std::uint8_t> row(static_cast<std::size_t>(blocks) * sizeof(Block));
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (auto& b : row) b = static_cast<std::uint8_t>(byte(rng));
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    for (std::size_t off : scale_offsets<Block>()) {
+      std::uint16_t h = f32_to_fp16(byte(rng) < 128 ? scale : -scale);
+      std::memcpy(row.data() + static_cast<std::size_t>(b) * sizeof(Block) + off, &h, 2);
+    }
+  }
+  return row;
+}
+
+struct Ref {
+  double sum = 0, magnitude = 0;  // the dot, and sum |w_i x_i| (the rounding scale)
+};
+
+Ref ref_dot(const std::vector<float>& w, const std::vector<float>& x) {
+  Ref r;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    double p = static_cast<double>(w[i]) * x[i];
+    r.sum += p;
+    r.magnitude += std::fabs(p);
+  }
+  return r;
+}
+
+// Rows of `Block` at every length and scale; `dot` calls one kernel set's
+// kernel on (row, Q8_0 blocks of random floats) and the check is against
+// the weights' reference dequantization times the dequantized Q8_0 values.
+template <class Block, class Dot>
+void check_type(DType type, Dot dot) {
+  std::mt19937 rng(static_cast<unsigned>(type) + 21);
+  std::normal_distribution<float> normal(0, 1);
+  for (std::int64_t n : {96, 256, 512, 1280, 4096}) {
+    if (n % tok::ggml::traits(type).block_size != 0) continue;  // 96: a tail of 32-value blocks
+    for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
+      auto row = random_row<Block>(n / tok::ggml::traits(type).block_size, scale, rng);
+      std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
+      for (auto& v : x) v = normal(rng);
+      std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n / kQK));
+      quantize_act_q8_0(x.data(), xq.data(), n);
+      dequantize_row(type, row.data(), w.data(), n);
+      dequantize_row(DType::kQ8_0, xq.data(), xs.data(), n);
+      Ref want = ref_dot(w, xs);
+      for (const DotKernels* k : all_kernels()) {
+        CAPTURE(tok::ggml::type_name(type));
+        CAPTURE(static_cast<int>(k->isa));
+        CAPTURE(n);
+        CAPTURE(scale);
+        float got = dot(*k, reinterpret_cast<const Block*>(row.data()), xq.data(), n);
+        REQUIRE(std::isfinite(got));
+        CHECK(std::fabs(got - want.sum) <= 1e-5 * want.magnitude + 1e-30);
+        // The same row through dot_row, the entry point of the forward pass.
+        TensorView v{type, 1, n, row.data()};
+        CHECK(dot_row(*k, v, 0, Activation{x.data(), xq.data()}) == got);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
+  check_type<BlockQ4_1>(DType::kQ4_1, [](const DotKernels& k, const BlockQ4_1* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q4_1(w, xq, n); });
+  check_type<BlockQ5_0>(DType::kQ5_0, [](const DotKernels& k, const BlockQ5_0* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_0(w, xq, n); });
+  check_type<BlockQ5_1>(DType::kQ5_1, [](const DotKernels& k, const BlockQ5_1* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_1(w, xq, n); });
+}
+
+TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 activations") {
+  check_type<BlockQ2_K>(DType::kQ2_K, [](const DotKernels& k, const BlockQ2_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q2_k(w, xq, n); });
+  check_type<BlockQ3_K>(DType::kQ3_K, [](const DotKernels& k, const BlockQ3_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q3_k(w, xq, n); });
+  check_type<BlockQ5_K>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
+                                         std::int64_t n) { return k.q5_k(w, xq, n); });
+}
+
+TEST_CASE("the weight types with integer kernels ask for Q8_0 activations, the others for floats") {
+  for (DType t : {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
+                  DType::kQ5_K}) {
+    CHECK(wants_q8(t));
+  }
+  for (DType t : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ4_K, DType::kQ6_K}) CHECK_FALSE(wants_q8(t));
+}
+
+TEST_CASE("a Q5_0 row whose 5th bits are all set or all clear: codes 0..15 and -16..-1") {
+  // Spot-check the bit order of qh against hand-computed values.
+  BlockQ5_0 w{};
+  w.d = f32_to_fp16(1.0f);
+  for (int j = 0; j < kQK / 2; ++j) w.qs[j] = static_cast<std::uint8_t>(j | (j << 4));
+  BlockQ8_0 x{};
+  x.d = f32_to_fp16(1.0f);
+  x.qs[3] = 1;   // element 3: nibble 3
+  x.qs[20] = 1;  // element 20: nibble 4 (high nibble of byte 4)
+  for (const DotKernels* k : all_kernels()) {
+    CAPTURE(static_cast<int>(k->isa));
+    std::memset(w.qh, 0, 4);
+    CHECK(k->q5_0(&w, &x, kQK) == (3 - 16) + (4 - 16));
+    std::memset(w.qh, 0xFF, 4);
+    CHECK(k->q5_0(&w, &x, kQK) == 3 + 4);
+    w.qh[2] = 0xEF;  // clears bit 20 only
+    CHECK(k->q5_0(&w, &x, kQK) == 3 + (4 - 16));
+  }
+}
