@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/act_q8_k.hpp"
 #include "model/attention.hpp"
 #include "model/ops.hpp"
 
@@ -63,6 +64,9 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   if (wants_q8(w.type)) {
     for (std::int64_t b = 0; b < n; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
     acts.xq = xq_.data();
+  } else if (wants_q8_k(k_, w.type, n)) {
+    quantize_act_q8_k(x, cols, n, cols, xk_);
+    acts.xk = &xk_;
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
   // Waking the workers costs a few microseconds (much more on a busy

@@ -14,6 +14,7 @@
 #include "bpe/merge_table.hpp"
 #include "core/result.hpp"
 #include "kv/paged_cache.hpp"
+#include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
 #include "model/kv_cache.hpp"
 #include "model/model.hpp"
@@ -100,6 +101,7 @@ class Forward {
   std::vector<float> up_;        // (batch, ffn)
   std::vector<float> tmp_;       // (batch, dim) projection output
   std::vector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
+  ActQ8K xk_;                    // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
   std::vector<float> logits_;    // (batch or 1, n_vocab)
   std::vector<BatchRow> rows_;   // (batch) cache and position of each row
   std::vector<float> probs_;     // (batch, heads, stride) attention weights for observer_

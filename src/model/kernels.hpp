@@ -30,6 +30,7 @@ namespace tok::model {
 enum class Isa { kScalar, kAvx2, kAvx512Vnni, kNeon };
 
 struct DotKernels;
+struct ActQ8K;  // act_q8_k.hpp
 
 // n activation rows: the floats (row stride x_stride floats) and, for Q8_0 /
 // Q4_0 weights, their Q8_0 blocks (row stride xq_stride blocks).
@@ -39,6 +40,9 @@ struct ActBatch {
   const BlockQ8_0* xq = nullptr;
   std::int64_t xq_stride = 0;
   std::int64_t n = 0;
+  // For Q4_K / Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
+  // as q8_K; null: the kernels use the floats.
+  const ActQ8K* xk = nullptr;
 };
 
 // y[t * ldy + r] = (row r of w) . (activation t), for r0 <= r < r1, t < a.n.
