@@ -11,7 +11,9 @@
 // multiplied with the float activations (Q4_K and Q6_K kernels dequantize a
 // super-block at a time in registers; Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K
 // go through dequant_dot: ggml's reference dequantizer, 256 values at a
-// time, then this ISA's f32 dot).
+// time, then this ISA's f32 dot). Exception: prefill of Q4_K / Q6_K with the
+// AVX-512 VNNI kernels, which multiplies q8_K activations in integers
+// (act_q8_k.hpp, kernels_avx512_gemm_k.cpp).
 //
 // `gemm` multiplies a range of weight rows with a batch of activations. The
 // AVX2 version works on register tiles (several rows x several tokens), so a
