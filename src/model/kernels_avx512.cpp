@@ -1,7 +1,8 @@
 // AVX-512 VNNI kernels for Q8_0 / Q4_0 weights (issue #7: Q4_0 decode was
 // compute-bound at about half llama.cpp's rate), and 512-bit prefill tiles
-// for F32 / F16 / Q4_K / Q6_K. Every other product, and the activation
-// quantizer, are the AVX2 kernels'. Compiled with -mavx512f
+// for F32 / F16 (and Q4_K / Q6_K rows decoded to floats when the batch has
+// no q8_K activations; with them, kernels_avx512_gemm_k.cpp). Every other
+// product, and the activation quantizer, are the AVX2 kernels'. Compiled with -mavx512f
 // -mavx512bw -mavx512vl -mavx512vnni (src/CMakeLists.txt); avx512_kernels()
 // says whether the CPU can run them, so the binary still runs on x86-64
 // without them.
