@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/attention_kernels.hpp"
 #include "model/ops.hpp"
 
 namespace tok::model {
@@ -32,30 +33,11 @@ const float* read_head(const HeadSlice& h, const std::uint8_t* row, float* buf) 
 
 constexpr int kChunk = 16;  // positions whose values are summed per pass
 
-// out[i] += sum over j < n of a[j] * v[j][i], adding in the order of j, 16
-// outputs at a time held in registers (a loop of out[i] += a * v[i] per
-// position reloads and stores out for every position).
-void accumulate(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
-  constexpr std::int64_t kW = 16;
-  std::int64_t i0 = 0;
-  for (; i0 + kW <= hd; i0 += kW) {
-    float acc[kW];
-    for (std::int64_t i = 0; i < kW; ++i) acc[i] = out[i0 + i];
-    for (int j = 0; j < n; ++j) {
-      const float* vj = v[j] + i0;
-      for (std::int64_t i = 0; i < kW; ++i) acc[i] += a[j] * vj[i];
-    }
-    for (std::int64_t i = 0; i < kW; ++i) out[i0 + i] = acc[i];
-  }
-  for (; i0 < hd; ++i0) {
-    for (int j = 0; j < n; ++j) out[i0] += a[j] * v[j][i0];
-  }
-}
-
 }  // namespace
 
 void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
   const KvCache& cache = *t.cache;
+  const AttentionKernels& ak = attention_kernels(k);
   const std::int64_t hd = t.head_dim;
   const std::size_t npos = static_cast<std::size_t>(t.pos) + 1, uhd = static_cast<std::size_t>(hd);
   s.scores.resize(static_cast<std::size_t>(t.group) * npos);
@@ -69,6 +51,11 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
     KvSpan span = cache.span(t.layer, p, false);
     HeadSlice h = head_slice(span.type, t.kv_head, t.head_dim, cache.shape().row());
     int end = std::min(t.pos + 1, p + span.count);
+    if (!rotate && span.type == kv::KvType::kF32) {  // the keys as stored: the whole run at once
+      ak.scores(t.q, t.group, hd, span.data + h.offset, span.stride, end - p, t.scale, s.scores.data() + p, npos);
+      p = end;
+      continue;
+    }
     for (const std::uint8_t* r = span.data; p < end; ++p, r += span.stride) {
       const float* key = read_head(h, r, s.row.data());
       if (rotate) {
@@ -78,10 +65,8 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
         if (t.rope_attn_factor != 1.0f) scale(s.krot.data(), t.rope_attn_factor, n_rot);
         key = s.krot.data();
       }
-      for (int g = 0; g < t.group; ++g) {
-        s.scores[static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p)] =
-            k.f32(t.q + g * hd, key, hd) * t.scale;
-      }
+      ak.scores(t.q, t.group, hd, reinterpret_cast<const std::uint8_t*>(key), 0, 1, t.scale, s.scores.data() + p,
+                npos);
     }
   }
   for (int g = 0; g < t.group; ++g) {
@@ -107,7 +92,7 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
       }
       for (int g = 0; g < t.group; ++g) {
         const float* a = s.scores.data() + static_cast<std::size_t>(g) * npos + static_cast<std::size_t>(p);
-        accumulate(a, v, n, t.out + g * hd, hd);
+        ak.accumulate(a, v, n, t.out + g * hd, hd);
       }
       p += n;
     }

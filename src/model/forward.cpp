@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/act_q8_k.hpp"
 #include "model/attention.hpp"
 #include "model/ops.hpp"
 
@@ -22,7 +23,7 @@ void post_norm(float* y, const TensorView& w, std::int64_t n, std::int64_t dim, 
 Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels)
     : model_(model), pool_(pool), k_(kernels) {
   const ModelConfig& c = model.config();
-  std::size_t b = kMaxBatch, q = static_cast<std::size_t>(c.n_heads * c.head_dim);
+  std::size_t b = std::max(kMaxBatch, kPrefillChunk), q = static_cast<std::size_t>(c.n_heads * c.head_dim);
   std::size_t kv = static_cast<std::size_t>(c.n_kv_heads * c.head_dim);
   std::size_t dim = static_cast<std::size_t>(c.dim), ffn = static_cast<std::size_t>(c.ffn);
   // As ggml_rope_ext: theta_i = pos * freq_scale * base^(-2i/n_rot) / factor_i.
@@ -63,6 +64,9 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   if (wants_q8(w.type)) {
     for (std::int64_t b = 0; b < n; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
     acts.xq = xq_.data();
+  } else if (wants_q8_k(k_, w.type, n)) {
+    quantize_act_q8_k(x, cols, n, cols, xk_);
+    acts.xk = &xk_;
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
   // Waking the workers costs a few microseconds (much more on a busy
@@ -244,8 +248,8 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
                                              bool all_logits) {
   std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(all_logits ? tokens.size() * nv : nv);
-  for (std::size_t start = 0; start < tokens.size(); start += kMaxBatch) {
-    std::int64_t n = std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>(tokens.size() - start));
+  for (std::size_t start = 0; start < tokens.size(); start += kPrefillChunk) {
+    std::int64_t n = std::min<std::int64_t>(kPrefillChunk, static_cast<std::int64_t>(tokens.size() - start));
     int pos0 = cache.size();
     if (pos0 + n > cache.shape().capacity) {
       return make_error("context full: {} tokens do not fit in a context of {}", pos0 + n,

@@ -12,7 +12,9 @@
 // per-block sum tok's kernels take from the Q8_0 block itself, and the
 // K-quants with 256-value Q8_K blocks); every other type is multiplied with
 // the float activations (the Q4_K and Q6_K kernels dequantize a super-block
-// at a time in registers).
+// at a time in registers). Exception: prefill of Q4_K / Q6_K with the
+// AVX-512 VNNI kernels, which multiplies q8_K activations in integers
+// (act_q8_k.hpp, kernels_avx512_gemm_k.cpp).
 //
 // `gemm` multiplies a range of weight rows with a batch of activations. The
 // AVX2 version works on register tiles (several rows x several tokens), so a
@@ -31,6 +33,7 @@ namespace tok::model {
 enum class Isa { kScalar, kAvx2, kAvx512Vnni, kNeon };
 
 struct DotKernels;
+struct ActQ8K;  // act_q8_k.hpp
 
 // n activation rows: the floats (row stride x_stride floats) and, for
 // weights that want them (wants_q8), their Q8_0 blocks (row stride xq_stride blocks).
@@ -40,6 +43,9 @@ struct ActBatch {
   const BlockQ8_0* xq = nullptr;
   std::int64_t xq_stride = 0;
   std::int64_t n = 0;
+  // For Q4_K / Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
+  // as q8_K; null: the kernels use the floats.
+  const ActQ8K* xk = nullptr;
 };
 
 // y[t * ldy + r] = (row r of w) . (activation t), for r0 <= r < r1, t < a.n.

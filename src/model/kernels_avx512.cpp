@@ -1,7 +1,8 @@
 // AVX-512 VNNI kernels for Q8_0 / Q4_0 weights (issue #7: Q4_0 decode was
 // compute-bound at about half llama.cpp's rate), and 512-bit prefill tiles
-// for F32 / F16 / Q4_K / Q6_K. Every other product, and the activation
-// quantizer, are the AVX2 kernels'. Compiled with -mavx512f
+// for F32 / F16 (and Q4_K / Q6_K rows decoded to floats when the batch has
+// no q8_K activations; with them, kernels_avx512_gemm_k.cpp). Every other
+// product, and the activation quantizer, are the AVX2 kernels'. Compiled with -mavx512f
 // -mavx512bw -mavx512vl -mavx512vnni (src/CMakeLists.txt); avx512_kernels()
 // says whether the CPU can run them, so the binary still runs on x86-64
 // without them.
@@ -47,6 +48,9 @@ namespace tok::model {
 // kernels_avx2_gemm.cpp: the tiles for the float weight types.
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                const ActBatch& a, float* y, std::int64_t ldy);
+// kernels_avx512_gemm_k.cpp: Q4_K / Q6_K tiles over q8_K activations.
+void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
+                   std::int64_t ldy);
 
 namespace {
 
@@ -324,47 +328,58 @@ void decode(const Ctx& c, std::int64_t r0, std::int64_t r1) {
 }
 
 // Prefill tile, 512-bit: RM rows x RN tokens over pairs of blocks, as
-// decode's registers hold them. Per pair the scales come as vectors (lanes
-// 0-7 block b, 8-15 block b+1; one multiply per row and token instead of a
-// scalar product and a broadcast per block), so a pair costs one dpbusd,
-// one convert, one multiply and one multiply-add per row and token: about
-// 2.5x the work per instruction of the 256-bit tile. Needs an even number
-// of blocks (every matrix of the models this runs).
-template <class W512, int RM, int RN>
-void pair_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
-  using Block = typename W512::Block;
+// decode's registers hold them. The activations come prepared (TilePair,
+// once per call for every token instead of once per tile), and per pair the
+// scales come as vectors (lanes 0-7 block b, 8-15 block b+1), so a pair
+// costs one dpbusd, one convert, one multiply and one multiply-add per row
+// and token. Needs an even number of blocks (every matrix of the models
+// this runs).
+struct TilePair {
+  __m512i x, corr;  // as ActPair
+  __m512 s;         // the two scales spread over their lanes
+};
+
+template <class W512>
+void prepare_tile_pairs(const ActBatch& a, std::int64_t t0, std::int64_t t1, std::int64_t pairs, TilePair* out) {
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
   const __m512i idx = W512::scale_index();
+  for (std::int64_t t = t0; t < t1; ++t) {
+    const BlockQ8_0* x = a.xq + t * a.xq_stride;
+    for (std::int64_t p = 0; p < pairs; ++p, ++out) {
+      out->x = W512::acts(x[2 * p], x[2 * p + 1]);
+      out->corr = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out->x));
+      out->s = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[2 * p].d, x[2 * p + 1].d)));
+    }
+  }
+}
+
+// x: the prepared pairs of token t (then t + 1, ... `pairs` apart).
+template <class W512, int RM, int RN>
+void pair_tile(const Ctx& c, std::int64_t r, const TilePair* x, std::int64_t t) {
+  using Block = typename W512::Block;
+  const __m512i idx = W512::scale_index();
+  const std::int64_t pairs = c.nb / 2;
   const Block* w[RM];
-  const BlockQ8_0* x[RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m)
     w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
-  TOK_UNROLL
-  for (int j = 0; j < RN; ++j) x[j] = c.a.xq + (t + j) * c.a.xq_stride;
   __m512 acc[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m) {
     TOK_UNROLL
     for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_setzero_ps();
   }
-  for (std::int64_t b = 0; b < c.nb; b += 2) {
-    __m512i xv[RN], corr[RN];
-    __m512 xs[RN];
-    TOK_UNROLL
-    for (int j = 0; j < RN; ++j) {
-      xv[j] = W512::acts(x[j][b], x[j][b + 1]);
-      corr[j] = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, xv[j]));
-      xs[j] = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[j][b].d, x[j][b + 1].d)));
-    }
+  for (std::int64_t p = 0; p < pairs; ++p) {
+    const std::int64_t b = 2 * p;
     TOK_UNROLL
     for (int m = 0; m < RM; ++m) {
       __m512i wv = W512::values(w[m][b], w[m][b + 1]);
       __m512 ws = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(w[m][b].d, w[m][b + 1].d)));
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
-        __m512 p = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(corr[j], wv, xv[j]));
-        acc[m][j] = _mm512_fmadd_ps(_mm512_mul_ps(ws, xs[j]), p, acc[m][j]);
+        const TilePair& xp = x[j * pairs + p];
+        __m512 q = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(xp.corr, wv, xp.x));
+        acc[m][j] = _mm512_fmadd_ps(_mm512_mul_ps(ws, xp.s), q, acc[m][j]);
       }
     }
   }
@@ -375,16 +390,26 @@ void pair_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
   }
 }
 
+// Tokens in blocks of kPairTokens (their prepared pairs, 192 bytes each,
+// stay in L2: 32 tokens of 2,048 columns are 192 KiB), each block against
+// rows [r0, r1) in tiles.
 template <class W512, int RM, int RN>
 void pair_tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
-  auto row_tile = [&c]<int M>(std::int64_t r) {
-    std::int64_t t = 0;
-    for (; t + RN <= c.a.n; t += RN) pair_tile<W512, M, RN>(c, r, t);
-    for (; t < c.a.n; ++t) pair_tile<W512, M, 1>(c, r, t);
-  };
-  std::int64_t r = r0;
-  for (; r + RM <= r1; r += RM) row_tile.template operator()<RM>(r);
-  for (; r < r1; ++r) row_tile.template operator()<1>(r);
+  constexpr std::int64_t kPairTokens = 32;
+  const std::int64_t pairs = c.nb / 2;
+  std::vector<TilePair> prepared(static_cast<std::size_t>(kPairTokens * pairs));
+  for (std::int64_t t0 = 0; t0 < c.a.n; t0 += kPairTokens) {
+    const std::int64_t t1 = std::min(c.a.n, t0 + kPairTokens);
+    prepare_tile_pairs<W512>(c.a, t0, t1, pairs, prepared.data());
+    auto row_tile = [&]<int M>(std::int64_t r) {
+      std::int64_t t = t0;
+      for (; t + RN <= t1; t += RN) pair_tile<W512, M, RN>(c, r, prepared.data() + (t - t0) * pairs, t);
+      for (; t < t1; ++t) pair_tile<W512, M, 1>(c, r, prepared.data() + (t - t0) * pairs, t);
+    };
+    std::int64_t r = r0;
+    for (; r + RM <= r1; r += RM) row_tile.template operator()<RM>(r);
+    for (; r < r1; ++r) row_tile.template operator()<1>(r);
+  }
 }
 
 template <class W256, class W512>
@@ -395,7 +420,7 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   if (c.a.n == 1) {
     decode<W256, W512>(c, r0, r1);
   } else if (c.nb % 2 == 0) {
-    pair_tiles<W512, 4, 3>(c, r0, r1);
+    pair_tiles<W512, 4, 4>(c, r0, r1);
   } else {
     tiles<W256, 4, 2>(c, r0, r1);
   }
@@ -446,8 +471,8 @@ void float_tile(const std::uint8_t* w, std::size_t w_row, const ActBatch& a, std
 }
 
 template <class Load, int RM, int RN>
-void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
-                float* y, std::int64_t ldy) {
+void float_block(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
+                 float* y, std::int64_t ldy) {
   auto row_tile = [&]<int M>(std::int64_t r) {
     std::int64_t t = 0;
     for (; t + RN <= a.n; t += RN) float_tile<Load, M, RN>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
@@ -456,6 +481,27 @@ void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, con
   std::int64_t r = 0;
   for (; r + RM <= rows; r += RM) row_tile.template operator()<RM>(r);
   for (; r < rows; ++r) row_tile.template operator()<1>(r);
+}
+
+// Cache blocks: kBlockRows rows times kBlockTokens tokens at a time, so
+// that both stay in L2 (32 rows or tokens of 2,048 floats are 256 KiB).
+// Tiles that swept every token of the batch for each 4 rows streamed all the
+// activations (4 MiB for a 512-token batch of 2,048 floats) through L2 once
+// per 4 rows.
+constexpr std::int64_t kBlockRows = 32, kBlockTokens = 32;
+
+template <class Load, int RM, int RN>
+void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
+                float* y, std::int64_t ldy) {
+  for (std::int64_t r = 0; r < rows; r += kBlockRows) {
+    for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
+      ActBatch part = a;
+      part.x = a.x + t * a.x_stride;
+      part.n = std::min(kBlockTokens, a.n - t);
+      float_block<Load, RM, RN>(w + r * w_row, w_row, std::min(kBlockRows, rows - r), part, cols, y + t * ldy + r,
+                                ldy);
+    }
+  }
 }
 
 constexpr int kFloatRm = 4, kFloatRn = 4;
@@ -469,10 +515,10 @@ void float_gemm(const TensorView& w, std::int64_t r0, std::int64_t r1, const Act
   if (w.type == DType::kF16) {
     return float_rows<Load512F16, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
   }
-  std::vector<float> rows(static_cast<std::size_t>(kFloatRm * w.cols));  // (kFloatRm, cols)
+  std::vector<float> rows(static_cast<std::size_t>(kBlockRows * w.cols));  // (kBlockRows, cols)
   const std::size_t row_bytes = static_cast<std::size_t>(w.cols) * sizeof(float);
-  for (std::int64_t r = r0; r < r1; r += kFloatRm) {
-    std::int64_t m = std::min<std::int64_t>(kFloatRm, r1 - r);
+  for (std::int64_t r = r0; r < r1; r += kBlockRows) {
+    std::int64_t m = std::min<std::int64_t>(kBlockRows, r1 - r);
     for (std::int64_t i = 0; i < m; ++i) dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
     float_rows<Load512F32, kFloatRm, kFloatRn>(reinterpret_cast<const std::uint8_t*>(rows.data()), row_bytes, m, a,
                                                w.cols, y + r, ldy);
@@ -491,6 +537,7 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
     return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)
                                   : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }
+  if (a.xk && (w.type == DType::kQ4_K || w.type == DType::kQ6_K)) return gemm_k_avx512(w, r0, r1, a, y, ldy);
   if (a.n > 1 && float_tiled(w, a)) return float_gemm(w, r0, r1, a, y, ldy);
   gemm_avx2(k, w, r0, r1, a, y, ldy);
 }

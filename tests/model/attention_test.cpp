@@ -50,8 +50,9 @@ std::vector<double> reference(const KvCache& c, int layer, int kvh, int hd, cons
   return out;
 }
 
-void check(const Case& k) {
+void check(const Case& k, const DotKernels& kernels) {
   CAPTURE(kv::kv_type_name(k.type));
+  CAPTURE(static_cast<int>(kernels.isa));
   CAPTURE(k.head_dim);
   CAPTURE(k.block);
   CAPTURE(k.before_rope);
@@ -91,7 +92,7 @@ void check(const Case& k) {
     for (int kvh = 0; kvh < k.kv_heads; ++kvh) {
       AttentionTask t{&cache, 1, pos, kvh, hd, k.group, q.data(), out.data(), probs.data(), stride,
                       k.before_rope ? cs.data() : nullptr, false, 1.0f / std::sqrt(float(hd))};
-      attend(best_kernels(), t, scratch);
+      attend(kernels, t, scratch);
       for (int g = 0; g < k.group; ++g) {
         std::vector<double> p;
         auto want = reference(cache, 1, kvh, hd, q.data() + g * hd, pos, cs, k.before_rope, p);
@@ -106,9 +107,13 @@ void check(const Case& k) {
 
 TEST_CASE("attention over spans equals a double-precision reference for every KV type") {
   for (kv::KvType type : {kv::KvType::kF32, kv::KvType::kF16, kv::KvType::kQ8_0, kv::KvType::kQ4_0}) {
-    check({type, 2, 32, 3, 4, 11, false});  // heads aligned with 32-value blocks
-    check({type, 2, 16, 2, 5, 13, false});  // a block spans two heads: whole rows decoded
-    check({type, 1, 64, 4, 16, 40, true});  // keys rotated as they are read
+    for (const DotKernels* k : {&scalar_kernels(), &best_kernels()}) {
+      check({type, 2, 32, 3, 4, 11, false}, *k);   // heads aligned with 32-value blocks
+      check({type, 2, 16, 2, 5, 13, false}, *k);   // a block spans two heads: whole rows decoded
+      check({type, 1, 64, 4, 16, 40, true}, *k);   // keys rotated as they are read
+      check({type, 2, 64, 3, 32, 45, false}, *k);  // runs of 8 keys and a tail within a span
+      check({type, 8, 36, 2, 16, 37, false}, *k);  // heads not a multiple of 8 values
+    }
   }
 }
 

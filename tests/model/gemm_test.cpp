@@ -144,7 +144,7 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
               random_blocks(reinterpret_cast<BlockQ4_0*>(row), blocks, d, rng);
             }
           }
-          for (std::int64_t n : {1, 2, 3, 5}) {
+          for (std::int64_t n : {1, 2, 3, 5, 37}) {  // 37: two blocks of prepared tokens, partial tiles
             std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
             for (auto& b : xq) {
               b.d = d ? d : f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));

@@ -1,0 +1,62 @@
+#include "model/act_q8_k.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace tok::model {
+namespace {
+
+// ggml's nearest_int: round to nearest, ties to even, for |v| < 2^22.
+inline int nearest_int(float v) {
+  float f = v + 12582912.f;
+  std::int32_t i;
+  std::memcpy(&i, &f, sizeof i);
+  return (i & 0x007fffff) - 0x00400000;
+}
+
+void quantize_block(const float* x, std::int16_t* q, float& d, float* sums) {
+  float max = 0, amax = 0;
+  for (int i = 0; i < kQKK; ++i) {
+    float a = std::fabs(x[i]);
+    if (a > amax) amax = a, max = x[i];
+  }
+  if (amax == 0) {
+    d = 0;
+    std::memset(q, 0, kQKK * sizeof *q);
+    for (int b = 0; b < kQKK / kQK; ++b) sums[b] = 0;
+    return;
+  }
+  const float iscale = -127.f / max;
+  for (int i = 0; i < kQKK; ++i) q[i] = static_cast<std::int16_t>(std::min(127, nearest_int(iscale * x[i])));
+  d = 1 / iscale;
+  for (int b = 0; b < kQKK / kQK; ++b) {
+    int s = 0;
+    for (int i = 0; i < kQK; ++i) s += q[b * kQK + i];
+    sums[b] = d * static_cast<float>(s);
+  }
+}
+
+}  // namespace
+
+void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out) {
+  const std::int64_t nb = cols / kQKK;
+  out.n = n;
+  out.cols = cols;
+  out.q.resize(static_cast<std::size_t>(n * cols));
+  out.d.resize(static_cast<std::size_t>(n * nb));
+  out.sums.resize(static_cast<std::size_t>(n * cols / kQK));
+  for (std::int64_t t = 0; t < n; ++t) {
+    for (std::int64_t b = 0; b < nb; ++b) {
+      std::int64_t i = t * cols + b * kQKK;
+      quantize_block(x + t * x_stride + b * kQKK, out.q.data() + i, out.d[static_cast<std::size_t>(t * nb + b)],
+                     out.sums.data() + i / kQK);
+    }
+  }
+}
+
+bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
+  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ6_K) && n >= 4;
+}
+
+}  // namespace tok::model

@@ -1,0 +1,35 @@
+// Activations quantized as ggml's q8_K (256-value blocks, one float scale
+// each, values in -127..127) for the K-quant prefill tiles: Q4_K and Q6_K
+// weights times a batch of tokens become integer dot products, as llama.cpp
+// computes them (ggml_vec_dot_q4_K_q8_K / q6_K_q8_K), instead of float
+// products with decoded weights. The values are kept widened to int16: the
+// AVX-512 tiles multiply them with int16 weights (quant times sub-block
+// scale) by vpdpwssd, which needs no per-sub-block scaling step.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/kernels.hpp"
+
+namespace tok::model {
+
+struct ActQ8K {
+  std::int64_t n = 0, cols = 0;
+  std::vector<std::int16_t> q;  // (n, cols) the q8_K values
+  std::vector<float> d;         // (n, cols / 256) block scales
+  std::vector<float> sums;      // (n, cols / 32) d * (sum of each 32 values): Q4_K's min terms
+};
+
+// Rows x[t * x_stride ...] for t < n (cols a multiple of 256) into out, with
+// ggml's quantize_row_q8_K_ref rounding: scale -127 / (the value of largest
+// magnitude), values rounded to nearest (ties to even) and capped at 127.
+void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out);
+
+// Does a product of this many tokens with weights of type t go through q8_K
+// activations with these kernels? (AVX-512 VNNI, Q4_K / Q6_K, several
+// tokens: decode keeps the fused float kernels, which read the weights once
+// either way.)
+bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n);
+
+}  // namespace tok::model

@@ -1,0 +1,34 @@
+// The two inner loops of attention (model/attention.cpp), per ISA: a query
+// group's scores against a run of keys, and the softmax-weighted sum of
+// values. A 512-token prefill of the 100M random model spent about 30% of
+// its time here when these were plain loops in a file compiled for baseline
+// x86-64 (SSE2, no FMA): about 6% of its multiply-adds. Kept out of
+// DotKernels so the weight kernels' tables stay as they are; chosen from the
+// DotKernels' ISA, so TOK_NO_SIMD / TOK_NO_AVX512 apply to both alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/kernels.hpp"
+
+namespace tok::model {
+
+struct AttentionKernels {
+  // s[g * s_stride + j] = scale * (q[g * hd ...] . key j), for g < group and
+  // j < n; key j is the hd floats at keys + j * key_stride bytes.
+  void (*scores)(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride,
+                 int n, float scale, float* s, std::size_t s_stride);
+  // out[i] += sum over j < n of a[j] * v[j][i], for i < hd, adding in the
+  // order of j.
+  void (*accumulate)(const float* a, const float* const* v, int n, float* out, std::int64_t hd);
+};
+
+// The attention kernels that go with k (AVX2 + FMA ones for kAvx2 and
+// kAvx512Vnni: 512-bit registers gained nothing on these short loops).
+const AttentionKernels& attention_kernels(const DotKernels& k);
+const AttentionKernels& scalar_attention_kernels();
+// nullptr when the CPU lacks AVX2/FMA (or off x86-64).
+const AttentionKernels* avx2_attention_kernels();
+
+}  // namespace tok::model

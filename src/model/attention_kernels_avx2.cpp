@@ -1,0 +1,109 @@
+// AVX2 + FMA attention kernels (attention_kernels.hpp). Compiled with -mavx2
+// -mfma (src/CMakeLists.txt) and used only after avx2_attention_kernels() has
+// checked the CPU.
+//
+// Scores take eight keys at a time per query head: eight register sums over
+// the head, then one transposing reduction (hadd tree) turns them into the
+// eight scores, where a horizontal sum per key cost about as much as the
+// key's multiply-adds (64-value heads). Heads that are not a multiple of 8
+// values go through the scalar code.
+#include "model/attention_kernels.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include "model/simd_avx2.hpp"
+
+namespace tok::model {
+namespace {
+
+using namespace avx2;
+
+// Lane k of the result = sum of the 8 lanes of v[k].
+inline __m256 reduce8(const __m256* v) {
+  __m256 t0 = _mm256_hadd_ps(v[0], v[1]), t1 = _mm256_hadd_ps(v[2], v[3]);
+  __m256 t2 = _mm256_hadd_ps(v[4], v[5]), t3 = _mm256_hadd_ps(v[6], v[7]);
+  __m256 u0 = _mm256_hadd_ps(t0, t1), u1 = _mm256_hadd_ps(t2, t3);
+  return _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31));
+}
+
+// The sum of v's lanes in reduce8's order, so that a key's score does not
+// depend on whether it came in a run of eight (contiguous and paged caches
+// split the positions differently and must agree exactly).
+inline float sum_as_reduce8(__m256 v) {
+  __m256 t = _mm256_hadd_ps(v, v);
+  __m256 u = _mm256_hadd_ps(t, t);
+  return _mm_cvtss_f32(_mm_add_ss(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1)));
+}
+
+inline const float* key_at(const std::uint8_t* keys, std::size_t stride, int j) {
+  return reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * stride);
+}
+
+void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride, int n,
+                 float scale, float* s, std::size_t s_stride) {
+  if (hd % 8 != 0) return scalar_attention_kernels().scores(q, group, hd, keys, key_stride, n, scale, s, s_stride);
+  const __m256 vscale = _mm256_set1_ps(scale);
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const float* k[8];
+    for (int u = 0; u < 8; ++u) k[u] = key_at(keys, key_stride, j + u);
+    for (int g = 0; g < group; ++g) {
+      const float* qg = q + g * hd;
+      __m256 acc[8];
+      for (int u = 0; u < 8; ++u) acc[u] = _mm256_setzero_ps();
+      for (std::int64_t i = 0; i < hd; i += 8) {
+        __m256 qv = _mm256_loadu_ps(qg + i);
+        for (int u = 0; u < 8; ++u) acc[u] = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k[u] + i), acc[u]);
+      }
+      _mm256_storeu_ps(s + static_cast<std::size_t>(g) * s_stride + j, _mm256_mul_ps(reduce8(acc), vscale));
+    }
+  }
+  for (; j < n; ++j) {
+    const float* k = key_at(keys, key_stride, j);
+    for (int g = 0; g < group; ++g) {
+      const float* qg = q + g * hd;
+      __m256 acc = _mm256_setzero_ps();
+      for (std::int64_t i = 0; i < hd; i += 8) acc = _mm256_fmadd_ps(_mm256_loadu_ps(qg + i), _mm256_loadu_ps(k + i), acc);
+      s[static_cast<std::size_t>(g) * s_stride + j] = sum_as_reduce8(acc) * scale;
+    }
+  }
+}
+
+// 32 outputs at a time in four registers, then 8, then the scalar tail.
+void accumulate_avx2(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
+  std::int64_t i0 = 0;
+  for (; i0 + 32 <= hd; i0 += 32) {
+    __m256 acc[4];
+    for (int u = 0; u < 4; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
+    for (int j = 0; j < n; ++j) {
+      __m256 aj = _mm256_set1_ps(a[j]);
+      for (int u = 0; u < 4; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(v[j] + i0 + 8 * u), acc[u]);
+    }
+    for (int u = 0; u < 4; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
+  }
+  for (; i0 + 8 <= hd; i0 += 8) {
+    __m256 acc = _mm256_loadu_ps(out + i0);
+    for (int j = 0; j < n; ++j) acc = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(v[j] + i0), acc);
+    _mm256_storeu_ps(out + i0, acc);
+  }
+  for (; i0 < hd; ++i0) {
+    for (int j = 0; j < n; ++j) out[i0] += a[j] * v[j][i0];
+  }
+}
+
+const AttentionKernels kAvx2{scores_avx2, accumulate_avx2};
+
+}  // namespace
+
+const AttentionKernels* avx2_attention_kernels() {
+  return avx2_kernels() ? &kAvx2 : nullptr;
+}
+
+}  // namespace tok::model
+
+#else
+namespace tok::model {
+const AttentionKernels* avx2_attention_kernels() {
+  return nullptr;
+}
+}  // namespace tok::model
+#endif

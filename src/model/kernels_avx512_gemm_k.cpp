@@ -1,0 +1,232 @@
+// Q4_K and Q6_K weights times several tokens (prefill) in integers, AVX-512
+// VNNI: the activations come as q8_K (act_q8_k.hpp, made once per batch),
+// and each block of weight rows is decoded once per batch to int16 values
+// that already carry their sub-block scale (Q4_K: q * sc, at most 15 * 63;
+// Q6_K: (q - 32) * sc, at most 32 * 128 in magnitude), beside the fp16
+// super-block scales as floats. Then a tile of RM rows x RN tokens is one
+// vpdpwssd per 32 values per row and token (32 products summed in pairs into
+// int32, exact: a super-block's sum stays below 2^24 per lane), and per
+// super-block one convert and one multiply-add by d_w * d_x. Q4_K's min term
+//   - sum over sub-blocks j of (dmin * m_j) * (d_x * sum of x over j)
+// is a float dot product over the sub-blocks (1/32 of the values), from the
+// sums act_q8_k keeps. The integer sums are ggml's (ggml_vec_dot_q4_K_q8_K,
+// q6_K_q8_K); only the order of the float steps differs.
+//
+// Why int16 and vpdpwssd rather than the bytes and vpdpbusd: the sub-block
+// scales differ every 32 (Q4_K) or 16 (Q6_K) values, so byte dots would
+// need a scaling step (multiply or maddubs + madd) per register; with the
+// scales in the weights there is none, and vpdpwssd's 32 products per
+// instruction are twice a 512-bit float multiply-add's 16.
+//
+// Rows are decoded kBlockRows at a time and the tokens taken kBlockTokens at
+// a time, so that both stay in L2 while the tiles sweep them.
+#include "model/act_q8_k.hpp"
+#include "model/kernels.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace tok::model {
+namespace {
+
+#define TOK_UNROLL _Pragma("GCC unroll 16")
+
+constexpr std::int64_t kBlockRows = 32, kBlockTokens = 48;
+constexpr int kRm = 4, kRn = 3;  // 12 int32 + 12 float accumulators, 4 loads: 28 of 32 registers
+constexpr std::int64_t kSubs = kQKK / kQK;  // Q4_K sub-blocks (and act sums) per super-block
+
+// Weight rows decoded for the integer tiles.
+struct IntRows {
+  std::int64_t cols = 0;
+  std::vector<std::int16_t> q;  // (kBlockRows, cols) quant times sub-block scale
+  std::vector<float> d;         // (kBlockRows, cols / 256) super-block scales
+  std::vector<float> mins;      // (kBlockRows, cols / 32) Q4_K: dmin * m of each sub-block
+};
+
+void decode_q4_k(const BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
+  for (std::int64_t s = 0; s < nb; ++s, q += kQKK) {
+    d[s] = fp16_to_f32(b[s].d);
+    const float dmin = fp16_to_f32(b[s].dmin);
+    for (int j = 0; j < 4; ++j) {
+      std::uint8_t sc0, m0, sc1, m1;
+      ggml::scale_min_k4(2 * j, b[s].scales, sc0, m0);
+      ggml::scale_min_k4(2 * j + 1, b[s].scales, sc1, m1);
+      const std::uint8_t* qs = b[s].qs + 32 * j;
+      for (int l = 0; l < 32; ++l) {
+        q[64 * j + l] = static_cast<std::int16_t>((qs[l] & 0xF) * sc0);
+        q[64 * j + 32 + l] = static_cast<std::int16_t>((qs[l] >> 4) * sc1);
+      }
+      mins[kSubs * s + 2 * j] = dmin * m0;
+      mins[kSubs * s + 2 * j + 1] = dmin * m1;
+    }
+  }
+}
+
+void decode_q6_k(const BlockQ6_K* b, std::int64_t nb, std::int16_t* q, float* d) {
+  for (std::int64_t s = 0; s < nb; ++s, q += kQKK) {
+    d[s] = fp16_to_f32(b[s].d);
+    for (int h = 0; h < 2; ++h) {  // ggml's dequantize_row_q6_K, 128 values at a time
+      const std::uint8_t* ql = b[s].ql + 64 * h;
+      const std::uint8_t* qh = b[s].qh + 32 * h;
+      const std::int8_t* sc = b[s].scales + 8 * h;
+      std::int16_t* y = q + 128 * h;
+      for (int l = 0; l < 32; ++l) {
+        int is = l / 16;
+        y[l] = static_cast<std::int16_t>((((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32) * sc[is]);
+        y[l + 32] = static_cast<std::int16_t>((((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32) * sc[is + 2]);
+        y[l + 64] = static_cast<std::int16_t>((((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32) * sc[is + 4]);
+        y[l + 96] = static_cast<std::int16_t>((((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32) * sc[is + 6]);
+      }
+    }
+  }
+}
+
+void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& out) {
+  const std::int64_t nb = w.cols / kQKK;
+  for (std::int64_t i = 0; i < m; ++i) {
+    std::int16_t* q = out.q.data() + i * w.cols;
+    float* d = out.d.data() + i * nb;
+    if (w.type == DType::kQ4_K) {
+      decode_q4_k(reinterpret_cast<const BlockQ4_K*>(w.row(r + i)), nb, q, d, out.mins.data() + i * w.cols / kQK);
+    } else {
+      decode_q6_k(reinterpret_cast<const BlockQ6_K*>(w.row(r + i)), nb, q, d);
+    }
+  }
+}
+
+// acc - a . b over n floats (16 at a time, the tail masked), still in lanes.
+__m512 minus_dot(__m512 acc, const float* a, const float* b, std::int64_t n) {
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) acc = _mm512_fnmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), acc);
+  if (i < n) {
+    __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1);
+    acc = _mm512_fnmadd_ps(_mm512_maskz_loadu_ps(k, a + i), _mm512_maskz_loadu_ps(k, b + i), acc);
+  }
+  return acc;
+}
+
+// The lane sums of four vectors, in lanes 0..3: one transposing reduction
+// where four separate horizontal sums cost twice the instructions (the
+// tiles' sums over a 768-value row are short enough for it to show).
+__m128 reduce4(__m512 a, __m512 b, __m512 c, __m512 d) {
+  auto half = [](__m512 v) { return _mm256_add_ps(_mm512_castps512_ps256(v), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))); };
+  __m256 u = _mm256_hadd_ps(_mm256_hadd_ps(half(a), half(b)), _mm256_hadd_ps(half(c), half(d)));
+  return _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+}
+
+// y[(t + j) * ldy + m] = (decoded row i + m) . (token t + j), m < RM, j < RN.
+template <int RM, int RN>
+void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, bool mins, float* y, std::int64_t ldy) {
+  const std::int64_t cols = w.cols, nb = cols / kQKK;
+  const std::int16_t* wq[RM];
+  const float* wd[RM];
+  const std::int16_t* xq[RN];
+  const float* xd[RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) wq[m] = w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
+  TOK_UNROLL
+  for (int j = 0; j < RN; ++j) xq[j] = x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+  __m512 acc[RM][RN];
+  TOK_UNROLL
+  for (int m = 0; m < RM; ++m) {
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) acc[m][j] = _mm512_setzero_ps();
+  }
+  for (std::int64_t s = 0; s < nb; ++s) {
+    __m512i isum[RM][RN];
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_setzero_si512();
+    }
+    TOK_UNROLL
+    for (std::int64_t c = s * kQKK; c < (s + 1) * kQKK; c += 32) {
+      __m512i xv[RN];
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
+      TOK_UNROLL
+      for (int m = 0; m < RM; ++m) {
+        __m512i wv = _mm512_loadu_si512(wq[m] + c);
+        TOK_UNROLL
+        for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpwssd_epi32(isum[m][j], wv, xv[j]);
+      }
+    }
+    __m512 xs[RN];
+    TOK_UNROLL
+    for (int j = 0; j < RN; ++j) xs[j] = _mm512_set1_ps(xd[j][s]);
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      __m512 ws = _mm512_set1_ps(wd[m][s]);
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) {
+        acc[m][j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[m][j]), _mm512_mul_ps(ws, xs[j]), acc[m][j]);
+      }
+    }
+  }
+  if (mins) {
+    TOK_UNROLL
+    for (int m = 0; m < RM; ++m) {
+      TOK_UNROLL
+      for (int j = 0; j < RN; ++j) {
+        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / kQK, x.sums.data() + (t + j) * cols / kQK,
+                              cols / kQK);
+      }
+    }
+  }
+  TOK_UNROLL
+  for (int j = 0; j < RN; ++j) {
+    float* out = y + (t + j) * ldy;
+    if constexpr (RM == 4) {
+      _mm_storeu_ps(out, reduce4(acc[0][j], acc[1][j], acc[2][j], acc[3][j]));
+    } else {
+      TOK_UNROLL
+      for (int m = 0; m < RM; ++m) out[m] = _mm512_reduce_add_ps(acc[m][j]);
+    }
+  }
+}
+
+// Decoded rows [0, rows) times tokens [t0, t1), into y (row 0's column).
+void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0, std::int64_t t1, bool mins,
+           float* y, std::int64_t ldy) {
+  auto row_tile = [&]<int M>(std::int64_t i) {
+    std::int64_t t = t0;
+    for (; t + kRn <= t1; t += kRn) tile<M, kRn>(w, i, x, t, mins, y + i, ldy);
+    for (; t < t1; ++t) tile<M, 1>(w, i, x, t, mins, y + i, ldy);
+  };
+  std::int64_t i = 0;
+  for (; i + kRm <= rows; i += kRm) row_tile.template operator()<kRm>(i);
+  for (; i < rows; ++i) row_tile.template operator()<1>(i);
+}
+
+}  // namespace
+
+// Called by gemm_avx512 (kernels_avx512.cpp) for Q4_K / Q6_K weights when
+// a.xk holds the batch as q8_K.
+void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
+                   std::int64_t ldy) {
+  const ActQ8K& x = *a.xk;
+  IntRows rows;
+  rows.cols = w.cols;
+  rows.q.resize(static_cast<std::size_t>(kBlockRows * w.cols));
+  rows.d.resize(static_cast<std::size_t>(kBlockRows * w.cols / kQKK));
+  rows.mins.resize(static_cast<std::size_t>(kBlockRows * w.cols / kQK));
+  const bool mins = w.type == DType::kQ4_K;
+  for (std::int64_t r = r0; r < r1; r += kBlockRows) {
+    std::int64_t m = std::min(kBlockRows, r1 - r);
+    decode_rows(w, r, m, rows);
+    for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
+      block(rows, m, x, t, std::min(a.n, t + kBlockTokens), mins, y + r, ldy);
+    }
+  }
+}
+
+}  // namespace tok::model
+
+#endif

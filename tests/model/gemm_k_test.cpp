@@ -1,0 +1,108 @@
+// Q4_K / Q6_K prefill over q8_K activations (act_q8_k.hpp and the AVX-512
+// tiles of kernels_avx512_gemm_k.cpp): the quantizer on exact tiny blocks,
+// then the tiles against a double-precision product of the dequantized
+// weights and the dequantized activations, on odd shapes (rows that leave
+// partial 4-row tiles and 32-row blocks, 4..17 tokens, K = 256..4096), and
+// against the float kernels within the activation quantization's error.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "model/act_q8_k.hpp"
+#include "model/kernels.hpp"
+
+using namespace tok::model;
+
+namespace {
+
+std::vector<float> randn(std::size_t n, std::mt19937& rng) {
+  std::normal_distribution<float> d(0, 1);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("q8_K activations: ggml's scale, rounding, cap and 32-value sums") {
+  std::vector<float> x(512);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<float>(i - 100) * 0.5f;  // largest: +77.5
+  // Block 2 all zero.
+  ActQ8K a;
+  quantize_act_q8_k(x.data(), 512, 1, 512, a);
+  float d = 77.5f / -127.f;  // 1 / iscale, iscale = -127 / max
+  CHECK(a.d[0] == doctest::Approx(d).epsilon(1e-7));
+  CHECK(a.q[255] == -127);
+  CHECK(a.q[100] == 0);
+  CHECK(a.q[0] == static_cast<std::int16_t>(std::lrint(-127.f / 77.5f * -50.f)));  // 82
+  CHECK(a.q[0] == 82);
+  int s = 0;
+  for (int i = 32; i < 64; ++i) s += a.q[i];
+  CHECK(a.sums[1] == doctest::Approx(a.d[0] * s));
+  CHECK(a.d[1] == 0);
+  CHECK(a.q[300] == 0);
+  CHECK(a.sums[9] == 0);
+}
+
+TEST_CASE("Q4_K / Q6_K gemm over q8_K activations equals a double-precision reference") {
+  const DotKernels* k = avx512_kernels();
+  if (!k) {
+    MESSAGE("no AVX-512 VNNI on this CPU: the q8_K tiles are not used");
+    return;
+  }
+  std::mt19937 rng(5);
+  for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
+    for (std::int64_t cols : {256, 768, 4096}) {
+      for (std::int64_t rows : {1, 6, 37}) {
+        TensorView w{type, rows, cols, nullptr};
+        std::vector<std::uint8_t> bytes(w.bytes());
+        w.data = bytes.data();
+        std::vector<float> wf(static_cast<std::size_t>(rows * cols));
+        for (std::int64_t r = 0; r < rows; ++r) {
+          auto f = randn(static_cast<std::size_t>(cols), rng);
+          tok::ggml::traits(type).from_float(f.data(), bytes.data() + r * w.row_bytes(), cols);
+          dequantize_row(type, w.row(r), wf.data() + r * cols, cols);
+        }
+        for (std::int64_t n : {4, 5, 17}) {
+          CHECK(wants_q8_k(*k, type, n));
+          auto x = randn(static_cast<std::size_t>(n * cols), rng);
+          ActQ8K xk;
+          quantize_act_q8_k(x.data(), cols, n, cols, xk);
+          ActBatch a{x.data(), cols, nullptr, 0, n};
+          a.xk = &xk;
+          std::vector<float> got(static_cast<std::size_t>(n * rows), NAN), plain(got.size(), NAN);
+          std::int64_t split = rows / 2 + 1;  // a row range ending inside a tile
+          k->gemm(*k, w, 0, split, a, got.data(), rows);
+          k->gemm(*k, w, split, rows, a, got.data(), rows);
+          ActBatch floats{x.data(), cols, nullptr, 0, n};
+          k->gemm(*k, w, 0, rows, floats, plain.data(), rows);
+          for (std::int64_t t = 0; t < n; ++t) {
+            for (std::int64_t r = 0; r < rows; ++r) {
+              CAPTURE(tok::ggml::type_name(type));
+              CAPTURE(cols);
+              CAPTURE(rows);
+              CAPTURE(n);
+              CAPTURE(r);
+              CAPTURE(t);
+              double want = 0, mag = 0, qerr = 0;
+              for (std::int64_t i = 0; i < cols; ++i) {
+                double wi = wf[r * cols + i];
+                double xi = double(xk.d[(t * cols + i) / 256]) * xk.q[t * cols + i];
+                want += wi * xi;
+                mag += std::fabs(wi * xi);
+                qerr += std::fabs(wi) * std::fabs(double(xk.d[(t * cols + i) / 256]));
+              }
+              float g = got[t * rows + r], p = plain[t * rows + r];
+              CHECK(std::fabs(g - want) <= 1e-5 * mag + 1e-6);
+              // The float kernels see x itself: they differ by at most half a
+              // quantization step per value.
+              CHECK(std::fabs(g - p) <= 0.5 * qerr + 1e-4 * mag + 1e-5);
+            }
+          }
+        }
+      }
+    }
+  }
+}
