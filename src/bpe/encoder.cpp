@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "bpe/long_piece.hpp"
+#include "bpe/symbol_lookup.hpp"
+#include "text/utf8.hpp"
 
 namespace tok::bpe {
 
@@ -18,19 +20,6 @@ PieceTooLong::PieceTooLong(std::size_t bytes)
 
 namespace {
 
-std::size_t utf8_len(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  if ((c & 0xF8) == 0xF0) return 4;
-  return 1;
-}
-
-TokenId byte_symbol(const MergeTable& table, unsigned char b) {
-  TokenId id = table.byte_token(b);
-  return id != kNoToken ? id : table.options().unk;
-}
-
 // Fills scratch.symbols with the initial symbols of piece plus a sentinel.
 void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
   auto& syms = s.symbols;
@@ -40,17 +29,17 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
   if (table.options().initial == InitialSymbols::kBytes) {
     syms.resize(n + 1);
     for (std::size_t i = 0; i < n; ++i) {
-      syms[i] = {static_cast<std::uint32_t>(i), byte_symbol(table, p[i])};
+      syms[i] = {static_cast<std::uint32_t>(i), lone_byte(table, p[i])};
     }
   } else {
     for (std::size_t i = 0; i < n;) {
-      std::size_t len = std::min(utf8_len(p[i]), n - i);
+      std::size_t len = std::min(text::utf8::char_length(p[i]), n - i);
       TokenId id = table.find(piece.substr(i, len));
       if (id != kNoToken) {
         syms.push_back({static_cast<std::uint32_t>(i), id});
       } else {
         for (std::size_t k = 0; k < len; ++k) {
-          syms.push_back({static_cast<std::uint32_t>(i + k), byte_symbol(table, p[i + k])});
+          syms.push_back({static_cast<std::uint32_t>(i + k), lone_byte(table, p[i + k])});
         }
       }
       i += len;
@@ -58,23 +47,6 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
     syms.emplace_back();
   }
   syms.back() = {static_cast<std::uint32_t>(n), kNoToken};
-}
-
-// table.pair(left, right, joined), answered from the scratch's pair cache
-// when the answer depends on the ids alone.
-PairInfo pair_of(const MergeTable& table, TokenId left, TokenId right, std::string_view joined,
-                 EncodeScratch& s) {
-  TokenId unk = table.options().unk;
-  if (!table.pairs_by_id() || left == kNoToken || right == kNoToken || left == unk ||
-      right == unk) {
-    return table.pair(left, right, joined);
-  }
-  std::uint64_t k = PairCache::key(left, right);
-  PairInfo info;
-  if (s.pair_cache.find(k, &info)) return info;
-  info = table.pair(left, right, joined);
-  s.pair_cache.insert(k, info);
-  return info;
 }
 
 // Linear scan: find the lowest-priority (leftmost on ties) pair, merge, repeat.
@@ -85,7 +57,8 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   auto pair_at = [&](std::size_t i) -> PairInfo {
     if (i + 2 >= syms.size()) return {};
     std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    PairInfo pi = pair_of(table, syms[i].id, syms[i + 1].id, piece.substr(a, b - a), s);
+    PairInfo pi =
+        cached_pair(table, s.pair_cache, syms[i].id, syms[i + 1].id, piece.substr(a, b - a));
     return pi.rank < max_rank ? pi : PairInfo{};
   };
   // Starts loading the index slot pair_at(i) will probe, unless the pair
@@ -160,14 +133,15 @@ void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t m
     std::uint32_t a = syms[l].start;
     std::uint32_t b = links[r].next == kNone ? static_cast<std::uint32_t>(piece.size())
                                              : syms[links[r].next].start;
-    PairInfo pi = pair_of(table, syms[l].id, syms[r].id, piece.substr(a, b - a), s);
+    PairInfo pi = cached_pair(table, s.pair_cache, syms[l].id, syms[r].id, piece.substr(a, b - a));
     if (pi.rank >= max_rank) return;
     heap.push_back({pi.rank, l, links[l].version, pi.result});
     std::push_heap(heap.begin(), heap.end());
   };
   for (std::uint32_t i = 0; i + 1 < n; ++i) {
     std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    PairInfo pi = pair_of(table, syms[i].id, syms[i + 1].id, piece.substr(a, b - a), s);
+    PairInfo pi =
+        cached_pair(table, s.pair_cache, syms[i].id, syms[i + 1].id, piece.substr(a, b - a));
     if (pi.rank < max_rank) heap.push_back({pi.rank, i, 0, pi.result});
   }
   std::make_heap(heap.begin(), heap.end());

@@ -3,24 +3,12 @@
 #include <algorithm>
 
 #include "bpe/rank_queue.hpp"
+#include "bpe/symbol_lookup.hpp"
+#include "text/utf8.hpp"
 
 namespace tok::bpe {
 
 namespace {
-
-// The merge table's answer for two adjacent symbols, from the per-thread
-// pair cache when it is a function of the two ids (see PairCache).
-PairInfo pair_info(const MergeTable& table, PairCache& cache, TokenId left, TokenId right,
-                   std::string_view joined) {
-  TokenId unk = table.options().unk;
-  bool by_id =
-      table.pairs_by_id() && left != kNoToken && right != kNoToken && left != unk && right != unk;
-  PairInfo info;
-  if (by_id && cache.find(PairCache::key(left, right), &info)) return info;
-  info = table.pair(left, right, joined);
-  if (by_id) cache.insert(PairCache::key(left, right), info);
-  return info;
-}
 
 // The symbols of a piece, one word per byte: a 2-bit tag and a 30-bit value.
 //   kSingle at s: a one-byte symbol [s, s+1); the value is its id.
@@ -68,20 +56,6 @@ class Symbols {
   std::vector<std::uint32_t> w_;  // (piece bytes)
 };
 
-std::size_t utf8_length(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  return (c & 0xF8) == 0xF0 ? 4 : 1;
-}
-
-// The id of a lone byte: its byte token, else the unknown token (kNoToken
-// when the vocabulary has neither: the byte is dropped from the output).
-TokenId lone_byte(const MergeTable& table, unsigned char b) {
-  TokenId id = table.byte_token(b);
-  return id != kNoToken ? id : table.options().unk;
-}
-
 // A symbol of `len` bytes at s (the initial symbols of SentencePiece-style
 // vocabularies are characters).
 void Symbols::set_char(std::uint32_t s, std::uint32_t len, TokenId id) {
@@ -107,7 +81,8 @@ Symbols::Symbols(const MergeTable& table, std::string_view piece) : w_(piece.siz
     return;
   }
   for (std::uint32_t i = 0; i < n;) {
-    auto len = static_cast<std::uint32_t>(std::min<std::size_t>(utf8_length(p[i]), n - i));
+    auto len =
+        static_cast<std::uint32_t>(std::min<std::size_t>(text::utf8::char_length(p[i]), n - i));
     TokenId id = table.find(piece.substr(i, len));
     if (id != kNoToken) {
       set_char(i, len, id);
@@ -133,7 +108,7 @@ bool merge_long_piece(const MergeTable& table, std::string_view piece, std::uint
     std::uint32_t r = sym.next(s);
     if (r >= n) return {};
     std::uint32_t e = sym.next(r);
-    PairInfo pi = pair_info(table, cache, sym.id(s), sym.id(r), piece.substr(s, e - s));
+    PairInfo pi = cached_pair(table, cache, sym.id(s), sym.id(r), piece.substr(s, e - s));
     return pi.rank < max_rank ? pi : PairInfo{};
   };
   RankQueue queue;

@@ -19,6 +19,7 @@
 #include "cli/numeric_options.hpp"
 #include "cli/show_model.hpp"
 #include "core/atomic_file.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "formats/registry.hpp"
 #include "show/html_page.hpp"
@@ -79,10 +80,7 @@ nlohmann::ordered_json spans_json(const show::Tokenization& t) {
   j["encoding"] = t.encoding;
   j["tokens"] = nlohmann::ordered_json::array();
   for (const auto& s : t.spans) {
-    std::string hex;
-    for (unsigned char c : std::string_view(t.text).substr(s.offset, s.length)) {
-      hex += fmt::format("{:02x}", c);
-    }
+    std::string hex = hex_bytes(std::string_view(t.text).substr(s.offset, s.length), "");
     j["tokens"].push_back({{"id", s.id}, {"offset", s.offset}, {"length", s.length},
                            {"bytes", hex}, {"special", s.special}});
   }

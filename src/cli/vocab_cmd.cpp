@@ -17,8 +17,8 @@
 #include "core/suggest.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"
+#include "fetch/vocab_fetch.hpp"
 #include "formats/vocab_catalog.hpp"
-#include "formats/vocab_fetch.hpp"
 
 namespace tok::cli {
 namespace {
@@ -37,12 +37,12 @@ int run_fetch(const std::vector<std::string>& names) {
   }
   int status = 0;
   for (const auto& name : names) {
-    auto r = formats::fetch_named_vocab(*formats::find_named_vocab(name), {});
+    auto r = fetch::fetch_named_vocab(*formats::find_named_vocab(name), {});
     if (!r.ok()) {
       status = report(r.error());
       continue;
     }
-    if (r->outcome == formats::FetchOutcome::kInstalled) {
+    if (r->outcome == fetch::FetchOutcome::kInstalled) {
       std::fprintf(stderr, "tok: installed %s in %s\n", name.c_str(), r->path.c_str());
     }
   }

@@ -50,6 +50,19 @@ std::string group_digits(std::uint64_t n) {
   return out;
 }
 
+std::string hex_bytes(std::string_view bytes, std::string_view separator) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * (2 + separator.size()));
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i > 0) out += separator;
+    auto c = static_cast<unsigned char>(bytes[i]);
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
 std::string human_bytes(std::uint64_t n) {
   if (n < 1024) return fmt::format("{} B", n);
   static constexpr std::array<const char*, 6> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -1,10 +1,11 @@
-// The one way every command writes money, byte sizes and large counts for
+// The one way every command writes money, byte sizes, raw bytes and large counts for
 // people (tables, summaries, stderr). Machine formats (JSON, CSV) carry the
 // plain numbers.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace tok {
 
@@ -26,6 +27,10 @@ std::string group_digits(std::uint64_t n);
 // Bytes in binary units with three significant digits: "512 B", "1.50 KiB",
 // "12.3 MiB", "123 GiB"; exact below 1 KiB.
 std::string human_bytes(std::uint64_t n);
+
+// Bytes as lower-case hex, two digits each, joined by separator:
+// ("\xe4\xbd", " ") -> "e4 bd"; ("\xe4\xbd", "") -> "e4bd".
+std::string hex_bytes(std::string_view bytes, std::string_view separator);
 
 // 3.2e12 -> "3.20 TFLOP"-style SI scaling with the given unit.
 std::string si_scaled(double v, const std::string& unit);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/number_format.hpp"
 #include "show/visible_text.hpp"
 #include "text/escape.hpp"
 
@@ -62,22 +63,13 @@ const char* glyph_class(GlyphKind kind) {
   return nullptr;
 }
 
-std::string hex_bytes(std::string_view bytes) {
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (!out.empty()) out += ' ';
-    out += fmt::format("{:02x}", c);
-  }
-  return out;
-}
-
 void append_token(std::string& out, const Tokenization& t, std::size_t k) {
   const Span& s = t.spans[k];
   std::string_view bytes = std::string_view(t.text).substr(s.offset, s.length);
   // Kept short: a page holds one of these per token. The hover bar adds the
   // encoding and the token's index.
   std::string title =
-      fmt::format("id {}\nbytes {}\noffset {}", s.id, hex_bytes(bytes), s.offset);
+      fmt::format("id {}\nbytes {}\noffset {}", s.id, hex_bytes(bytes, " "), s.offset);
   std::vector<Glyph> glyphs = visible_glyphs(bytes);
   bool partial = false;
   for (const Glyph& g : glyphs) partial |= g.kind == GlyphKind::kBytes;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <utf8proc.h>
 
+#include "core/number_format.hpp"
 #include "text/utf8.hpp"
 
 namespace tok::show {
@@ -96,13 +97,9 @@ std::vector<Glyph> visible_glyphs(std::string_view bytes) {
     std::size_t len = text::utf8::valid_char_length(bytes.substr(i));
     if (len == 0) {
       // A run of bytes that do not make a character here: ⟨e4 bd⟩.
-      std::string hex;
-      while (i < bytes.size() && text::utf8::valid_char_length(bytes.substr(i)) == 0) {
-        if (!hex.empty()) hex += ' ';
-        hex += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
-        ++i;
-      }
-      std::string t = "⟨" + hex + "⟩";
+      std::size_t start = i;
+      while (i < bytes.size() && text::utf8::valid_char_length(bytes.substr(i)) == 0) ++i;
+      std::string t = "⟨" + hex_bytes(bytes.substr(start, i - start), " ") + "⟩";
       out.push_back({GlyphKind::kBytes, t, display_width(t)});
       continue;
     }

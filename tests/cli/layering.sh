@@ -1,5 +1,5 @@
 # The module order holds: no #include edge points up the order (core < text <
-# bpe < formats < {kv, show, cost, compare} < model < cli), and unit tests
+# bpe < formats < {fetch, kv, show, cost, compare} < model < cli), and unit tests
 # include only what their module links (scripts/check-layering).
 source "$(dirname "$0")/lib.sh"
 : "${TOK_ROOT:?TOK_ROOT must point at the source tree}"
@@ -30,3 +30,8 @@ rm "$T/tree/src/core/up.hpp" "$T/tree/tests/text/up_test.cpp"
 expect_status 1 "$check" "$T/tree"
 grep -q 'text depends on formats' "$T/out" || fail "text depending on formats not reported: $(cat "$T/out")"
 grep -q "module 'core2' is not in the module order" "$T/out" || fail "unknown module not reported: $(cat "$T/out")"
+
+# Only fetch (npm install) and cli start other programs: the modules below
+# them, and so libtok, never do.
+spawners=$(grep -rlE 'posix_spawn|\bexec[lv]p?e?\s*\(|\bpopen\s*\(' "$TOK_ROOT/src" | grep -vE '/src/(fetch|cli)/' || true)
+[ -z "$spawners" ] || fail "a module below fetch starts a program: $spawners"

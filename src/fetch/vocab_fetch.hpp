@@ -10,7 +10,9 @@
 #include "core/result.hpp"
 #include "formats/vocab_catalog.hpp"
 
-namespace tok::formats {
+namespace tok::fetch {
+
+using formats::NamedVocab;
 
 struct FetchOptions {
   // npm --prefix: packages land in PREFIX/node_modules. Default
@@ -41,4 +43,4 @@ std::string default_npm_prefix();
 // recorded checksum. npm's output goes to stderr.
 Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& options);
 
-}  // namespace tok::formats
+}  // namespace tok::fetch

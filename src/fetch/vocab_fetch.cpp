@@ -1,4 +1,4 @@
-#include "formats/vocab_fetch.hpp"
+#include "fetch/vocab_fetch.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -20,7 +20,7 @@
 
 extern char** environ;
 
-namespace tok::formats {
+namespace tok::fetch {
 namespace fs = std::filesystem;
 
 namespace {
@@ -91,7 +91,7 @@ Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& o
   if (cache_dir().empty()) {
     return make_error("{}: no cache directory to fetch into (set HOME or XDG_CACHE_HOME)", v.name);
   }
-  std::string target = named_vocab_cache_path(v);
+  std::string target = formats::named_vocab_cache_path(v);
   if (package_file_matches(target, v.sha256)) {
     return FetchResult{FetchOutcome::kAlreadyPresent, target};
   }
@@ -128,4 +128,4 @@ Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& o
   return FetchResult{FetchOutcome::kInstalled, target};
 }
 
-}  // namespace tok::formats
+}  // namespace tok::fetch
