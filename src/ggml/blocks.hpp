@@ -66,6 +66,14 @@ struct BlockQ6_K {
   std::int8_t scales[kQKK / 16];  // 8-bit scales of 16-element groups
   std::uint16_t d;                // fp16 super-block scale
 };
+// Activations only (ggml's block_q8_K, the partner of the K-quants in
+// llama.cpp's dot products): x = d * q, with the sums of each 16 q.
+struct BlockQ8_K {
+  float d;
+  std::int8_t qs[kQKK];
+  std::int16_t bsums[kQKK / 16];
+};
+static_assert(sizeof(BlockQ8_K) == 292);
 static_assert(sizeof(BlockQ8_0) == 34 && sizeof(BlockQ4_0) == 18 && sizeof(BlockQ4_1) == 20);
 static_assert(sizeof(BlockQ5_0) == 22 && sizeof(BlockQ5_1) == 24);
 static_assert(sizeof(BlockQ2_K) == 84 && sizeof(BlockQ3_K) == 110 && sizeof(BlockQ4_K) == 144);

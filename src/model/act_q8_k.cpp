@@ -15,13 +15,19 @@ inline int nearest_int(float v) {
   return (i & 0x007fffff) - 0x00400000;
 }
 
-void quantize_block(const float* x, std::int16_t* q, float& d, float* sums) {
+// The value of largest magnitude in x[0, kQKK) (the first on ties).
+float signed_max(const float* x) {
   float max = 0, amax = 0;
   for (int i = 0; i < kQKK; ++i) {
     float a = std::fabs(x[i]);
     if (a > amax) amax = a, max = x[i];
   }
-  if (amax == 0) {
+  return max;
+}
+
+void quantize_block(const float* x, std::int16_t* q, float& d, float* sums) {
+  const float max = signed_max(x);
+  if (max == 0) {
     d = 0;
     std::memset(q, 0, kQKK * sizeof *q);
     for (int b = 0; b < kQKK / kQK; ++b) sums[b] = 0;
@@ -55,8 +61,27 @@ void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, st
   }
 }
 
+void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n) {
+  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
+    BlockQ8_K& out = y[b];
+    const float max = signed_max(x);
+    if (max == 0) {
+      std::memset(&out, 0, sizeof out);
+      continue;
+    }
+    const float iscale = -127.f / max;
+    for (int i = 0; i < kQKK; ++i) out.qs[i] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * x[i])));
+    for (int j = 0; j < kQKK / 16; ++j) {
+      int s = 0;
+      for (int i = 0; i < 16; ++i) s += out.qs[16 * j + i];
+      out.bsums[j] = static_cast<std::int16_t>(s);
+    }
+    out.d = 1 / iscale;
+  }
+}
+
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
-  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ6_K) && n >= 4;
+  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ6_K) && n >= kKQuantTileMinTokens;
 }
 
 }  // namespace tok::model

@@ -26,6 +26,10 @@ struct ActQ8K {
 // magnitude), values rounded to nearest (ties to even) and capped at 127.
 void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out);
 
+// One row of n values (a multiple of 256) as ggml's block_q8_K, with the
+// same rounding: the activations of the Q4_K / Q6_K decode kernels.
+void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n);
+
 // Does a product of this many tokens with weights of type t go through q8_K
 // activations with these kernels? (AVX-512 VNNI, Q4_K / Q6_K, several
 // tokens: decode keeps the fused float kernels, which read the weights once

@@ -50,6 +50,7 @@ Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels
   up_.resize(b * ffn);
   tmp_.resize(b * dim);
   xq_.resize(b * (std::max(std::max(dim, ffn), q) / kQK + 1));
+  xk8_.resize(kKQuantTileMinTokens * (std::max(std::max(dim, ffn), q) / kQKK + 1));
 }
 
 KvShape Forward::kv_shape(int ctx) const {
@@ -67,6 +68,10 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   } else if (wants_q8_k(k_, w.type, n)) {
     quantize_act_q8_k(x, cols, n, cols, xk_);
     acts.xk = &xk_;
+  } else if (wants_q8_k_rows(k_, w.type, n)) {
+    for (std::int64_t b = 0; b < n; ++b) quantize_row_q8_k(x + b * cols, &xk8_[b * (cols / kQKK)], cols);
+    acts.xk8 = xk8_.data();
+    acts.xk8_stride = cols / kQKK;
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
   // Waking the workers costs a few microseconds (much more on a busy

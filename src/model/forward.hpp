@@ -106,6 +106,7 @@ class Forward {
   std::vector<float> up_;        // (batch, ffn)
   std::vector<float> tmp_;       // (batch, dim) projection output
   std::vector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
+  std::vector<BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
   ActQ8K xk_;                    // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
   std::vector<float> logits_;    // (batch or 1, n_vocab)
   std::vector<BatchRow> rows_;   // (batch) cache and position of each row

@@ -10,11 +10,12 @@
 // with activations quantized to Q8_0 blocks (integer dot products, as
 // llama.cpp does; it pairs Q4_1 / Q5_1 with Q8_1 blocks, whose extra
 // per-block sum tok's kernels take from the Q8_0 block itself, and the
-// K-quants with 256-value Q8_K blocks); every other type is multiplied with
-// the float activations (the Q4_K and Q6_K kernels dequantize a super-block
-// at a time in registers). Exception: prefill of Q4_K / Q6_K with the
-// AVX-512 VNNI kernels, which multiplies q8_K activations in integers
-// (act_q8_k.hpp, kernels_avx512_gemm_k.cpp).
+// K-quants with 256-value Q8_K blocks). Q4_K and Q6_K rows take Q8_K blocks
+// (integer dots, as llama.cpp) where the set has kernels for them (AVX2,
+// AVX-512), else the floats (a super-block dequantized in registers);
+// prompts multiply them in tiles: AVX-512 VNNI on q8_K values widened to
+// int16 (act_q8_k.hpp, kernels_avx512_gemm_k.cpp), AVX2 on decoded rows.
+// Every other type is multiplied with the float activations.
 //
 // `gemm` multiplies a range of weight rows with a batch of activations. The
 // AVX2 version works on register tiles (several rows x several tokens), so a
@@ -46,6 +47,9 @@ struct ActBatch {
   // For Q4_K / Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
   // as q8_K; null: the kernels use the floats.
   const ActQ8K* xk = nullptr;
+  // Where wants_q8_k_rows: the n rows as Q8_K blocks (row stride xk8_stride).
+  const BlockQ8_K* xk8 = nullptr;
+  std::int64_t xk8_stride = 0;
 };
 
 // y[t * ldy + r] = (row r of w) . (activation t), for r0 <= r < r1, t < a.n.
@@ -76,6 +80,12 @@ struct DotKernels {
   float (*q2_k)(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
   float (*q3_k)(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
   float (*q5_k)(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+  // Q4_K / Q6_K on Q8_K activations (llama.cpp's decode), where this set
+  // has them (AVX2 and AVX-512; null elsewhere: then q4_k / q6_k on the
+  // floats). Row by row only: batches of kKQuantTileMinTokens and more keep
+  // their tiles (float, or q8_K in int16 with AVX-512 VNNI).
+  float (*q4_k_q8k)(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) = nullptr;
+  float (*q6_k_q8k)(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n) = nullptr;
 };
 
 // Dequantizes 256 values of w at a time (ggml's reference code) and takes
@@ -117,6 +127,7 @@ const DotKernels* neon_kernels();
 struct Activation {
   const float* x = nullptr;         // (n)
   const BlockQ8_0* xq = nullptr;    // (n / 32) or null
+  const BlockQ8_K* xk8 = nullptr;   // (n / 256) or null: wants_q8_k_rows
 };
 
 // Does multiplying by weights of this type want Q8_0 activations?
@@ -132,6 +143,19 @@ inline bool wants_q8(DType t) {
     case DType::kQ5_K: return true;
     default: return false;
   }
+}
+
+// Batches of at least this many tokens multiply Q4_K / Q6_K weights in
+// tiles (rows decoded once for several tokens; q8_K tiles with AVX-512
+// VNNI); smaller ones go row by row through dot_row.
+inline constexpr std::int64_t kKQuantTileMinTokens = 4;
+
+// Does a product of n tokens with weights of type t want Q8_K activation
+// blocks with this kernel set: Q4_K / Q6_K row by row, where the set has
+// integer kernels for them.
+inline bool wants_q8_k_rows(const DotKernels& k, DType t, std::int64_t n) {
+  if (n >= kKQuantTileMinTokens) return false;
+  return (t == DType::kQ4_K && k.q4_k_q8k) || (t == DType::kQ6_K && k.q6_k_q8k);
 }
 
 // The scalar kernels of the types above, for the SIMD sets that have none

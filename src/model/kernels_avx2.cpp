@@ -23,6 +23,8 @@ float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
 float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
 float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
 float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q4_k_q8k(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
+float dot_q6_k_q8k(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n);
 }  // namespace avx2
 
 namespace {
@@ -200,7 +202,9 @@ const DotKernels kAvx2{Isa::kAvx2,
                        avx2::dot_q5_1,
                        avx2::dot_q2_k,
                        avx2::dot_q3_k,
-                       avx2::dot_q5_k};
+                       avx2::dot_q5_k,
+                       avx2::dot_q4_k_q8k,
+                       avx2::dot_q6_k_q8k};
 
 }  // namespace
 

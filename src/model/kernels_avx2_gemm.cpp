@@ -19,10 +19,6 @@ namespace {
 
 using namespace avx2;
 
-// Batches from this many tokens decode K-quant rows to floats first
-// (decoded_tiles); smaller ones keep the fused dots.
-constexpr std::int64_t kDecodedMinTokens = 4;
-
 // The tile loops must unroll completely so the accumulators live in registers.
 #define TOK_UNROLL _Pragma("GCC unroll 16")
 
@@ -187,7 +183,7 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
     case DType::kQ4_0: return tiled<QuantTile<WeightsQ4_0>, 4, 2>(c, r0, r1);
     case DType::kQ4_K:
     case DType::kQ6_K:
-      if (a.n >= kDecodedMinTokens) return decoded_tiles<4, 3>(w, r0, r1, a, y, ldy);
+      if (a.n >= kKQuantTileMinTokens) return decoded_tiles<4, 3>(w, r0, r1, a, y, ldy);
       return gemm_by_rows(k, w, r0, r1, a, y, ldy);
     default: return gemm_by_rows(k, w, r0, r1, a, y, ldy);
   }

@@ -1,11 +1,12 @@
 // AVX2 + FMA kernels for the weight types of GGUF "_M" / "_S" mixes beside
-// Q4_K / Q6_K / Q8_0: Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K as integer dots
+// Q8_0: Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K as integer dots
 // with Q8_0 activations (llama.cpp's approach; it uses Q8_1 / Q8_K blocks
 // for some). Against float activations and a super-block dequantized in
 // registers (dot_q4_k's approach, measured first), Q5_K decode of a 54M
 // model ran about 1.8x faster, and ahead of llama.cpp (BENCHMARKS.md).
 // Compiled with -mavx2 -mfma -mf16c (src/CMakeLists.txt); kernels_avx2.cpp
-// puts them in its table, which the AVX-512 set copies.
+// puts them in its table, which the AVX-512 set copies. Q4_K and Q6_K (decode
+// only) take Q8_K blocks instead, as in llama.cpp.
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -209,6 +210,77 @@ float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
     }
   }
   return hsum(_mm256_add_ps(acc[0], acc[1]));
+}
+
+// Q4_K on Q8_K activations (llama.cpp's decode pairing): per super-block
+// one integer sum of sc_j * (q . x) over its 8 sub-blocks of 32, then
+//   d dx isum - dmin dx sum_j m_j (x sums of sub-block j),
+// the x sums from the block's 16-value bsums. Against the float kernel
+// (dot_q4_k: the super-block dequantized in registers) this is about twice
+// the decode rate, and the rounding llama.cpp's ids come from.
+float dot_q4_k_q8k(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  float mins = 0;
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+    const BlockQ8_K& xb = x[b];
+    __m256i isum = _mm256_setzero_si256();
+    int msum = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < kQKK / 64; ++k) {
+      std::uint8_t sc0, m0, sc1, m1;
+      scale_min_k4(2 * k, w[b].scales, sc0, m0);
+      scale_min_k4(2 * k + 1, w[b].scales, sc1, m1);
+      msum += m0 * (xb.bsums[4 * k] + xb.bsums[4 * k + 1]) + m1 * (xb.bsums[4 * k + 2] + xb.bsums[4 * k + 3]);
+      __m256i q = load256(w[b].qs + 32 * k);
+      __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(q, low), load256(xb.qs + 64 * k));
+      __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), low), load256(xb.qs + 64 * k + 32));
+      isum = _mm256_add_epi32(isum, _mm256_madd_epi16(lo, _mm256_set1_epi16(sc0)));
+      isum = _mm256_add_epi32(isum, _mm256_madd_epi16(hi, _mm256_set1_epi16(sc1)));
+    }
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
+    mins += half(w[b].dmin) * xb.d * static_cast<float>(msum);
+  }
+  return hsum(acc) - mins;
+}
+
+// Q6_K on Q8_K activations. In half h (128 elements) of a super-block,
+// element 32 g + l (l < 32) has its low 4 bits in ql[64 h + l] (g = 0),
+// ql[64 h + 32 + l] (g = 1) or their high nibbles (g = 2, 3), its high 2
+// bits at bit 2 g of qh[32 h + l]; the code u minus 32 times the int8
+// scale of its 16 elements (8 h + 2 g, then 8 h + 2 g + 1):
+//   sum(sc (u - 32) x) = madd(maddubs(u, x) - maddubs(32, x), sc),
+// summed in integers over the super-block, then one multiply by d dx.
+float dot_q6_k_q8k(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  const __m256i low = _mm256_set1_epi8(0x0F), two = _mm256_set1_epi8(3), k32 = _mm256_set1_epi8(32);
+  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+    const BlockQ8_K& xb = x[b];
+    const __m256i scales =
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales)));
+    __m256i isum = _mm256_setzero_si256();
+    for (int h = 0; h < 2; ++h) {
+      __m256i l0 = load256(w[b].ql + 64 * h), l1 = load256(w[b].ql + 64 * h + 32);
+      __m256i hi = load256(w[b].qh + 32 * h);
+      __m256i sh = scales_half(scales, h);
+      __m256i u[4];
+      u[0] = _mm256_and_si256(l0, low);
+      u[1] = _mm256_and_si256(l1, low);
+      u[2] = _mm256_and_si256(_mm256_srli_epi16(l0, 4), low);
+      u[3] = _mm256_and_si256(_mm256_srli_epi16(l1, 4), low);
+#pragma GCC unroll 4
+      for (int g = 0; g < 4; ++g) {
+        // 16-bit shifts: the masks keep each byte's own bits.
+        __m256i top = _mm256_and_si256(_mm256_srli_epi16(hi, 2 * g), two);
+        __m256i codes = _mm256_or_si256(u[g], _mm256_slli_epi16(top, 4));
+        __m256i xv = load256(xb.qs + 128 * h + 32 * g);
+        __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(k32, xv));
+        isum = _mm256_add_epi32(isum, _mm256_madd_epi16(p, pair_scales(sh, g)));
+      }
+    }
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
+  }
+  return hsum(acc);
 }
 
 }  // namespace tok::model::avx2

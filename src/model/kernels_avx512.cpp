@@ -527,7 +527,7 @@ void float_gemm(const TensorView& w, std::int64_t r0, std::int64_t r1, const Act
 
 bool float_tiled(const TensorView& w, const ActBatch& a) {
   bool k_quant = w.type == DType::kQ4_K || w.type == DType::kQ6_K;
-  return w.cols % 16 == 0 && (w.type == DType::kF32 || w.type == DType::kF16 || (k_quant && a.n >= 4));
+  return w.cols % 16 == 0 && (w.type == DType::kF32 || w.type == DType::kF16 || (k_quant && a.n >= kKQuantTileMinTokens));
 }
 
 void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,

@@ -135,7 +135,9 @@ const DotKernels kNeon{Isa::kNeon,
                        scalar::dot_q5_1,
                        scalar::dot_q2_k,
                        scalar::dot_q3_k,
-                       scalar::dot_q5_k};
+                       scalar::dot_q5_k,
+                       nullptr,  // Q4_K / Q6_K on Q8_K: the float kernels serve
+                       nullptr};
 
 }  // namespace
 

@@ -71,7 +71,9 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              scalar::dot_q5_1,
                              scalar::dot_q2_k,
                              scalar::dot_q3_k,
-                             scalar::dot_q5_k};
+                             scalar::dot_q5_k,
+                             nullptr,  // Q4_K / Q6_K on Q8_K: the float kernels serve
+                             nullptr};
 
 }  // namespace
 
@@ -92,7 +94,8 @@ void gemm_by_rows(const DotKernels& k, const TensorView& w, std::int64_t r0, std
                   const ActBatch& a, float* y, std::int64_t ldy) {
   for (std::int64_t r = r0; r < r1; ++r) {
     for (std::int64_t t = 0; t < a.n; ++t) {
-      Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr};
+      Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr,
+                     a.xk8 ? a.xk8 + t * a.xk8_stride : nullptr};
       y[t * ldy + r] = dot_row(k, w, r, act);
     }
   }
@@ -107,8 +110,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kBF16: return k.bf16(static_cast<const std::uint16_t*>(row), a.x, n);
     case DType::kQ8_0: return k.q8_0(static_cast<const BlockQ8_0*>(row), a.xq, n);
     case DType::kQ4_0: return k.q4_0(static_cast<const BlockQ4_0*>(row), a.xq, n);
-    case DType::kQ4_K: return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
-    case DType::kQ6_K: return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
+    case DType::kQ4_K:
+      if (a.xk8 && k.q4_k_q8k) return k.q4_k_q8k(static_cast<const BlockQ4_K*>(row), a.xk8, n);
+      return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
+    case DType::kQ6_K:
+      if (a.xk8 && k.q6_k_q8k) return k.q6_k_q8k(static_cast<const BlockQ6_K*>(row), a.xk8, n);
+      return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
     case DType::kQ4_1: return k.q4_1(static_cast<const BlockQ4_1*>(row), a.xq, n);
     case DType::kQ5_0: return k.q5_0(static_cast<const BlockQ5_0*>(row), a.xq, n);
     case DType::kQ5_1: return k.q5_1(static_cast<const BlockQ5_1*>(row), a.xq, n);

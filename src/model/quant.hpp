@@ -25,6 +25,7 @@ using ggml::BlockQ5_1;
 using ggml::BlockQ5_K;
 using ggml::BlockQ6_K;
 using ggml::BlockQ8_0;
+using ggml::BlockQ8_K;
 using ggml::f32_to_bf16;
 using ggml::f32_to_fp16;
 using ggml::fp16_to_f32;

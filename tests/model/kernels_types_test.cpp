@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
 
 using namespace tok::model;
@@ -114,6 +115,74 @@ TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantizat
                                          std::int64_t n) { return k.q3_k(w, xq, n); });
   check_type<BlockQ5_K>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_k(w, xq, n); });
+}
+
+TEST_CASE("Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K activations") {
+  REQUIRE((avx2_kernels() == nullptr || avx2_kernels()->q4_k_q8k != nullptr));
+  std::mt19937 rng(46);
+  std::normal_distribution<float> normal(0, 1);
+  for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
+    for (std::int64_t n : {256, 512, 1280, 4096}) {
+      for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
+        auto row = type == DType::kQ4_K ? random_row<BlockQ4_K>(n / kQKK, scale, rng)
+                                        : random_row<BlockQ6_K>(n / kQKK, scale, rng);
+        std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
+        for (auto& v : x) v = normal(rng);
+        x[static_cast<std::size_t>(n / 3)] = 40;  // one outlier sets a block's scale
+        std::vector<BlockQ8_K> xk(static_cast<std::size_t>(n / kQKK));
+        quantize_row_q8_k(x.data(), xk.data(), n);
+        for (std::int64_t i = 0; i < n; ++i) {
+          const BlockQ8_K& b = xk[static_cast<std::size_t>(i / kQKK)];
+          xs[static_cast<std::size_t>(i)] = b.d * b.qs[i % kQKK];
+        }
+        dequantize_row(type, row.data(), w.data(), n);
+        Ref want = ref_dot(w, xs);
+        TensorView v{type, 1, n, row.data()};
+        for (const DotKernels* k : all_kernels()) {
+          if (!k->q4_k_q8k) continue;
+          CAPTURE(tok::ggml::type_name(type));
+          CAPTURE(static_cast<int>(k->isa));
+          CAPTURE(n);
+          CAPTURE(scale);
+          float got = type == DType::kQ4_K ? k->q4_k_q8k(reinterpret_cast<const BlockQ4_K*>(row.data()), xk.data(), n)
+                                           : k->q6_k_q8k(reinterpret_cast<const BlockQ6_K*>(row.data()), xk.data(), n);
+          REQUIRE(std::isfinite(got));
+          CHECK(std::fabs(got - want.sum) <= 1e-5 * want.magnitude + 1e-30);
+          CHECK(dot_row(*k, v, 0, Activation{x.data(), nullptr, xk.data()}) == got);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Q8_K activation blocks: ggml's rounding, and bsums that are the sums of each 16 values") {
+  std::vector<float> x(kQKK);
+  for (int i = 0; i < kQKK; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) - 3.5f;
+  x[5] = -7;  // the value of largest magnitude is negative: scale -127 / -7
+  BlockQ8_K b;
+  quantize_row_q8_k(x.data(), &b, kQKK);
+  CHECK(b.d == doctest::Approx(7.0 / 127));
+  CHECK(b.qs[5] == -127);
+  CHECK(b.qs[0] == -64);  // -3.5 * 127 / 7 = -63.5: ties to even
+  for (int j = 0; j < kQKK / 16; ++j) {
+    int s = 0;
+    for (int i = 0; i < 16; ++i) s += b.qs[16 * j + i];
+    CHECK(b.bsums[j] == s);
+  }
+  std::vector<float> zero(kQKK, 0.0f);
+  quantize_row_q8_k(zero.data(), &b, kQKK);
+  CHECK(b.d == 0);
+  CHECK(b.qs[0] == 0);
+}
+
+TEST_CASE("Q4_K and Q6_K rows take Q8_K activations one token at a time where the set has integer kernels") {
+  for (const DotKernels* k : all_kernels()) {
+    CAPTURE(static_cast<int>(k->isa));
+    CHECK(wants_q8_k_rows(*k, DType::kQ4_K, 1) == (k->q4_k_q8k != nullptr));
+    CHECK(wants_q8_k_rows(*k, DType::kQ6_K, 1) == (k->q6_k_q8k != nullptr));
+    CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ4_K, kKQuantTileMinTokens));  // tiles: floats or int16 q8_K
+    CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ8_0, 1));
+  }
 }
 
 TEST_CASE("the weight types with integer kernels ask for Q8_0 activations, the others for floats") {
