@@ -84,8 +84,8 @@ struct DotKernels {
   // has them (AVX2 and AVX-512; null elsewhere: then q4_k / q6_k on the
   // floats). Row by row only: batches of kKQuantTileMinTokens and more keep
   // their tiles (float, or q8_K in int16 with AVX-512 VNNI).
-  float (*q4_k_q8k)(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) = nullptr;
-  float (*q6_k_q8k)(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n) = nullptr;
+  float (*q4_k_q8k)(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
+  float (*q6_k_q8k)(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n);
 };
 
 // Dequantizes 256 values of w at a time (ggml's reference code) and takes

@@ -12,17 +12,12 @@
 
 #include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
+#include "kernel_sets.hpp"
 
 using namespace tok::model;
+using tok::model::test::randn;
 
 namespace {
-
-std::vector<float> randn(std::size_t n, std::mt19937& rng) {
-  std::normal_distribution<float> d(0, 1);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
 
 }  // namespace
 

@@ -13,17 +13,12 @@
 #include <vector>
 
 #include "model/kernels.hpp"
+#include "kernel_sets.hpp"
 
 using namespace tok::model;
+using tok::model::test::randn;
 
 namespace {
-
-std::vector<float> randn(std::size_t n, std::mt19937& rng) {
-  std::normal_distribution<float> d(0, 1);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
 
 // A (rows, cols) weight matrix of `type` made from random floats.
 std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64_t cols, std::mt19937& rng) {

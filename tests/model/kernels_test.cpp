@@ -7,31 +7,19 @@
 #include <vector>
 
 #include "model/kernels.hpp"
+#include "kernel_sets.hpp"
 #include "model/ops.hpp"
 
 using namespace tok::model;
+using tok::model::test::all_kernels;
+using tok::model::test::randn;
 
 namespace {
-
-std::vector<float> randn(std::size_t n, std::mt19937& rng, float s = 1) {
-  std::normal_distribution<float> d(0, s);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
 
 double ref_dot(const float* a, const float* b, std::size_t n) {
   double s = 0;
   for (std::size_t i = 0; i < n; ++i) s += static_cast<double>(a[i]) * b[i];
   return s;
-}
-
-std::vector<const DotKernels*> all_kernels() {
-  std::vector<const DotKernels*> k{&scalar_kernels()};
-  if (avx2_kernels()) k.push_back(avx2_kernels());
-  if (avx512_kernels()) k.push_back(avx512_kernels());
-  if (neon_kernels()) k.push_back(neon_kernels());
-  return k;
 }
 
 // Random bytes with sane fp16 scales for K-quant blocks.

@@ -8,22 +8,17 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
+#include "kernel_sets.hpp"
 
 using namespace tok::model;
+using tok::model::test::all_kernels;
 
 namespace {
-
-std::vector<const DotKernels*> all_kernels() {
-  std::vector<const DotKernels*> k{&scalar_kernels()};
-  if (avx2_kernels()) k.push_back(avx2_kernels());
-  if (avx512_kernels()) k.push_back(avx512_kernels());
-  if (neon_kernels()) k.push_back(neon_kernels());
-  return k;
-}
 
 // The offsets of a block's fp16 scales (d, and dmin / m where it has one).
 template <class Block>
@@ -63,25 +58,48 @@ Ref ref_dot(const std::vector<float>& w, const std::vector<float>& x) {
   return r;
 }
 
+// Values per activation block: Q8_0 or Q8_K.
+template <class Act>
+constexpr std::int64_t kActValues = std::is_same_v<Act, BlockQ8_0> ? kQK : kQKK;
+
+// x as the activation blocks a kernel takes, and (in values) what they hold.
+template <class Act>
+std::vector<Act> quantize_acts(const std::vector<float>& x, std::vector<float>& values) {
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  std::vector<Act> q(static_cast<std::size_t>(n / kActValues<Act>));
+  if constexpr (std::is_same_v<Act, BlockQ8_0>) {
+    quantize_act_q8_0(x.data(), q.data(), n);
+    dequantize_row(DType::kQ8_0, q.data(), values.data(), n);
+  } else {
+    quantize_row_q8_k(x.data(), q.data(), n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const BlockQ8_K& b = q[static_cast<std::size_t>(i / kQKK)];
+      values[static_cast<std::size_t>(i)] = b.d * b.qs[i % kQKK];
+    }
+  }
+  return q;
+}
+
 // Rows of `Block` at every length and scale; `dot` calls one kernel set's
-// kernel on (row, Q8_0 blocks of random floats) and the check is against
-// the weights' reference dequantization times the dequantized Q8_0 values.
-template <class Block, class Dot>
+// kernel on (row, Act blocks of random floats: Q8_0, or Q8_K for the sets
+// whose Q4_K / Q6_K rows take them) and the check is against the weights'
+// reference dequantization times the values the activation blocks hold.
+template <class Block, class Act, class Dot>
 void check_type(DType type, Dot dot) {
   std::mt19937 rng(static_cast<unsigned>(type) + 21);
   std::normal_distribution<float> normal(0, 1);
   for (std::int64_t n : {96, 256, 512, 1280, 4096}) {
-    if (n % tok::ggml::traits(type).block_size != 0) continue;  // 96: a tail of 32-value blocks
+    if (n % tok::ggml::traits(type).block_size != 0 || n % kActValues<Act> != 0) continue;  // 96: 32-value blocks
     for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
       auto row = random_row<Block>(n / tok::ggml::traits(type).block_size, scale, rng);
       std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
       for (auto& v : x) v = normal(rng);
-      std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n / kQK));
-      quantize_act_q8_0(x.data(), xq.data(), n);
+      x[static_cast<std::size_t>(n / 3)] = 40;  // one outlier sets its block's scale
+      std::vector<Act> xq = quantize_acts<Act>(x, xs);
       dequantize_row(type, row.data(), w.data(), n);
-      dequantize_row(DType::kQ8_0, xq.data(), xs.data(), n);
       Ref want = ref_dot(w, xs);
       for (const DotKernels* k : all_kernels()) {
+        if (std::is_same_v<Act, BlockQ8_K> && !wants_q8_k_rows(*k, type, 1)) continue;
         CAPTURE(tok::ggml::type_name(type));
         CAPTURE(static_cast<int>(k->isa));
         CAPTURE(n);
@@ -91,7 +109,9 @@ void check_type(DType type, Dot dot) {
         CHECK(std::fabs(got - want.sum) <= 1e-5 * want.magnitude + 1e-30);
         // The same row through dot_row, the entry point of the forward pass.
         TensorView v{type, 1, n, row.data()};
-        CHECK(dot_row(*k, v, 0, Activation{x.data(), xq.data()}) == got);
+        Activation a{x.data()};
+        if constexpr (std::is_same_v<Act, BlockQ8_0>) a.xq = xq.data(); else a.xk8 = xq.data();
+        CHECK(dot_row(*k, v, 0, a) == got);
       }
     }
   }
@@ -100,59 +120,29 @@ void check_type(DType type, Dot dot) {
 }  // namespace
 
 TEST_CASE("Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
-  check_type<BlockQ4_1>(DType::kQ4_1, [](const DotKernels& k, const BlockQ4_1* w, const BlockQ8_0* xq,
+  check_type<BlockQ4_1, BlockQ8_0>(DType::kQ4_1, [](const DotKernels& k, const BlockQ4_1* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q4_1(w, xq, n); });
-  check_type<BlockQ5_0>(DType::kQ5_0, [](const DotKernels& k, const BlockQ5_0* w, const BlockQ8_0* xq,
+  check_type<BlockQ5_0, BlockQ8_0>(DType::kQ5_0, [](const DotKernels& k, const BlockQ5_0* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_0(w, xq, n); });
-  check_type<BlockQ5_1>(DType::kQ5_1, [](const DotKernels& k, const BlockQ5_1* w, const BlockQ8_0* xq,
+  check_type<BlockQ5_1, BlockQ8_0>(DType::kQ5_1, [](const DotKernels& k, const BlockQ5_1* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_1(w, xq, n); });
 }
 
 TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 activations") {
-  check_type<BlockQ2_K>(DType::kQ2_K, [](const DotKernels& k, const BlockQ2_K* w, const BlockQ8_0* xq,
+  check_type<BlockQ2_K, BlockQ8_0>(DType::kQ2_K, [](const DotKernels& k, const BlockQ2_K* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q2_k(w, xq, n); });
-  check_type<BlockQ3_K>(DType::kQ3_K, [](const DotKernels& k, const BlockQ3_K* w, const BlockQ8_0* xq,
+  check_type<BlockQ3_K, BlockQ8_0>(DType::kQ3_K, [](const DotKernels& k, const BlockQ3_K* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q3_k(w, xq, n); });
-  check_type<BlockQ5_K>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
+  check_type<BlockQ5_K, BlockQ8_0>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
 TEST_CASE("Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K activations") {
   REQUIRE((avx2_kernels() == nullptr || avx2_kernels()->q4_k_q8k != nullptr));
-  std::mt19937 rng(46);
-  std::normal_distribution<float> normal(0, 1);
-  for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
-    for (std::int64_t n : {256, 512, 1280, 4096}) {
-      for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
-        auto row = type == DType::kQ4_K ? random_row<BlockQ4_K>(n / kQKK, scale, rng)
-                                        : random_row<BlockQ6_K>(n / kQKK, scale, rng);
-        std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
-        for (auto& v : x) v = normal(rng);
-        x[static_cast<std::size_t>(n / 3)] = 40;  // one outlier sets a block's scale
-        std::vector<BlockQ8_K> xk(static_cast<std::size_t>(n / kQKK));
-        quantize_row_q8_k(x.data(), xk.data(), n);
-        for (std::int64_t i = 0; i < n; ++i) {
-          const BlockQ8_K& b = xk[static_cast<std::size_t>(i / kQKK)];
-          xs[static_cast<std::size_t>(i)] = b.d * b.qs[i % kQKK];
-        }
-        dequantize_row(type, row.data(), w.data(), n);
-        Ref want = ref_dot(w, xs);
-        TensorView v{type, 1, n, row.data()};
-        for (const DotKernels* k : all_kernels()) {
-          if (!k->q4_k_q8k) continue;
-          CAPTURE(tok::ggml::type_name(type));
-          CAPTURE(static_cast<int>(k->isa));
-          CAPTURE(n);
-          CAPTURE(scale);
-          float got = type == DType::kQ4_K ? k->q4_k_q8k(reinterpret_cast<const BlockQ4_K*>(row.data()), xk.data(), n)
-                                           : k->q6_k_q8k(reinterpret_cast<const BlockQ6_K*>(row.data()), xk.data(), n);
-          REQUIRE(std::isfinite(got));
-          CHECK(std::fabs(got - want.sum) <= 1e-5 * want.magnitude + 1e-30);
-          CHECK(dot_row(*k, v, 0, Activation{x.data(), nullptr, xk.data()}) == got);
-        }
-      }
-    }
-  }
+  check_type<BlockQ4_K, BlockQ8_K>(DType::kQ4_K, [](const DotKernels& k, const BlockQ4_K* w, const BlockQ8_K* xk,
+                                                    std::int64_t n) { return k.q4_k_q8k(w, xk, n); });
+  check_type<BlockQ6_K, BlockQ8_K>(DType::kQ6_K, [](const DotKernels& k, const BlockQ6_K* w, const BlockQ8_K* xk,
+                                                    std::int64_t n) { return k.q6_k_q8k(w, xk, n); });
 }
 
 TEST_CASE("Q8_K activation blocks: ggml's rounding, and bsums that are the sums of each 16 values") {
