@@ -13,6 +13,7 @@
 
 #include "bpe/merge_table.hpp"
 #include "core/result.hpp"
+#include "core/scratch_vector.hpp"
 #include "kv/paged_cache.hpp"
 #include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
@@ -97,16 +98,16 @@ class Forward {
   std::vector<float> rope_inv_[kRopeKinds];  // (n_rot / 2) each
   std::vector<float> rope_cs_[kRopeKinds];   // (positions, n_rot): cos then sin of each, for caches that keep keys unrotated
   bool long_rope_ = false;       // phi3: the caches hold more than rope_orig_ctx positions
-  std::vector<float> x_;         // (batch, dim) residual stream
-  std::vector<float> xb_;        // (batch, max(dim, heads*hd)) normed input / attention output
-  std::vector<float> q_;         // (batch, heads * hd)
-  std::vector<float> k_buf_;     // (batch, kv_heads * hd)
-  std::vector<float> v_buf_;     // (batch, kv_heads * hd)
-  std::vector<float> gate_;      // (batch, ffn)
-  std::vector<float> up_;        // (batch, ffn)
-  std::vector<float> tmp_;       // (batch, dim) projection output
-  std::vector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
-  std::vector<BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
+  core::ScratchVector<float> x_;         // (batch, dim) residual stream
+  core::ScratchVector<float> xb_;        // (batch, max(dim, heads*hd)) normed input / attention output
+  core::ScratchVector<float> q_;         // (batch, heads * hd)
+  core::ScratchVector<float> k_buf_;     // (batch, kv_heads * hd)
+  core::ScratchVector<float> v_buf_;     // (batch, kv_heads * hd)
+  core::ScratchVector<float> gate_;      // (batch, ffn)
+  core::ScratchVector<float> up_;        // (batch, ffn)
+  core::ScratchVector<float> tmp_;       // (batch, dim) projection output
+  core::ScratchVector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
+  core::ScratchVector<BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
   ActQ8K xk_;                    // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
   std::vector<float> logits_;    // (batch or 1, n_vocab)
   std::vector<BatchRow> rows_;   // (batch) cache and position of each row
