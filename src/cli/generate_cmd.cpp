@@ -18,6 +18,7 @@
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
 #include "model/end_of_generation.hpp"
+#include "model/kernels.hpp"
 #include "model/generator.hpp"
 
 namespace tok::cli {
@@ -48,6 +49,7 @@ nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
                       {"model_bytes", s.model_bytes},
                       {"kv_bytes", s.kv_bytes},
                       {"threads", threads},
+                      {"kernels", model::isa_name(model::best_kernels().isa)},
                       {"stop", std::string(model::stop_reason_name(s.stop))}};
   j.update(nlohmann::json::parse(s.kv.to_json()));  // kv_* keys: docs/kv.md
   return j;

@@ -115,6 +115,9 @@ float dot_by_dequant(const ggml::TypeTraits& t, const void* w, const float* x, s
 // most kAvx2 when TOK_NO_AVX512 is set).
 const DotKernels& best_kernels();
 const DotKernels& scalar_kernels();
+// The set's name as `tok generate --stats` reports it ("avx512-vnni",
+// "avx2", "neon", "scalar").
+const char* isa_name(Isa isa);
 // nullptr when the CPU lacks AVX2/FMA/F16C.
 const DotKernels* avx2_kernels();
 // nullptr when the CPU also lacks AVX-512 F/BW/VL/VNNI.

@@ -70,17 +70,19 @@ void prepare(const BlockQ8_0* x, std::int64_t quads, ActQuad* out) {
 // Output byte i of the nibble permute (block i / 16, nibble byte i % 16)
 // comes from byte 18 * (i / 16) + 2 + i % 16 of the four blocks; past byte
 // 63, from the second load (which starts at byte 8): index 64 + offset - 8.
+// Built at compile time: a constructor run at startup would be compiled with
+// this file's AVX-512 flags and stop the program on CPUs without them.
 struct PermuteTables {
   alignas(64) std::uint8_t nibbles[64];
   alignas(64) std::uint16_t scales[32];  // words 0, 9, 18, 27: bytes 0, 18, 36, 54
-  PermuteTables() : scales{0, 9, 18, 27} {
+  constexpr PermuteTables() : nibbles{}, scales{0, 9, 18, 27} {
     for (int i = 0; i < 64; ++i) {
       int offset = 18 * (i / 16) + 2 + i % 16;
       nibbles[i] = static_cast<std::uint8_t>(offset < 64 ? offset : 64 + offset - 8);
     }
   }
 };
-const PermuteTables kTables;
+constexpr PermuteTables kTables;
 
 // One Q4_0 block times one Q8_0 block, exactly in integers (the tail of a
 // row whose block count is not a multiple of four).

@@ -79,6 +79,16 @@ constexpr DotKernels kScalar{Isa::kScalar,
 
 const DotKernels& scalar_kernels() { return kScalar; }
 
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512Vnni: return "avx512-vnni";
+    case Isa::kAvx2: return "avx2";
+    case Isa::kNeon: return "neon";
+    case Isa::kScalar: break;
+  }
+  return "scalar";
+}
+
 const DotKernels& best_kernels() {
   static const DotKernels* best = [] {
     if (std::getenv("TOK_NO_SIMD")) return &kScalar;
