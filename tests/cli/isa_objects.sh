@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The files compiled with ISA flags (-mavx2, -mavx512*: src/CMakeLists.txt)
+# hold only code that runs after the CPU was asked: no global built by a
+# constructor at startup (_GLOBAL__sub_I_*) and no weak definition of an inline
+# function or template, whose AVX copy the linker may keep for every caller.
+# Either runs AVX code on a CPU without it (SIGILL); tests/cli/cpu_models_full.sh
+# catches that at run time on the paths it takes, this on every path.
+source "$(dirname "$0")/lib.sh"
+: "${TOK_ROOT:?TOK_ROOT must point at the source tree}"
+command -v nm >/dev/null || fail "nm is missing (binutils)"
+# check_object FILE.o: prints what it finds
+check_object() {
+  nm -C "$1" | awk -v f="$(basename "$1")" '
+    / _GLOBAL__sub_I_/ { print f ": a global built at startup (" $NF ")" }
+    /^[0-9a-f]+ [WV] / && $0 !~ /DW\.ref\.__gxx_personality_v0/ { $1 = ""; print f ": a weak definition:" $0 }'
+}
+objs=$(dirname "$TOK")/src/CMakeFiles
+files=$(grep -o 'set_source_files_properties([^)]*PROPERTIES COMPILE_OPTIONS' "$TOK_ROOT/src/CMakeLists.txt" |
+  grep -o '[a-z_0-9/]*\.cpp')
+[ -n "$files" ] || fail "found no files with ISA flags in src/CMakeLists.txt"
+n=0
+for f in $files; do
+  o=$(ls "$objs"/tok_*.dir/"$f".o 2>/dev/null | head -1)
+  [ -n "$o" ] || fail "no object for $f under $objs"
+  check_object "$o" >>"$T/found"
+  n=$((n + 1))
+done
+[ ! -s "$T/found" ] || fail "$(cat "$T/found")"
+
+# The check can fail: a file with both faults.
+cat >"$T/bad.cpp" <<'CPP'
+#include <vector>
+struct Table { int v[8]; Table() { for (int i = 0; i < 8; ++i) v[i] = i * 3; } };
+const Table kTable;
+int use(int i) { std::vector<int> x(kTable.v, kTable.v + 8); x.push_back(i); return x[i]; }
+CPP
+c++ -O2 -c "$T/bad.cpp" -o "$T/bad.o" || fail "c++ could not compile the check's own example"
+check_object "$T/bad.o" >"$T/bad.out"
+grep -q 'built at startup' "$T/bad.out" || fail "a startup constructor was not reported: $(cat "$T/bad.out")"
+grep -q 'weak definition' "$T/bad.out" || fail "a weak inline definition was not reported: $(cat "$T/bad.out")"
+echo "ok: the $n files built with ISA flags have no startup constructors and no weak definitions"
