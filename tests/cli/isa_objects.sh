@@ -15,8 +15,8 @@ check_object() {
     /^[0-9a-f]+ [WV] / && $0 !~ /DW\.ref\.__gxx_personality_v0/ { $1 = ""; print f ": a weak definition:" $0 }'
 }
 objs=$(dirname "$TOK")/src/CMakeFiles
-files=$(grep -o 'set_source_files_properties([^)]*PROPERTIES COMPILE_OPTIONS' "$TOK_ROOT/src/CMakeLists.txt" |
-  grep -o '[a-z_0-9/]*\.cpp')
+files=$(tr '\n' ' ' <"$TOK_ROOT/src/CMakeLists.txt" |
+  grep -o 'set_source_files_properties([^)]*PROPERTIES *COMPILE_OPTIONS *"[^"]*-m' | grep -o '[a-z_0-9/]*\.cpp')
 [ -n "$files" ] || fail "found no files with ISA flags in src/CMakeLists.txt"
 n=0
 for f in $files; do
