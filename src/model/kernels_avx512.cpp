@@ -51,6 +51,8 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
 // kernels_avx512_gemm_k.cpp: Q4_K / Q6_K tiles over q8_K activations.
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy);
+// kernels_avx512_q4_k.cpp: Q4_K rows on Q8_K activations (decode).
+float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
 // kernels_avx512_repack.cpp: Q4_0 rows repacked in groups of four.
 void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                         const ActBatch& a, float* y, std::int64_t ldy);
@@ -559,6 +561,7 @@ const DotKernels* avx512_kernels() {
     k.isa = Isa::kAvx512Vnni;
     k.q8_0 = dot_vnni<VnniQ8_0>;
     k.q4_0 = dot_vnni<VnniQ4_0>;
+    k.q4_k_q8k = dot_q4_k_q8k_avx512;
     k.gemm = gemm_avx512;
     return &k;
   }();

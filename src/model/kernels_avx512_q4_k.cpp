@@ -1,0 +1,110 @@
+// Q4_K on Q8_K activations with AVX-512 VNNI, row by row (decode): the
+// AVX-512 set's q4_k_q8k (issue #21: the AVX2 kernel, two maddubs, two madd
+// and two scalar scale broadcasts per 64 values, held the 100M model's Q4_K
+// decode at about 0.8x llama.cpp's rate on an AVX-512 machine; profiled,
+// 71% of decode was in it).
+//
+// Per 64 values (sub-blocks 2k and 2k + 1, whose nibbles share 32 bytes):
+// one 256-bit load, a shift and an insert put the low nibbles (sub-block 2k)
+// and the high ones (2k + 1) in one register in the activations' order, and
+// one dpbusd (unsigned nibbles x signed q8) leaves sub-block 2k in int32
+// lanes 0-7 and 2k + 1 in 8-15. Each lane sums 4 products, at most
+// 4 * 15 * 128 in magnitude, so two such vectors pack to int16 without
+// saturating and one vpdpwssd multiplies them by their sub-blocks' 6-bit
+// scales (spread to match by one vpermw) and adds them up in int32. The
+// mins: d_min dx sum_j m_j (x sums of sub-block j), from the block's bsums
+// by one madd. Integer sums are exact; as the AVX2 kernel, one float
+// multiply-add per super-block.
+//
+// Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
+// (src/CMakeLists.txt); only the AVX-512 kernel set points to it.
+#include "model/kernels.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include <cstring>
+
+namespace tok::model {
+namespace {
+
+// The 8 scales and 8 mins of a Q4_K super-block (6 bits each, packed in 12
+// bytes as ggml's get_scale_min_k4) as 16 int16: scales in words 0-7, mins
+// in 8-15 (llama.cpp's 32-bit mask form of the unpacking).
+inline __m256i scales_mins(const std::uint8_t* packed) {
+  std::uint32_t u[4];
+  std::memcpy(u, packed, 12);
+  constexpr std::uint32_t kLow6 = 0x3f3f3f3f, kLow4 = 0x0f0f0f0f, kLow2 = 0x03030303;
+  u[3] = ((u[2] >> 4) & kLow4) | (((u[1] >> 6) & kLow2) << 4);
+  const std::uint32_t mins_low = u[1] & kLow6;
+  u[1] = (u[2] & kLow4) | (((u[0] >> 6) & kLow2) << 4);
+  u[2] = mins_low;
+  u[0] &= kLow6;
+  return _mm256_cvtepu8_epi16(_mm_setr_epi32(static_cast<int>(u[0]), static_cast<int>(u[1]),
+                                             static_cast<int>(u[2]), static_cast<int>(u[3])));
+}
+
+// Sub-block k + 2 p's nibbles (p = 0: low, 1: high of the 32 bytes at
+// qs + 32 k) as bytes 32 p .. 32 p + 31.
+inline __m512i nibbles(const std::uint8_t* q) {
+  __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  __m512i both = _mm512_inserti64x4(_mm512_castsi256_si512(v), _mm256_srli_epi16(v, 4), 1);
+  return _mm512_and_si512(both, _mm512_set1_epi8(0x0F));
+}
+
+// dp[k] holds sub-block 2k in 128-bit chunks 0-1 and 2k + 1 in chunks 2-3,
+// so word w of packs(dp[0], dp[1]) (chunk c = w / 8, i = w % 8: words 0-3
+// from dp[0], 4-7 from dp[1]) belongs to sub-block (c >= 2) + 2 (i >= 4);
+// of packs(dp[2], dp[3]), to 4 more.
+struct ScaleIndex {
+  alignas(64) std::uint16_t lo[32], hi[32];
+  ScaleIndex() {
+    for (int w = 0; w < 32; ++w) {
+      int sb = (w / 8 >= 2 ? 1 : 0) + (w % 8 >= 4 ? 2 : 0);
+      lo[w] = static_cast<std::uint16_t>(sb);
+      hi[w] = static_cast<std::uint16_t>(4 + sb);
+    }
+  }
+};
+const ScaleIndex kIndex;
+
+}  // namespace
+
+float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
+  const __m512i idx_lo = _mm512_load_si512(kIndex.lo), idx_hi = _mm512_load_si512(kIndex.hi);
+  // Mins doubled (m0 m0 m1 m1 ...) to meet bsums' two halves of each sub-block.
+  const __m256i idx_mins = _mm256_setr_epi16(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+  __m512 acc = _mm512_setzero_ps();
+  __m256 mins = _mm256_setzero_ps();
+  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+    const BlockQ4_K& wb = w[b];
+    const BlockQ8_K& xb = x[b];
+    __m512i dp[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      dp[k] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), nibbles(wb.qs + 32 * k),
+                                  _mm512_loadu_si512(xb.qs + 64 * k));
+    }
+    const __m512i sm = _mm512_castsi256_si512(scales_mins(wb.scales));
+    __m512i isum = _mm512_dpwssd_epi32(_mm512_setzero_si512(), _mm512_packs_epi32(dp[0], dp[1]),
+                                       _mm512_permutexvar_epi16(idx_lo, sm));
+    isum = _mm512_dpwssd_epi32(isum, _mm512_packs_epi32(dp[2], dp[3]), _mm512_permutexvar_epi16(idx_hi, sm));
+    acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
+    __m256i m = _mm256_madd_epi16(_mm256_permutexvar_epi16(idx_mins, _mm512_castsi512_si256(sm)),
+                                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.bsums)));
+    mins = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(wb.dmin) * xb.d), _mm256_cvtepi32_ps(m), mins);
+  }
+  __m256 m8 = mins;
+  __m128 m4 = _mm_add_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
+  m4 = _mm_add_ps(m4, _mm_movehl_ps(m4, m4));
+  m4 = _mm_add_ss(m4, _mm_movehdup_ps(m4));
+  return _mm512_reduce_add_ps(acc) - _mm_cvtss_f32(m4);
+}
+
+}  // namespace tok::model
+
+#endif
