@@ -72,37 +72,63 @@ struct ScaleIndex {
 };
 const ScaleIndex kIndex;
 
-}  // namespace
-
-float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
+// One super-block of one row: its int32 sums (scales applied) in 16 lanes
+// times d dx, less the mins term, added to acc.
+inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) {
   const __m512i idx_lo = _mm512_load_si512(kIndex.lo), idx_hi = _mm512_load_si512(kIndex.hi);
   // Mins doubled (m0 m0 m1 m1 ...) to meet bsums' two halves of each sub-block.
   const __m256i idx_mins = _mm256_setr_epi16(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
-  __m512 acc = _mm512_setzero_ps();
-  __m256 mins = _mm256_setzero_ps();
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
-    const BlockQ4_K& wb = w[b];
-    const BlockQ8_K& xb = x[b];
-    __m512i dp[4];
+  __m512i dp[4];
 #pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) {
-      dp[k] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), nibbles(wb.qs + 32 * k),
-                                  _mm512_loadu_si512(xb.qs + 64 * k));
-    }
-    const __m512i sm = _mm512_castsi256_si512(scales_mins(wb.scales));
-    __m512i isum = _mm512_dpwssd_epi32(_mm512_setzero_si512(), _mm512_packs_epi32(dp[0], dp[1]),
-                                       _mm512_permutexvar_epi16(idx_lo, sm));
-    isum = _mm512_dpwssd_epi32(isum, _mm512_packs_epi32(dp[2], dp[3]), _mm512_permutexvar_epi16(idx_hi, sm));
-    acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
-    __m256i m = _mm256_madd_epi16(_mm256_permutexvar_epi16(idx_mins, _mm512_castsi512_si256(sm)),
-                                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.bsums)));
-    mins = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(wb.dmin) * xb.d), _mm256_cvtepi32_ps(m), mins);
+  for (int k = 0; k < 4; ++k) {
+    dp[k] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), nibbles(wb.qs + 32 * k), _mm512_loadu_si512(xb.qs + 64 * k));
   }
-  __m256 m8 = mins;
-  __m128 m4 = _mm_add_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
-  m4 = _mm_add_ps(m4, _mm_movehl_ps(m4, m4));
-  m4 = _mm_add_ss(m4, _mm_movehdup_ps(m4));
-  return _mm512_reduce_add_ps(acc) - _mm_cvtss_f32(m4);
+  const __m512i sm = _mm512_castsi256_si512(scales_mins(wb.scales));
+  __m512i isum = _mm512_dpwssd_epi32(_mm512_setzero_si512(), _mm512_packs_epi32(dp[0], dp[1]),
+                                     _mm512_permutexvar_epi16(idx_lo, sm));
+  isum = _mm512_dpwssd_epi32(isum, _mm512_packs_epi32(dp[2], dp[3]), _mm512_permutexvar_epi16(idx_hi, sm));
+  acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
+  __m256i m = _mm256_madd_epi16(_mm256_permutexvar_epi16(idx_mins, _mm512_castsi512_si256(sm)),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.bsums)));
+  return _mm512_fnmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.dmin) * xb.d), _mm512_cvtepi32_ps(_mm512_zextsi256_si512(m)),
+                          acc);
+}
+
+inline __m512 row_acc(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t nsb) {
+  __m512 acc = _mm512_setzero_ps();
+  for (std::int64_t b = 0; b < nsb; ++b) acc = super_block(w[b], x[b], acc);
+  return acc;
+}
+
+// Four rows' accumulators summed: row m in lane m (a transposing sum, one
+// reduction for four rows instead of four).
+inline __m128 sum_rows(__m512 a, __m512 b, __m512 c, __m512 d) {
+  __m512 ab = _mm512_add_ps(_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b));  // a0+a2 b0+b2 a1+a3 b1+b3
+  __m512 cd = _mm512_add_ps(_mm512_unpacklo_ps(c, d), _mm512_unpackhi_ps(c, d));
+  __m512 s = _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(ab), _mm512_castps_pd(cd))),
+                           _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(ab), _mm512_castps_pd(cd))));
+  __m256 h = _mm256_add_ps(_mm512_castps512_ps256(s), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1)));
+  return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+}
+
+}  // namespace
+
+float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
+  return _mm512_reduce_add_ps(row_acc(w, x, n / kQKK));
+}
+
+// y[r] for r0 <= r < r1: one token, rows four at a time (one reduction per
+// four rows, no per-row call through dot_row).
+void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y) {
+  const std::int64_t nsb = w.cols / kQKK;
+  auto row = [&](std::int64_t r) { return reinterpret_cast<const BlockQ4_K*>(w.row(r)); };
+  std::int64_t r = r0;
+  for (; r + 4 <= r1; r += 4) {
+    __m512 a = row_acc(row(r), x, nsb), b = row_acc(row(r + 1), x, nsb);
+    __m512 c = row_acc(row(r + 2), x, nsb), d = row_acc(row(r + 3), x, nsb);
+    _mm_storeu_ps(y + r, sum_rows(a, b, c, d));
+  }
+  for (; r < r1; ++r) y[r] = _mm512_reduce_add_ps(row_acc(row(r), x, nsb));
 }
 
 }  // namespace tok::model
