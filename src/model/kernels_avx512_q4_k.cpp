@@ -27,6 +27,7 @@
 #endif
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace tok::model {
@@ -72,12 +73,21 @@ struct ScaleIndex {
 };
 const ScaleIndex kIndex;
 
-// One super-block of one row: its int32 sums (scales applied) in 16 lanes
-// times d dx, less the mins term, added to acc.
-inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) {
-  const __m512i idx_lo = _mm512_load_si512(kIndex.lo), idx_hi = _mm512_load_si512(kIndex.hi);
+// acc plus d dx (the scaled int32 sums isum) less the mins term
+// dmin dx sum_j m_j (x sums of sub-block j, from the block's bsums).
+inline __m512 finish(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512i sm, __m512i isum, __m512 acc) {
   // Mins doubled (m0 m0 m1 m1 ...) to meet bsums' two halves of each sub-block.
   const __m256i idx_mins = _mm256_setr_epi16(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+  acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
+  __m256i m = _mm256_madd_epi16(_mm256_permutexvar_epi16(idx_mins, _mm512_castsi512_si256(sm)),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.bsums)));
+  return _mm512_fnmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.dmin) * xb.d), _mm512_cvtepi32_ps(_mm512_zextsi256_si512(m)),
+                          acc);
+}
+
+// One super-block of one row added to acc (16 lanes to be summed).
+inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) {
+  const __m512i idx_lo = _mm512_load_si512(kIndex.lo), idx_hi = _mm512_load_si512(kIndex.hi);
   __m512i dp[4];
 #pragma GCC unroll 4
   for (int k = 0; k < 4; ++k) {
@@ -87,16 +97,69 @@ inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) 
   __m512i isum = _mm512_dpwssd_epi32(_mm512_setzero_si512(), _mm512_packs_epi32(dp[0], dp[1]),
                                      _mm512_permutexvar_epi16(idx_lo, sm));
   isum = _mm512_dpwssd_epi32(isum, _mm512_packs_epi32(dp[2], dp[3]), _mm512_permutexvar_epi16(idx_hi, sm));
-  acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
-  __m256i m = _mm256_madd_epi16(_mm256_permutexvar_epi16(idx_mins, _mm512_castsi512_si256(sm)),
-                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb.bsums)));
-  return _mm512_fnmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.dmin) * xb.d), _mm512_cvtepi32_ps(_mm512_zextsi256_si512(m)),
-                          acc);
+  return finish(wb, xb, sm, isum, acc);
 }
 
 inline __m512 row_acc(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t nsb) {
   __m512 acc = _mm512_setzero_ps();
   for (std::int64_t b = 0; b < nsb; ++b) acc = super_block(w[b], x[b], acc);
+  return acc;
+}
+
+// Decode's activations, prepared once per product: a super-block's values
+// in the order of its weights' 64-byte halves. Half h holds sub-blocks
+// 4h (low nibbles of bytes 0-31), 4h + 1 (their high nibbles), 4h + 2 and
+// 4h + 3 (bytes 32-63), so one 512-bit load and two masks give the weights
+// of two dpbusd without the 256-bit shuffles of `nibbles`.
+struct alignas(64) PreparedQ8K {
+  __m512i lo[2], hi[2];  // half h: [sub-block 4h | 4h + 2], [4h + 1 | 4h + 3]
+};
+
+inline __m512i join(const std::int8_t* a, const std::int8_t* b) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a))),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), 1);
+}
+
+void prepare(const BlockQ8_K* x, std::int64_t nsb, PreparedQ8K* out) {
+  for (std::int64_t b = 0; b < nsb; ++b) {
+    for (int h = 0; h < 2; ++h) {
+      const std::int8_t* q = x[b].qs + 128 * h;
+      out[b].lo[h] = join(q, q + 64);
+      out[b].hi[h] = join(q + 32, q + 96);
+    }
+  }
+}
+
+// Word w of packs(dp lo[h], dp hi[h]) (chunk c = w / 8, i = w % 8) belongs
+// to sub-block 4h + 2 (c >= 2) + (i >= 4).
+struct PreparedIndex {
+  alignas(64) std::uint16_t half[2][32];
+  PreparedIndex() {
+    for (int h = 0; h < 2; ++h) {
+      for (int w = 0; w < 32; ++w) half[h][w] = static_cast<std::uint16_t>(4 * h + (w / 8 >= 2 ? 2 : 0) + (w % 8 >= 4 ? 1 : 0));
+    }
+  }
+};
+const PreparedIndex kPreparedIndex;
+
+inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, const PreparedQ8K& xp, __m512 acc) {
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  const __m512i sm = _mm512_castsi256_si512(scales_mins(wb.scales));
+  __m512i isum = _mm512_setzero_si512();
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; ++h) {
+    __m512i q = _mm512_loadu_si512(wb.qs + 64 * h);
+    __m512i lo = _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_and_si512(q, low4), xp.lo[h]);
+    __m512i hi = _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_and_si512(_mm512_srli_epi16(q, 4), low4), xp.hi[h]);
+    isum = _mm512_dpwssd_epi32(isum, _mm512_packs_epi32(lo, hi),
+                               _mm512_permutexvar_epi16(_mm512_load_si512(kPreparedIndex.half[h]), sm));
+  }
+  return finish(wb, xb, sm, isum, acc);
+}
+
+inline __m512 row_acc(const BlockQ4_K* w, const BlockQ8_K* x, const PreparedQ8K* xp, std::int64_t nsb) {
+  __m512 acc = _mm512_setzero_ps();
+  for (std::int64_t b = 0; b < nsb; ++b) acc = super_block(w[b], x[b], xp[b], acc);
   return acc;
 }
 
@@ -117,18 +180,28 @@ float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n
   return _mm512_reduce_add_ps(row_acc(w, x, n / kQKK));
 }
 
-// y[r] for r0 <= r < r1: one token, rows four at a time (one reduction per
-// four rows, no per-row call through dot_row).
+// y[r] for r0 <= r < r1: one token, activations prepared once per chunk of
+// columns (on the stack; longer rows add up their chunks in y), rows four
+// at a time (one reduction per four rows, no per-row call through dot_row).
 void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y) {
+  constexpr std::int64_t kChunk = 32;  // super-blocks: 8192 columns, 8 KiB prepared
+  PreparedQ8K xp[kChunk];
   const std::int64_t nsb = w.cols / kQKK;
-  auto row = [&](std::int64_t r) { return reinterpret_cast<const BlockQ4_K*>(w.row(r)); };
-  std::int64_t r = r0;
-  for (; r + 4 <= r1; r += 4) {
-    __m512 a = row_acc(row(r), x, nsb), b = row_acc(row(r + 1), x, nsb);
-    __m512 c = row_acc(row(r + 2), x, nsb), d = row_acc(row(r + 3), x, nsb);
-    _mm_storeu_ps(y + r, sum_rows(a, b, c, d));
+  for (std::int64_t b0 = 0; b0 < nsb; b0 += kChunk) {
+    const std::int64_t nb = std::min(kChunk, nsb - b0);
+    prepare(x + b0, nb, xp);
+    auto row = [&](std::int64_t r) { return row_acc(reinterpret_cast<const BlockQ4_K*>(w.row(r)) + b0, x + b0, xp, nb); };
+    std::int64_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+      __m512 a = row(r), b = row(r + 1), c = row(r + 2), d = row(r + 3);
+      __m128 v = sum_rows(a, b, c, d);
+      _mm_storeu_ps(y + r, b0 == 0 ? v : _mm_add_ps(_mm_loadu_ps(y + r), v));
+    }
+    for (; r < r1; ++r) {
+      float v = _mm512_reduce_add_ps(row(r));
+      y[r] = b0 == 0 ? v : y[r] + v;
+    }
   }
-  for (; r < r1; ++r) y[r] = _mm512_reduce_add_ps(row_acc(row(r), x, nsb));
 }
 
 }  // namespace tok::model
