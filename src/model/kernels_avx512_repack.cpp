@@ -177,10 +177,11 @@ void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const 
 }
 
 // Groups [g0, g1) times a.n tokens, in blocks of kTokens tokens whose
-// prepared units (256 bytes per 128 columns) stay in L2, tiles of 4 tokens.
+// prepared units (256 bytes per 128 columns) stay in L2, tiles of 8 tokens
+// (5% more prefill than tiles of 4 on the 100M model, by CPU time).
 void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ActBatch& a, float* y,
                     std::int64_t ldy) {
-  constexpr std::int64_t kTokens = 32, kTile = 4;
+  constexpr std::int64_t kTokens = 32, kTile = 8;
   const std::int64_t units = w.cols / (kQK * kQ4x4UnitBlocks);
   const auto* base = static_cast<const std::uint8_t*>(w.data);
   std::vector<ActUnit> xu(static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
