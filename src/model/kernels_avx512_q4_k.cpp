@@ -193,8 +193,16 @@ void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, c
     auto row = [&](std::int64_t r) { return row_acc(reinterpret_cast<const BlockQ4_K*>(w.row(r)) + b0, x + b0, xp, nb); };
     std::int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
-      __m512 a = row(r), b = row(r + 1), c = row(r + 2), d = row(r + 3);
-      __m128 v = sum_rows(a, b, c, d);
+      // The four rows a super-block at a time: longer loop bodies than four
+      // short row loops (rows of 768 columns are 3 super-blocks).
+      const auto* w0 = reinterpret_cast<const BlockQ4_K*>(w.row(r)) + b0;
+      const std::int64_t stride = nsb;  // blocks from one row to the next
+      __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+      for (std::int64_t b = 0; b < nb; ++b) {
+#pragma GCC unroll 4
+        for (int m = 0; m < 4; ++m) acc[m] = super_block(w0[m * stride + b], x[b0 + b], xp[b], acc[m]);
+      }
+      __m128 v = sum_rows(acc[0], acc[1], acc[2], acc[3]);
       _mm_storeu_ps(y + r, b0 == 0 ? v : _mm_add_ps(_mm_loadu_ps(y + r), v));
     }
     for (; r < r1; ++r) {
