@@ -11,8 +11,9 @@
 // (sum4x4) leaves block k of row m in lane 4k + m, the order of the unit's
 // 16 scales, so the four rows share one conversion, one scale multiply and
 // one float multiply-add per unit, and one activation load serves four
-// rows. The VBMI decode this replaces spent two loads, a byte permute and a
-// scale permute per row and unit, and the float step per row.
+// rows. The VBMI decode of rows in the file's layout spends two loads, a
+// byte permute and a scale permute per row and unit, and the float step per
+// row.
 //
 // Integer sums are exact; results differ from the other kernels' only in
 // the order of the per-block float multiply-adds.
