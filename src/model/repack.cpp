@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "model/kernels.hpp"
@@ -69,10 +69,16 @@ void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out) {
 void repack_weights(Weights& w) {
   // TOK_NO_REPACK=1 keeps the file's layout (to time the plain Q4_0 kernels).
   if (best_kernels().isa != Isa::kAvx512Vnni || std::getenv("TOK_NO_REPACK")) return;
-  std::unordered_set<const void*> done;  // a tensor two views share is repacked once
+  // A tensor two views share is repacked once, and both views say so.
+  std::unordered_map<const void*, TensorView> done;
   auto repack = [&done](TensorView& t) {
-    if (!q4_0x4_repackable(t) || !done.insert(t.data).second) return;
+    if (auto it = done.find(t.data); it != done.end()) {
+      if (it->second.rows == t.rows && it->second.cols == t.cols) t = it->second;
+      return;
+    }
+    if (!q4_0x4_repackable(t)) return;
     t = repack_q4_0x4(t, const_cast<void*>(t.data));
+    done.emplace(t.data, t);
   };
   for (LayerWeights& l : w.layers) {
     for (TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) repack(*t);

@@ -52,8 +52,9 @@ struct Weights;  // model.hpp
 // Repacks, in place, every Q4_0 matrix of the layers and the output (not
 // when tied to token_embd, whose rows the embedding lookup reads) that
 // q4_0x4_repackable allows, when the best kernel set has Q4_0x4 kernels
-// (AVX-512 VNNI) and TOK_NO_REPACK is not set. The weights must be in
-// writable memory (formats::GgufFile::owns_data).
+// (AVX-512 VNNI) and TOK_NO_REPACK is not set; views of the same tensor
+// (same data and shape) are rearranged once and all marked. The weights
+// must be in writable memory (formats::GgufFile::owns_data).
 void repack_weights(Weights& w);
 
 // Rows in whole groups (the rest are plain Q4_0 rows).

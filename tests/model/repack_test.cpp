@@ -12,6 +12,7 @@
 
 #include "kernel_sets.hpp"
 #include "model/kernels.hpp"
+#include "model/model.hpp"
 #include "model/repack.hpp"
 
 using namespace tok::model;
@@ -143,5 +144,44 @@ TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd r
         }
       }
     }
+  }
+}
+
+TEST_CASE("repack_weights: the layers' Q4_0 matrices, once each, never a tied output or other types") {
+  if (best_kernels().isa != Isa::kAvx512Vnni) {
+    MESSAGE("no AVX-512 VNNI kernels here (or TOK_NO_AVX512): nothing is repacked");
+    return;
+  }
+  std::mt19937 rng(23);
+  const std::int64_t rows = 8, cols = 256;
+  auto a = random_q4_0(rows * cols / kQK, 0, rng), b = a, embd = a, c = random_q4_0(3 * cols / kQK, 0, rng);
+  const auto a0 = a, embd0 = embd, c0 = c;
+  std::vector<float> f32(static_cast<std::size_t>(rows * cols));
+  Weights w;
+  w.token_embd = TensorView{DType::kQ4_0, rows, cols, embd.data()};
+  w.output = w.token_embd;  // tied
+  LayerWeights l;
+  l.wq = TensorView{DType::kQ4_0, rows, cols, a.data()};
+  l.wk = l.wq;  // two views of one tensor: repacked once
+  l.wv = TensorView{DType::kQ4_0, rows, cols, b.data()};
+  l.wo = TensorView{DType::kF32, rows, cols, f32.data()};
+  l.w_gate = TensorView{DType::kQ4_0, 3, cols, c.data()};  // too few rows for a group
+  w.layers.push_back(l);
+  repack_weights(w);
+  const LayerWeights& r = w.layers[0];
+  CHECK(r.wq.q4_0x4);
+  CHECK(r.wv.q4_0x4);
+  CHECK(r.wk.q4_0x4);  // wq's data, rearranged once (the rows below read back right)
+  CHECK(r.wk.data == r.wq.data);
+  CHECK_FALSE(r.wo.q4_0x4);
+  CHECK_FALSE(r.w_gate.q4_0x4);
+  CHECK_FALSE(w.output.q4_0x4);
+  CHECK_FALSE(w.token_embd.q4_0x4);
+  CHECK(std::memcmp(embd.data(), embd0.data(), embd.size() * sizeof(BlockQ4_0)) == 0);
+  CHECK(std::memcmp(c.data(), c0.data(), c.size() * sizeof(BlockQ4_0)) == 0);
+  std::vector<BlockQ4_0> row(static_cast<std::size_t>(cols / kQK));
+  for (std::int64_t i = 0; i < rows; ++i) {
+    unpack_row_q4_0x4(r.wq, i, row.data());
+    CHECK(std::memcmp(row.data(), a0.data() + i * cols / kQK, row.size() * sizeof(BlockQ4_0)) == 0);
   }
 }
