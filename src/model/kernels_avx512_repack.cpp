@@ -125,15 +125,24 @@ inline __m512 unit_sums(const UnitWeights& w, const ActUnit& x) {
 // One group's units [0, nu) times one token; prefetches kDecodePrefetchBytes
 // ahead into L1 (decode reads the matrix once per token, from memory; the
 // groups follow each other, so this is one stream).
+// Two accumulators, unrolled by hand: indexed as acc[u & 1] they lived on
+// the stack (a store and a reload per unit).
 __m128 group_decode(const std::uint8_t* g, const ActUnit* x, std::int64_t nu) {
-  __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
-  for (std::int64_t u = 0; u < nu; ++u, g += kQ4x4UnitBytes) {
+  auto unit = [&](std::int64_t u, __m512 acc) {
+    const std::uint8_t* p = g + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
     TOK_UNROLL
-    for (int o = 0; o < 288; o += 64) _mm_prefetch(reinterpret_cast<const char*>(g) + kDecodePrefetchBytes + o, _MM_HINT_T0);
-    UnitWeights w = load_unit(g);
-    acc[u & 1] = _mm512_fmadd_ps(unit_sums(w, x[u]), _mm512_mul_ps(w.d, x[u].d), acc[u & 1]);
+    for (int o = 0; o < 288; o += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + kDecodePrefetchBytes + o, _MM_HINT_T0);
+    UnitWeights w = load_unit(p);
+    return _mm512_fmadd_ps(unit_sums(w, x[u]), _mm512_mul_ps(w.d, x[u].d), acc);
+  };
+  __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
+  std::int64_t u = 0;
+  for (; u + 2 <= nu; u += 2) {
+    acc0 = unit(u, acc0);
+    acc1 = unit(u + 1, acc1);
   }
-  return rows_of(_mm512_add_ps(acc[0], acc[1]));
+  if (u < nu) acc0 = unit(u, acc0);
+  return rows_of(_mm512_add_ps(acc0, acc1));
 }
 
 // RN tokens (prepared units `units` apart) times one group: y[(t + j) * ldy + m].
