@@ -71,6 +71,9 @@ class GgufFile {
   Result<const Value*> get_array(std::string_view key, ValueType elem) const;
 
   const std::vector<TensorInfo>& tensors() const { return tensors_; }
+  // Whether the tensor data is this object's own copy (read), which the
+  // model runtime may rearrange in place (model/repack.hpp); not a mapping.
+  bool owns_data() const { return copy_ != nullptr; }
   const TensorInfo* find_tensor(std::string_view name) const;
 
  private:

@@ -72,7 +72,7 @@ void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
   for (int g = 0; g < t.group; ++g) {
     float* att = s.scores.data() + static_cast<std::size_t>(g) * npos;
     std::fill(att, att + t.first, 0.0f);
-    softmax(att + t.first, t.pos - t.first + 1);
+    ak.softmax(att + t.first, t.pos - t.first + 1);
     if (t.probs) std::copy(att, att + npos, t.probs + static_cast<std::size_t>(g) * t.probs_stride);
   }
   std::fill(t.out, t.out + t.group * hd, 0.0f);

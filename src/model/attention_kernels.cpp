@@ -1,5 +1,7 @@
 #include "model/attention_kernels.hpp"
 
+#include "model/ops.hpp"
+
 namespace tok::model {
 namespace {
 
@@ -35,7 +37,7 @@ void accumulate_scalar(const float* a, const float* const* v, int n, float* out,
   }
 }
 
-const AttentionKernels kScalar{scores_scalar, accumulate_scalar};
+const AttentionKernels kScalar{scores_scalar, accumulate_scalar, softmax};
 
 }  // namespace
 

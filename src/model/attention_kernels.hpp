@@ -22,6 +22,8 @@ struct AttentionKernels {
   // out[i] += sum over j < n of a[j] * v[j][i], for i < hd, adding in the
   // order of j.
   void (*accumulate)(const float* a, const float* const* v, int n, float* out, std::int64_t hd);
+  // In-place softmax over n values (ops.hpp's softmax in the scalar set).
+  void (*softmax)(float* x, std::int64_t n);
 };
 
 // The attention kernels that go with k (AVX2 + FMA ones for kAvx2 and

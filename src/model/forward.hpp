@@ -85,9 +85,10 @@ class Forward {
   void ffn(const LayerWeights& w, std::int64_t n);
   // Which of rope_inv_ a layer rotates with (its base and factors).
   std::size_t rope_table(std::int64_t l) const;
-  // Rotates the first n_rot values of one key or query head (pos >= 0) by
-  // layer l's RoPE, times the model's rope_attn_factor.
-  void rotate_head(float* x, std::int64_t l, std::int64_t pos) const;
+  // Rotates the first n_rot values of one key or query head by a position's
+  // angles under a layer's RoPE table (cs: n_rot / 2 cosines, then sines, as
+  // rope_angles gives them), times the model's rope_attn_factor.
+  void rotate_head(float* x, const float* cs) const;
 
   const Model& model_;
   ThreadPool& pool_;

@@ -51,6 +51,12 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
 // kernels_avx512_gemm_k.cpp: Q4_K / Q6_K tiles over q8_K activations.
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy);
+// kernels_avx512_q4_k.cpp: Q4_K rows on Q8_K activations (decode).
+float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
+void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y);
+// kernels_avx512_repack.cpp: Q4_0 rows repacked in groups of four.
+void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+                        const ActBatch& a, float* y, std::int64_t ldy);
 
 namespace {
 
@@ -532,11 +538,13 @@ bool float_tiled(const TensorView& w, const ActBatch& a) {
 
 void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                  const ActBatch& a, float* y, std::int64_t ldy) {
+  if (w.q4_0x4) return gemm_q4_0x4_avx512(k, w, r0, r1, a, y, ldy);
   if (w.cols % kQK == 0 && (w.type == DType::kQ8_0 || w.type == DType::kQ4_0)) {
     Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols / kQK, y, ldy};
     return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)
                                   : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }
+  if (w.type == DType::kQ4_K && a.xk8 && a.n == 1) return q4_k_decode_avx512(w, r0, r1, a.xk8, y);
   if (a.xk && (w.type == DType::kQ4_K || w.type == DType::kQ6_K)) return gemm_k_avx512(w, r0, r1, a, y, ldy);
   if (a.n > 1 && float_tiled(w, a)) return float_gemm(w, r0, r1, a, y, ldy);
   gemm_avx2(k, w, r0, r1, a, y, ldy);
@@ -555,6 +563,7 @@ const DotKernels* avx512_kernels() {
     k.isa = Isa::kAvx512Vnni;
     k.q8_0 = dot_vnni<VnniQ8_0>;
     k.q4_0 = dot_vnni<VnniQ4_0>;
+    k.q4_k_q8k = dot_q4_k_q8k_avx512;
     k.gemm = gemm_avx512;
     return &k;
   }();

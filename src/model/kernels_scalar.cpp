@@ -1,8 +1,10 @@
 // Portable reference kernels: the definition of what every SIMD kernel computes.
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include "model/kernels.hpp"
+#include "model/repack.hpp"
 
 namespace tok::model {
 namespace {
@@ -114,6 +116,11 @@ void gemm_by_rows(const DotKernels& k, const TensorView& w, std::int64_t r0, std
 float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Activation& a) {
   const void* row = w.row(r);
   std::int64_t n = w.cols;
+  if (r < q4_0x4_grouped_rows(w)) {  // the row back in Q4_0 blocks (model/repack.hpp)
+    std::vector<BlockQ4_0> blocks(static_cast<std::size_t>(n / kQK));
+    unpack_row_q4_0x4(w, r, blocks.data());
+    return k.q4_0(blocks.data(), a.xq, n);
+  }
   switch (w.type) {
     case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);
     case DType::kF16: return k.f16(static_cast<const std::uint16_t*>(row), a.x, n);

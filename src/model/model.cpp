@@ -10,6 +10,7 @@
 #include "formats/registry.hpp"
 #include "model/model_config.hpp"
 #include "model/quant.hpp"
+#include "model/repack.hpp"
 
 namespace tok::model {
 namespace {
@@ -173,6 +174,7 @@ Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   }
   c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
   TOK_TRY(load_weights(f, c, m.weights_, m.owned_));
+  if (f.owns_data()) repack_weights(m.weights_);
   if (!with_tokenizer) return m;
   TOK_ASSIGN(m.tokenizer_, formats::load_tokenizer(path));
   if (m.tokenizer_.vocab_size() > static_cast<std::size_t>(c.n_vocab)) {

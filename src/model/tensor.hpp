@@ -22,6 +22,9 @@ struct TensorView {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   const void* data = nullptr;
+  // Q4_0 rows rearranged in groups of four (model/repack.hpp): row() and
+  // the block layout of a row then do not apply to rows in whole groups.
+  bool q4_0x4 = false;
 
   bool empty() const { return data == nullptr; }
   std::size_t row_bytes() const {

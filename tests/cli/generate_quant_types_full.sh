@@ -1,6 +1,7 @@
 # Every weight type tok computes with, against llama.cpp (node-llama-cpp
 # 3.21.1, scripts/peers): a random llama model (dim 256, ffn 512: whole
-# K-quant super-blocks) quantized by `tok quantize` to each type, and to a
+# K-quant super-blocks; with AVX-512, Q4_0 rows repacked in groups of four)
+# quantized by `tok quantize` to each type, and to a
 # Q4_K_M mix (Q4_K with Q6_K for output, attn_v and ffn_down in some layers,
 # as llama-quantize mixes), generates llama.cpp's greedy ids. Both tools
 # multiply the 32-value types and Q2_K / Q3_K / Q5_K with Q8_0 activations
@@ -12,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/llama_peer.inc"
 /usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/f32.gguf" --dim 256 --layers 8 --heads 8 \
   --kv-heads 4 --ffn 512 --vocab 300 2>/dev/null || fail "make-random-model"
-for type in q4_1 q5_0 q5_1 q2_K q3_K q4_K q5_K q6_K q4_K_M; do
+for type in q4_0 q4_1 q5_0 q5_1 q2_K q3_K q4_K q5_K q6_K q4_K_M; do
   "$TOK" quantize "$T/f32.gguf" "$T/$type.gguf" --type "$type" 2>"$T/q.err" || fail "quantize $type: $(cat "$T/q.err")"
   # Two and three bits per weight: llama.cpp rounds the activations to Q8_K
   # for these and tok to Q8_0, which moves logits by more than at higher

@@ -2,14 +2,17 @@
 // reference over the values the cache actually holds (decoded back from its
 // storage): every KV type, blocks that split the positions into several
 // spans, head sizes that do and do not align with q8_0 / q4_0 blocks, keys
-// kept before RoPE, and the probabilities handed to observers.
+// kept before RoPE, and the probabilities handed to observers. Each attention
+// kernel set's softmax against a double-precision one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "model/attention.hpp"
+#include "model/attention_kernels.hpp"
 #include "model/ops.hpp"
 #include "model/paged_kv_adapter.hpp"
 
@@ -129,4 +132,36 @@ TEST_CASE("a cache without spans is read one position at a time") {
   CHECK(s.count == 4);
   CHECK(reinterpret_cast<const float*>(s.data)[3] == 6.0f);
   CHECK(reinterpret_cast<const float*>(s.data + s.stride)[3] == 9.0f);
+}
+
+TEST_CASE("every attention kernel set's softmax equals a double-precision softmax") {
+  std::vector<const AttentionKernels*> sets{&scalar_attention_kernels()};
+  if (const AttentionKernels* p = avx2_attention_kernels()) sets.push_back(p);
+  std::mt19937 rng(31);
+  for (int n : {1, 2, 7, 8, 9, 17, 100, 1000}) {
+    // Spreads from near-uniform to one dominant score, so that some values
+    // fall below e^-87 (clamped there by the AVX2 exp) and some to exactly 0.
+    for (float spread : {0.01f, 1.0f, 30.0f, 200.0f}) {
+      std::normal_distribution<float> d(5.0f, spread);
+      std::vector<float> x(static_cast<std::size_t>(n));
+      for (auto& v : x) v = d(rng);
+      double max = *std::max_element(x.begin(), x.end()), sum = 0;
+      std::vector<double> want(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) sum += want[i] = std::exp(static_cast<double>(x[i]) - max);
+      for (auto& w : want) w /= sum;
+      for (const AttentionKernels* k : sets) {
+        std::vector<float> got = x;
+        k->softmax(got.data(), n);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          CAPTURE(n);
+          CAPTURE(spread);
+          CAPTURE(i);
+          CAPTURE(k == &scalar_attention_kernels());
+          // A few float roundings of the largest terms (the sum), plus the
+          // clamp: e^-87 next to a maximum of 1 is below any tolerance.
+          CHECK(std::fabs(got[i] - want[i]) <= 1e-6 * want[i] + 2e-7 / n + 1e-37);
+        }
+      }
+    }
+  }
 }

@@ -4,6 +4,8 @@
 // weights and the dequantized activations, on odd shapes (rows that leave
 // partial 4-row tiles and 32-row blocks, 4..17 tokens, K = 256..4096), and
 // against the float kernels within the activation quantization's error.
+// Decode (one token, Q8_K blocks, rows four at a time in the AVX-512 set)
+// against the same reference.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -95,6 +97,53 @@ TEST_CASE("Q4_K / Q6_K gemm over q8_K activations equals a double-precision refe
               // quantization step per value.
               CHECK(std::fabs(g - p) <= 0.5 * qerr + 1e-4 * mag + 1e-5);
             }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a double-precision reference") {
+  std::mt19937 rng(6);
+  for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
+    for (std::int64_t cols : {256, 768}) {
+      for (std::int64_t rows : {1, 5, 13}) {  // 13: three groups of four rows and one more
+        TensorView w{type, rows, cols, nullptr};
+        std::vector<std::uint8_t> bytes(w.bytes());
+        w.data = bytes.data();
+        std::vector<float> wf(static_cast<std::size_t>(rows * cols));
+        for (std::int64_t r = 0; r < rows; ++r) {
+          auto f = randn(static_cast<std::size_t>(cols), rng);
+          tok::ggml::traits(type).from_float(f.data(), bytes.data() + r * w.row_bytes(), cols);
+          dequantize_row(type, w.row(r), wf.data() + r * cols, cols);
+        }
+        auto x = randn(static_cast<std::size_t>(cols), rng);
+        std::vector<BlockQ8_K> xk8(static_cast<std::size_t>(cols / kQKK));
+        quantize_row_q8_k(x.data(), xk8.data(), cols);
+        ActBatch a{x.data(), cols, nullptr, 0, 1};
+        a.xk8 = xk8.data();
+        a.xk8_stride = cols / kQKK;
+        for (const DotKernels* k : tok::model::test::all_kernels()) {
+          if (!wants_q8_k_rows(*k, type, 1)) continue;
+          std::vector<float> got(static_cast<std::size_t>(rows), NAN);
+          std::int64_t split = rows / 2 + 1;  // a row range ending inside a group of four
+          k->gemm(*k, w, 0, split, a, got.data(), rows);
+          k->gemm(*k, w, split, rows, a, got.data(), rows);
+          for (std::int64_t r = 0; r < rows; ++r) {
+            CAPTURE(tok::ggml::type_name(type));
+            CAPTURE(static_cast<int>(k->isa));
+            CAPTURE(cols);
+            CAPTURE(rows);
+            CAPTURE(r);
+            double want = 0, mag = 0;
+            for (std::int64_t i = 0; i < cols; ++i) {
+              const BlockQ8_K& b = xk8[static_cast<std::size_t>(i / kQKK)];
+              double p = double(wf[r * cols + i]) * double(b.d) * b.qs[i % kQKK];
+              want += p;
+              mag += std::fabs(p);
+            }
+            CHECK(std::fabs(got[static_cast<std::size_t>(r)] - want) <= 1e-5 * mag + 1e-6);
           }
         }
       }

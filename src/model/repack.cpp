@@ -1,0 +1,89 @@
+#include "model/repack.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "model/kernels.hpp"
+#include "model/model.hpp"
+
+namespace tok::model {
+namespace {
+
+constexpr std::size_t kNibbleBytes = kQK / 2;  // 16 per block
+
+std::int64_t units_per_row(const TensorView& w) {
+  return w.cols / (kQK * kQ4x4UnitBlocks);
+}
+
+}  // namespace
+
+bool q4_0x4_repackable(const TensorView& w) {
+  return w.type == DType::kQ4_0 && !w.q4_0x4 && w.cols % (kQK * kQ4x4UnitBlocks) == 0 &&
+         w.rows >= kQ4x4Rows;
+}
+
+TensorView repack_q4_0x4(const TensorView& w, void* data) {
+  const std::int64_t units = units_per_row(w);
+  const std::size_t row_bytes = w.row_bytes(), group_bytes = kQ4x4Rows * row_bytes;
+  std::vector<BlockQ4_0> rows(static_cast<std::size_t>(kQ4x4Rows * w.cols / kQK));  // (4, cols / 32)
+  auto* base = static_cast<std::uint8_t*>(data);
+  for (std::int64_t g = 0; g < w.rows / kQ4x4Rows; ++g) {
+    std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
+    std::memcpy(rows.data(), group, group_bytes);
+    for (std::int64_t u = 0; u < units; ++u) {
+      std::uint8_t* unit = group + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
+      for (std::int64_t m = 0; m < kQ4x4Rows; ++m) {
+        for (std::int64_t k = 0; k < kQ4x4UnitBlocks; ++k) {
+          const BlockQ4_0& b = rows[static_cast<std::size_t>(m * (w.cols / kQK) + u * kQ4x4UnitBlocks + k)];
+          std::memcpy(unit + 64 * m + kNibbleBytes * k, b.qs, kNibbleBytes);
+          std::memcpy(unit + 256 + 2 * (kQ4x4Rows * k + m), &b.d, 2);
+        }
+      }
+    }
+  }
+  TensorView out = w;
+  out.data = data;
+  out.q4_0x4 = true;
+  return out;
+}
+
+void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out) {
+  const std::int64_t nb = w.cols / kQK;
+  if (r >= q4_0x4_grouped_rows(w)) {
+    std::memcpy(out, w.row(r), w.row_bytes());
+    return;
+  }
+  const std::int64_t m = r % kQ4x4Rows;
+  const auto* group = static_cast<const std::uint8_t*>(w.data) +
+                      static_cast<std::size_t>(r / kQ4x4Rows) * kQ4x4Rows * w.row_bytes();
+  for (std::int64_t b = 0; b < nb; ++b) {
+    const std::int64_t u = b / kQ4x4UnitBlocks, k = b % kQ4x4UnitBlocks;
+    const std::uint8_t* unit = group + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
+    std::memcpy(out[b].qs, unit + 64 * m + kNibbleBytes * k, kNibbleBytes);
+    std::memcpy(&out[b].d, unit + 256 + 2 * (kQ4x4Rows * k + m), 2);
+  }
+}
+
+void repack_weights(Weights& w) {
+  // TOK_NO_REPACK=1 keeps the file's layout (to time the plain Q4_0 kernels).
+  if (best_kernels().isa != Isa::kAvx512Vnni || std::getenv("TOK_NO_REPACK")) return;
+  // A tensor two views share is repacked once, and both views say so.
+  std::unordered_map<const void*, TensorView> done;
+  auto repack = [&done](TensorView& t) {
+    if (auto it = done.find(t.data); it != done.end()) {
+      if (it->second.rows == t.rows && it->second.cols == t.cols) t = it->second;
+      return;
+    }
+    if (!q4_0x4_repackable(t)) return;
+    t = repack_q4_0x4(t, const_cast<void*>(t.data));
+    done.emplace(t.data, t);
+  };
+  for (LayerWeights& l : w.layers) {
+    for (TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) repack(*t);
+  }
+  if (w.output.data != w.token_embd.data) repack(w.output);
+}
+
+}  // namespace tok::model
