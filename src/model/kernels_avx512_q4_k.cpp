@@ -61,9 +61,11 @@ inline __m512i nibbles(const std::uint8_t* q) {
 // so word w of packs(dp[0], dp[1]) (chunk c = w / 8, i = w % 8: words 0-3
 // from dp[0], 4-7 from dp[1]) belongs to sub-block (c >= 2) + 2 (i >= 4);
 // of packs(dp[2], dp[3]), to 4 more.
+// (Both index tables are constexpr: a constructor run at startup would be
+// compiled with this file's AVX-512 flags; tests/cli/isa_objects.sh.)
 struct ScaleIndex {
   alignas(64) std::uint16_t lo[32], hi[32];
-  ScaleIndex() {
+  constexpr ScaleIndex() : lo{}, hi{} {
     for (int w = 0; w < 32; ++w) {
       int sb = (w / 8 >= 2 ? 1 : 0) + (w % 8 >= 4 ? 2 : 0);
       lo[w] = static_cast<std::uint16_t>(sb);
@@ -71,7 +73,7 @@ struct ScaleIndex {
     }
   }
 };
-const ScaleIndex kIndex;
+constexpr ScaleIndex kIndex;
 
 // acc plus d dx (the scaled int32 sums isum) less the mins term
 // dmin dx sum_j m_j (x sums of sub-block j, from the block's bsums).
@@ -134,13 +136,13 @@ void prepare(const BlockQ8_K* x, std::int64_t nsb, PreparedQ8K* out) {
 // to sub-block 4h + 2 (c >= 2) + (i >= 4).
 struct PreparedIndex {
   alignas(64) std::uint16_t half[2][32];
-  PreparedIndex() {
+  constexpr PreparedIndex() : half{} {
     for (int h = 0; h < 2; ++h) {
       for (int w = 0; w < 32; ++w) half[h][w] = static_cast<std::uint16_t>(4 * h + (w / 8 >= 2 ? 2 : 0) + (w % 8 >= 4 ? 1 : 0));
     }
   }
 };
-const PreparedIndex kPreparedIndex;
+constexpr PreparedIndex kPreparedIndex;
 
 inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, const PreparedQ8K& xp, __m512 acc) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
