@@ -30,6 +30,7 @@
 // _mm512_reduce_add_ps is inlined into the unrolled prefill tile), hence the
 // pragmas.
 #include "model/kernels.hpp"
+#include "model/kernels_avx512_types.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -40,6 +41,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 #include <vector>
 
@@ -556,6 +558,14 @@ const DotKernels* avx512_kernels() {
     k.q8_0 = dot_vnni<VnniQ8_0>;
     k.q4_0 = dot_vnni<VnniQ4_0>;
     k.gemm = gemm_avx512;
+    if (!std::getenv("TOK_AVX512_TYPES_OFF")) {
+      k.q4_1 = avx512::dot_q4_1;
+      k.q5_0 = avx512::dot_q5_0;
+      k.q5_1 = avx512::dot_q5_1;
+      k.q2_k = avx512::dot_q2_k;
+      k.q3_k = avx512::dot_q3_k;
+      k.q5_k = avx512::dot_q5_k;
+    }
     return &k;
   }();
   return kernels;
