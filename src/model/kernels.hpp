@@ -1,5 +1,6 @@
 // Dot-product kernels, one per weight type, chosen once at run time: AVX-512
-// VNNI for Q8_0 / Q4_0 (AVX2 for the rest) when the CPU has it, else AVX2+FMA
+// VNNI for Q8_0 / Q4_0 and the other types on Q8_0 activations below (AVX2
+// for the rest) when the CPU has it, else AVX2+FMA
 // (+F16C) when the CPU has them (__builtin_cpu_supports; only the kernel
 // files are compiled with the ISA flags, so the binary still runs on any
 // x86-64), else portable scalar code. On AArch64 the NEON kernels
