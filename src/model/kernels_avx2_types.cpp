@@ -5,7 +5,8 @@
 // registers (dot_q4_k's approach, measured first), Q5_K decode of a 54M
 // model ran about 1.8x faster, and ahead of llama.cpp (BENCHMARKS.md).
 // Compiled with -mavx2 -mfma -mf16c (src/CMakeLists.txt); kernels_avx2.cpp
-// puts them in its table, which the AVX-512 set copies. Q4_K and Q6_K (decode
+// puts them in its table (the AVX-512 set has its own,
+// kernels_avx512_types.cpp). Q4_K and Q6_K (decode
 // only) take Q8_K blocks instead, as in llama.cpp.
 #include "model/kernels.hpp"
 

@@ -1,8 +1,8 @@
 // The Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K kernels of every set this CPU
 // runs (scalar, AVX2, AVX-512, NEON) against a double-precision dot over
 // ggml's reference dequantization: random bytes (every code and bit
-// pattern), scales from tiny to large, rows of 96 (32-value blocks only) to
-// 4096 values.
+// pattern), scales from tiny to large, rows of 32 (32-value blocks only) to
+// 4096 values, odd block counts among them.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -88,8 +88,10 @@ template <class Block, class Act, class Dot>
 void check_type(DType type, Dot dot) {
   std::mt19937 rng(static_cast<unsigned>(type) + 21);
   std::normal_distribution<float> normal(0, 1);
-  for (std::int64_t n : {96, 256, 512, 1280, 4096}) {
-    if (n % tok::ggml::traits(type).block_size != 0 || n % kActValues<Act> != 0) continue;  // 96: 32-value blocks
+  // 32, 96, 160: one, three and five 32-value blocks (the AVX-512 kernels'
+  // odd last block); 256, 1280, 1792: one, five and seven super-blocks.
+  for (std::int64_t n : {32, 96, 160, 256, 512, 1280, 1792, 4096}) {
+    if (n % tok::ggml::traits(type).block_size != 0 || n % kActValues<Act> != 0) continue;  // 32-value blocks only
     for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
       auto row = random_row<Block>(n / tok::ggml::traits(type).block_size, scale, rng);
       std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
@@ -135,6 +137,19 @@ TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantizat
                                          std::int64_t n) { return k.q3_k(w, xq, n); });
   check_type<BlockQ5_K, BlockQ8_0>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_k(w, xq, n); });
+}
+
+TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation types") {
+  // Otherwise the checks above would test the AVX2 kernels twice.
+  const DotKernels* k = avx512_kernels();
+  const DotKernels* a = avx2_kernels();
+  if (!k || !a) return;
+  CHECK((k->q4_1 != a->q4_1));
+  CHECK((k->q5_0 != a->q5_0));
+  CHECK((k->q5_1 != a->q5_1));
+  CHECK((k->q2_k != a->q2_k));
+  CHECK((k->q3_k != a->q3_k));
+  CHECK((k->q5_k != a->q5_k));
 }
 
 TEST_CASE("Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K activations") {

@@ -1,0 +1,19 @@
+// The AVX-512 VNNI kernels of the Q8_0-activation weight types beside Q8_0 /
+// Q4_0 (kernels_avx512_types.cpp), for kernels_avx512.cpp's table. Callable
+// only where avx512_kernels() is not null.
+#pragma once
+
+#include <cstdint>
+
+#include "model/quant.hpp"
+
+namespace tok::model::avx512 {
+
+float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+
+}  // namespace tok::model::avx512
