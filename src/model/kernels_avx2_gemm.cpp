@@ -7,8 +7,8 @@
 // Like llama.cpp's Q8_0 / Q4_0 dots, quantized weights are multiplied with
 // Q8_0 activations in integers, one float multiply-add per 32-element block.
 #include <algorithm>
-#include <vector>
 
+#include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -155,7 +155,7 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
 template <int RM, int RN>
 void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy) {
-  std::vector<float> rows(static_cast<std::size_t>(RM * w.cols));  // (RM, cols)
+  IsaVector<float> rows(static_cast<std::size_t>(RM * w.cols));  // (RM, cols)
   Ctx c{reinterpret_cast<const std::uint8_t*>(rows.data()), static_cast<std::size_t>(w.cols) * sizeof(float), a,
         w.cols, nullptr, ldy};
   for (std::int64_t r = r0; r < r1; r += RM) {

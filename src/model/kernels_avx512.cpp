@@ -31,6 +31,7 @@
 // 105593, the `__Y = __Y` of _mm512_undefined_*; -Wuninitialized where
 // _mm512_reduce_add_ps is inlined into the unrolled prefill tile), hence the
 // pragmas.
+#include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_types.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
@@ -44,7 +45,6 @@
 
 #include <algorithm>
 #include <type_traits>
-#include <vector>
 
 namespace tok::model {
 
@@ -406,7 +406,7 @@ template <class W512, int RM, int RN>
 void pair_tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
   constexpr std::int64_t kPairTokens = 32;
   const std::int64_t pairs = c.nb / 2;
-  std::vector<TilePair> prepared(static_cast<std::size_t>(kPairTokens * pairs));
+  IsaVector<TilePair> prepared(static_cast<std::size_t>(kPairTokens * pairs));
   for (std::int64_t t0 = 0; t0 < c.a.n; t0 += kPairTokens) {
     const std::int64_t t1 = std::min(c.a.n, t0 + kPairTokens);
     prepare_tile_pairs<W512>(c.a, t0, t1, pairs, prepared.data());
@@ -524,7 +524,7 @@ void float_gemm(const TensorView& w, std::int64_t r0, std::int64_t r1, const Act
   if (w.type == DType::kF16) {
     return float_rows<Load512F16, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
   }
-  std::vector<float> rows(static_cast<std::size_t>(kBlockRows * w.cols));  // (kBlockRows, cols)
+  IsaVector<float> rows(static_cast<std::size_t>(kBlockRows * w.cols));  // (kBlockRows, cols)
   const std::size_t row_bytes = static_cast<std::size_t>(w.cols) * sizeof(float);
   for (std::int64_t r = r0; r < r1; r += kBlockRows) {
     std::int64_t m = std::min<std::int64_t>(kBlockRows, r1 - r);

@@ -21,6 +21,7 @@
 // Rows are decoded kBlockRows at a time and the tokens taken kBlockTokens at
 // a time, so that both stay in L2 while the tiles sweep them.
 #include "model/act_q8_k.hpp"
+#include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,7 +32,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <vector>
 
 namespace tok::model {
 namespace {
@@ -45,9 +45,9 @@ constexpr std::int64_t kSubs = kQKK / kQK;  // Q4_K sub-blocks (and act sums) pe
 // Weight rows decoded for the integer tiles.
 struct IntRows {
   std::int64_t cols = 0;
-  std::vector<std::int16_t> q;  // (kBlockRows, cols) quant times sub-block scale
-  std::vector<float> d;         // (kBlockRows, cols / 256) super-block scales
-  std::vector<float> mins;      // (kBlockRows, cols / 32) Q4_K: dmin * m of each sub-block
+  IsaVector<std::int16_t> q;  // (kBlockRows, cols) quant times sub-block scale
+  IsaVector<float> d;         // (kBlockRows, cols / 256) super-block scales
+  IsaVector<float> mins;      // (kBlockRows, cols / 32) Q4_K: dmin * m of each sub-block
 };
 
 void decode_q4_k(const BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {

@@ -20,6 +20,7 @@
 //
 // Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
 // (src/CMakeLists.txt); called only from the AVX-512 kernel set.
+#include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
 #include "model/repack.hpp"
@@ -32,7 +33,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <vector>
 
 namespace tok::model {
 namespace {
@@ -194,7 +194,7 @@ void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const
   constexpr std::int64_t kTokens = 32, kTile = 8;
   const std::int64_t units = w.cols / (kQK * kQ4x4UnitBlocks);
   const auto* base = static_cast<const std::uint8_t*>(w.data);
-  std::vector<ActUnit> xu(static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
+  IsaVector<ActUnit> xu(static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
   for (std::int64_t t0 = 0; t0 < a.n; t0 += kTokens) {
     const std::int64_t t1 = std::min(a.n, t0 + kTokens);
     for (std::int64_t t = t0; t < t1; ++t) prepare(a.xq + t * a.xq_stride, units, xu.data() + (t - t0) * units);
