@@ -32,6 +32,8 @@
 #endif
 #include <immintrin.h>
 
+#include "model/avx512_q8_0_quad.hpp"
+
 #include <algorithm>
 
 namespace tok::model {
@@ -50,30 +52,11 @@ struct alignas(64) ActUnit {
   __m512 d;        // x[k].d in lanes 4k..4k+3
 };
 
-__m128i load16(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
-
 void prepare(const BlockQ8_0* x, std::int64_t units, ActUnit* out) {
-  const __m512i eight = _mm512_set1_epi8(8);
   const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
   for (std::int64_t i = 0; i < units; ++i) {
-    const BlockQ8_0* b = x + kQ4x4UnitBlocks * i;
-    __m512i lo = _mm512_castsi128_si512(load16(b[0].qs));
-    __m512i hi = _mm512_castsi128_si512(load16(b[0].qs + 16));
-    lo = _mm512_inserti32x4(lo, load16(b[1].qs), 1);
-    hi = _mm512_inserti32x4(hi, load16(b[1].qs + 16), 1);
-    lo = _mm512_inserti32x4(lo, load16(b[2].qs), 2);
-    hi = _mm512_inserti32x4(hi, load16(b[2].qs + 16), 2);
-    lo = _mm512_inserti32x4(lo, load16(b[3].qs), 3);
-    hi = _mm512_inserti32x4(hi, load16(b[3].qs + 16), 3);
-    out[i].lo = lo;
-    out[i].hi = hi;
-    out[i].corr = _mm512_sub_epi32(
-        _mm512_setzero_si512(),
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), eight, lo), eight, hi));
-    alignas(16) std::uint16_t d[8] = {b[0].d, b[1].d, b[2].d, b[3].d, 0, 0, 0, 0};
-    out[i].d = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(_mm_cvtph_ps(load16(d))));
+    const Q8_0Quad q = load_q8_0_quad(x + kQ4x4UnitBlocks * i);
+    out[i] = {q.lo, q.hi, q.corr, _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(q.d))};
   }
 }
 

@@ -26,6 +26,8 @@
 #endif
 #include <immintrin.h>
 
+#include "model/avx512_q8_0_quad.hpp"
+
 #include <cstdlib>
 
 namespace tok::model {
@@ -35,35 +37,11 @@ static_assert(sizeof(BlockQ4_0) == 18 && sizeof(BlockQ8_0) == 34);
 
 // Activations of four blocks in the weights' nibble order, the offset
 // correction each row's sum starts from, and the four scales.
-struct alignas(64) ActQuad {
-  __m512i lo, hi;  // x[k].qs[0..15] and x[k].qs[16..31] for k = 0..3, 16 bytes each
-  __m512i corr;    // -8 * (sum of lanes 4k..4k+3's bytes of lo and hi)
-  __m128 d;        // x[k].d as floats
-};
-
-__m128i load16(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
+using ActQuad = Q8_0Quad;
 
 void prepare(const BlockQ8_0* x, std::int64_t quads, ActQuad* out) {
-  const __m512i eight = _mm512_set1_epi8(8);
   for (std::int64_t i = 0; i < quads; ++i) {
-    const BlockQ8_0* b = x + 4 * i;
-    __m512i lo = _mm512_castsi128_si512(load16(b[0].qs));
-    lo = _mm512_inserti32x4(lo, load16(b[1].qs), 1);
-    lo = _mm512_inserti32x4(lo, load16(b[2].qs), 2);
-    lo = _mm512_inserti32x4(lo, load16(b[3].qs), 3);
-    __m512i hi = _mm512_castsi128_si512(load16(b[0].qs + 16));
-    hi = _mm512_inserti32x4(hi, load16(b[1].qs + 16), 1);
-    hi = _mm512_inserti32x4(hi, load16(b[2].qs + 16), 2);
-    hi = _mm512_inserti32x4(hi, load16(b[3].qs + 16), 3);
-    out[i].lo = lo;
-    out[i].hi = hi;
-    out[i].corr = _mm512_sub_epi32(
-        _mm512_setzero_si512(),
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), eight, lo), eight, hi));
-    alignas(16) std::uint16_t d[8] = {b[0].d, b[1].d, b[2].d, b[3].d, 0, 0, 0, 0};
-    out[i].d = _mm_cvtph_ps(load16(d));
+    out[i] = load_q8_0_quad(x + 4 * i);
   }
 }
 
