@@ -25,7 +25,8 @@ float signed_max(const float* x) {
   return max;
 }
 
-void quantize_block(const float* x, std::int16_t* q, float& d, float* sums) {
+void quantize_block(const float* x, std::int16_t* q, float* d_out, float* sums) {
+  float& d = *d_out;
   const float max = signed_max(x);
   if (max == 0) {
     d = 0;
@@ -43,42 +44,62 @@ void quantize_block(const float* x, std::int16_t* q, float& d, float* sums) {
   }
 }
 
+void quantize_block_q8_k(const float* x, BlockQ8_K* y) {
+  BlockQ8_K& out = *y;
+  const float max = signed_max(x);
+  if (max == 0) {
+    std::memset(&out, 0, sizeof out);
+    return;
+  }
+  const float iscale = -127.f / max;
+  for (int i = 0; i < kQKK; ++i) out.qs[i] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * x[i])));
+  for (int j = 0; j < kQKK / 16; ++j) {
+    int s = 0;
+    for (int i = 0; i < 16; ++i) s += out.qs[16 * j + i];
+    out.bsums[j] = static_cast<std::int16_t>(s);
+  }
+  out.d = 1 / iscale;
+}
+
 }  // namespace
 
-void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out) {
-  const std::int64_t nb = cols / kQKK;
+void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out) {
   out.n = n;
   out.cols = cols;
   out.q.resize(static_cast<std::size_t>(n * cols));
-  out.d.resize(static_cast<std::size_t>(n * nb));
+  out.d.resize(static_cast<std::size_t>(n * (cols / kQKK)));
   out.sums.resize(static_cast<std::size_t>(n * cols / kQK));
-  for (std::int64_t t = 0; t < n; ++t) {
+}
+
+void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t t0,
+                            std::int64_t t1, ActQ8K& out) {
+  const std::int64_t cols = out.cols, nb = cols / kQKK;
+  auto* block = k.q8_k_block16 ? k.q8_k_block16 : quantize_block;
+  for (std::int64_t t = t0; t < t1; ++t) {
     for (std::int64_t b = 0; b < nb; ++b) {
       std::int64_t i = t * cols + b * kQKK;
-      quantize_block(x + t * x_stride + b * kQKK, out.q.data() + i, out.d[static_cast<std::size_t>(t * nb + b)],
-                     out.sums.data() + i / kQK);
+      block(x + t * x_stride + b * kQKK, out.q.data() + i, &out.d[static_cast<std::size_t>(t * nb + b)],
+            out.sums.data() + i / kQK);
     }
   }
 }
 
-void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n) {
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
-    BlockQ8_K& out = y[b];
-    const float max = signed_max(x);
-    if (max == 0) {
-      std::memset(&out, 0, sizeof out);
-      continue;
-    }
-    const float iscale = -127.f / max;
-    for (int i = 0; i < kQKK; ++i) out.qs[i] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * x[i])));
-    for (int j = 0; j < kQKK / 16; ++j) {
-      int s = 0;
-      for (int i = 0; i < 16; ++i) s += out.qs[16 * j + i];
-      out.bsums[j] = static_cast<std::int16_t>(s);
-    }
-    out.d = 1 / iscale;
-  }
+void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t n,
+                       std::int64_t cols, ActQ8K& out) {
+  resize_act_q8_k(n, cols, out);
+  quantize_act_q8_k_rows(k, x, x_stride, 0, n, out);
 }
+
+void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out) {
+  quantize_act_q8_k(scalar_kernels(), x, x_stride, n, cols, out);
+}
+
+void quantize_row_q8_k(const DotKernels& k, const float* x, BlockQ8_K* y, std::int64_t n) {
+  auto* block = k.q8_k_block ? k.q8_k_block : quantize_block_q8_k;
+  for (std::int64_t b = 0; b < n / kQKK; ++b) block(x + b * kQKK, y + b);
+}
+
+void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n) { quantize_row_q8_k(scalar_kernels(), x, y, n); }
 
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
   return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ6_K) && n >= kKQuantTileMinTokens;

@@ -30,6 +30,18 @@ void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, st
 // same rounding: the activations of the Q4_K / Q6_K decode kernels.
 void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n);
 
+// quantize_act_q8_k in two steps, so that threads can share the second:
+// out sized for n rows of cols, then rows [t0, t1) of x quantized into it.
+void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out);
+void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t t0,
+                            std::int64_t t1, ActQ8K& out);
+
+// The same two with the kernel set's block quantizers where it has them
+// (bit for bit the same results).
+void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t n,
+                       std::int64_t cols, ActQ8K& out);
+void quantize_row_q8_k(const DotKernels& k, const float* x, BlockQ8_K* y, std::int64_t n);
+
 // Does a product of this many tokens with weights of type t go through q8_K
 // activations with these kernels? (AVX-512 VNNI, Q4_K / Q6_K, several
 // tokens: decode keeps the fused float kernels, which read the weights once

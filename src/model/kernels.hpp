@@ -87,6 +87,12 @@ struct DotKernels {
   // their tiles (float, or q8_K in int16 with AVX-512 VNNI).
   float (*q4_k_q8k)(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
   float (*q6_k_q8k)(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n);
+  // One 256-value block of activations as q8_K, bit for bit the scalar
+  // quantizers of act_q8_k.hpp (which call these where set; null: their own
+  // loops): widened to int16 with the scale and the eight d-scaled 32-value
+  // sums (the prefill tiles' form), and as a BlockQ8_K (decode's).
+  void (*q8_k_block16)(const float* x, std::int16_t* q, float* d, float* sums);
+  void (*q8_k_block)(const float* x, BlockQ8_K* y);
 };
 
 // Dequantizes 256 values of w at a time (ggml's reference code) and takes

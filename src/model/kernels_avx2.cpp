@@ -204,7 +204,9 @@ const DotKernels kAvx2{Isa::kAvx2,
                        avx2::dot_q3_k,
                        avx2::dot_q5_k,
                        avx2::dot_q4_k_q8k,
-                       avx2::dot_q6_k_q8k};
+                       avx2::dot_q6_k_q8k,
+                       nullptr,  // q8_K activations: act_q8_k.cpp's loops
+                       nullptr};
 
 }  // namespace
 

@@ -57,6 +57,8 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
 // kernels_avx512_q4_k.cpp: Q4_K rows on Q8_K activations (decode).
 float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
 void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y);
+void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d, float* sums);  // kernels_avx512_q8_k.cpp
+void quantize_q8_k_block_avx512(const float* x, BlockQ8_K* y);
 // kernels_avx512_repack.cpp: Q4_0 rows repacked in groups of four.
 void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                         const ActBatch& a, float* y, std::int64_t ldy);
@@ -567,6 +569,8 @@ const DotKernels* avx512_kernels() {
     k.q8_0 = dot_vnni<VnniQ8_0>;
     k.q4_0 = dot_vnni<VnniQ4_0>;
     k.q4_k_q8k = dot_q4_k_q8k_avx512;
+    k.q8_k_block16 = quantize_q8_k_block16_avx512;
+    k.q8_k_block = quantize_q8_k_block_avx512;
     k.gemm = gemm_avx512;
     // 1.4x to 1.6x the AVX2 kernels' decode rate (BENCHMARKS.md).
     k.q4_1 = avx512::dot_q4_1;

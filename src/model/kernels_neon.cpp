@@ -137,6 +137,8 @@ const DotKernels kNeon{Isa::kNeon,
                        scalar::dot_q3_k,
                        scalar::dot_q5_k,
                        nullptr,  // Q4_K / Q6_K on Q8_K: the float kernels serve
+                       nullptr,
+                       nullptr,  // q8_K activations: act_q8_k.cpp's loops
                        nullptr};
 
 }  // namespace

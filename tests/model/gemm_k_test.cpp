@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -147,6 +148,38 @@ TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a doubl
           }
         }
       }
+    }
+  }
+}
+
+TEST_CASE("q8_K activations: every kernel set's quantizers agree bit for bit with the scalar ones") {
+  std::mt19937 rng(21);
+  constexpr std::int64_t kCols = 4 * kQKK;
+  std::vector<std::vector<float>> rows;
+  for (int r = 0; r < 16; ++r) rows.push_back(randn(kCols, rng, r % 2 ? 1.f : 50.f));
+  std::vector<float> edge(kCols, 0.f);  // block 0 all zero (and -0)
+  edge[3] = -0.f;
+  edge[kQKK + 7] = -3.5f;  // block 1: the largest is negative, with a tie of opposite sign later
+  edge[kQKK + 9] = 3.5f;
+  for (int i = 2 * kQKK; i < 3 * kQKK; ++i) edge[i] = 1e-3f * static_cast<float>(i % 7);  // block 2: one huge value
+  edge[2 * kQKK + 100] = 1e6f;
+  // Block 3: largest 127, so iscale = -1 and every other value, k + 0.5, is a tie (to even).
+  for (int i = 3 * kQKK; i < 4 * kQKK; ++i) edge[i] = static_cast<float>(i % 50) - 24.5f;
+  edge[3 * kQKK + 5] = 127.f;
+  rows.push_back(edge);
+  for (const DotKernels* k : tok::model::test::all_kernels()) {
+    CAPTURE(isa_name(k->isa));
+    for (const auto& x : rows) {
+      ActQ8K a, b;
+      quantize_act_q8_k(x.data(), kCols, 1, kCols, a);
+      quantize_act_q8_k(*k, x.data(), kCols, 1, kCols, b);
+      CHECK(a.q == b.q);
+      CHECK(std::memcmp(a.d.data(), b.d.data(), a.d.size() * sizeof(float)) == 0);
+      CHECK(std::memcmp(a.sums.data(), b.sums.data(), a.sums.size() * sizeof(float)) == 0);
+      std::vector<BlockQ8_K> ra(kCols / kQKK), rb(kCols / kQKK);
+      quantize_row_q8_k(x.data(), ra.data(), kCols);
+      quantize_row_q8_k(*k, x.data(), rb.data(), kCols);
+      CHECK(std::memcmp(ra.data(), rb.data(), ra.size() * sizeof(BlockQ8_K)) == 0);
     }
   }
 }
