@@ -224,8 +224,18 @@ void Forward::ffn(const LayerWeights& w, std::int64_t n) {
   const ModelConfig& c = model_.config();
   matmul(w.w_gate, xb_.data(), n, gate_.data());
   matmul(w.w_up, xb_.data(), n, up_.data());
-  if (c.gelu) geglu(gate_.data(), up_.data(), n * c.ffn);
-  else swiglu(gate_.data(), up_.data(), n * c.ffn);
+  // The gating shared by the threads over a prompt (an exponential or a
+  // tanh per value: 4% of a 2-thread Q4_K prefill on one thread alone);
+  // the values are the same however the range is cut.
+  auto gate = [&](std::int64_t i0, std::int64_t i1) {
+    if (c.gelu) geglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
+    else swiglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
+  };
+  if (pool_.size() == 1 || n < 8) {
+    gate(0, n * c.ffn);
+  } else {
+    pool_.parallel_for(n * c.ffn, 64, gate);
+  }
   matmul(w.w_down, gate_.data(), n, tmp_.data());
 }
 
