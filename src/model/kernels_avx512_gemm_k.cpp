@@ -18,8 +18,8 @@
 // scales in the weights there is none, and vpdpwssd's 32 products per
 // instruction are twice a 512-bit float multiply-add's 16.
 //
-// Rows are decoded kBlockRows at a time and the tokens taken kBlockTokens at
-// a time, so that both stay in L2 while the tiles sweep them.
+// Rows are decoded block_rows(cols) at a time and the tokens taken
+// kBlockTokens at a time, so that both stay in L2 while the tiles sweep them.
 #include "model/act_q8_k.hpp"
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
@@ -38,16 +38,26 @@ namespace {
 
 #define TOK_UNROLL _Pragma("GCC unroll 16")
 
-constexpr std::int64_t kBlockRows = 32, kBlockTokens = 48;
+constexpr std::int64_t kBlockTokens = 48;
+// Rows decoded per block: as many as keep the block's int16 values within
+// 256 KiB (a quarter to half of an L2), 16 to 128 of them. Every block of
+// rows sweeps all the batch's activations again (256 tokens: 0.4-1 MiB for
+// 768-2,048 columns, more than an L2), so fewer, larger blocks read them
+// fewer times: 64-128 rows instead of 32 ran a 512-token Q4_K prefill of
+// the 100M model 1.06-1.09x faster (BENCHMARKS.md).
+std::int64_t block_rows(std::int64_t cols) {
+  constexpr std::int64_t kBudget = 256 << 10;
+  return std::clamp<std::int64_t>(kBudget / (cols * 2) / 4 * 4, 16, 128);
+}
 constexpr int kRm = 4, kRn = 3;  // 12 int32 + 12 float accumulators, 4 loads: 28 of 32 registers
 constexpr std::int64_t kSubs = kQKK / kQK;  // Q4_K sub-blocks (and act sums) per super-block
 
 // Weight rows decoded for the integer tiles.
 struct IntRows {
   std::int64_t cols = 0;
-  IsaVector<std::int16_t> q;  // (kBlockRows, cols) quant times sub-block scale
-  IsaVector<float> d;         // (kBlockRows, cols / 256) super-block scales
-  IsaVector<float> mins;      // (kBlockRows, cols / 32) Q4_K: dmin * m of each sub-block
+  IsaVector<std::int16_t> q;  // (block_rows(cols), cols) quant times sub-block scale
+  IsaVector<float> d;         // (block_rows(cols), cols / 256) super-block scales
+  IsaVector<float> mins;      // (block_rows(cols), cols / 32) Q4_K: dmin * m of each sub-block
 };
 
 void decode_q4_k(const BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
@@ -212,14 +222,15 @@ void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy) {
   const ActQ8K& x = *a.xk;
+  const std::int64_t block_m = block_rows(w.cols);
   IntRows rows;
   rows.cols = w.cols;
-  rows.q.resize(static_cast<std::size_t>(kBlockRows * w.cols));
-  rows.d.resize(static_cast<std::size_t>(kBlockRows * w.cols / kQKK));
-  rows.mins.resize(static_cast<std::size_t>(kBlockRows * w.cols / kQK));
+  rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
+  rows.d.resize(static_cast<std::size_t>(block_m * w.cols / kQKK));
+  rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / kQK));
   const bool mins = w.type == DType::kQ4_K;
-  for (std::int64_t r = r0; r < r1; r += kBlockRows) {
-    std::int64_t m = std::min(kBlockRows, r1 - r);
+  for (std::int64_t r = r0; r < r1; r += block_m) {
+    std::int64_t m = std::min(block_m, r1 - r);
     decode_rows(w, r, m, rows);
     for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
       block(rows, m, x, t, std::min(a.n, t + kBlockTokens), mins, y + r, ldy);
