@@ -59,27 +59,30 @@ KvShape Forward::kv_shape(int ctx) const {
                  static_cast<int>(c.head_dim), ctx};
 }
 
+void Forward::over_prompt(std::int64_t n, std::int64_t items, std::int64_t grain,
+                          const std::function<void(std::int64_t, std::int64_t)>& fn) {
+  // Decode's one row (or a few) is not worth waking the workers for.
+  if (pool_.size() == 1 || n < 8) {
+    fn(0, items);
+  } else {
+    pool_.parallel_for(items, grain, fn);
+  }
+}
+
 void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float* y) {
   std::int64_t cols = w.cols, rows = w.rows;
   ActBatch acts{x, cols, nullptr, cols / kQK, n};
   // A prompt's activations are quantized by all the threads (one thread
   // quantizing them while the others waited cost 3-4% of a 2-thread Q4_K or
-  // Q8_0 prefill); decode's one row is not worth waking them for.
-  auto by_tokens = [&](const std::function<void(std::int64_t, std::int64_t)>& fn) {
-    if (pool_.size() == 1 || n < 8) {
-      fn(0, n);
-    } else {
-      pool_.parallel_for(n, 1, fn);
-    }
-  };
+  // Q8_0 prefill).
   if (wants_q8(w.type)) {
-    by_tokens([&](std::int64_t t0, std::int64_t t1) {
+    over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
       for (std::int64_t b = t0; b < t1; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
     });
     acts.xq = xq_.data();
   } else if (wants_q8_k(k_, w.type, n)) {
     resize_act_q8_k(n, cols, xk_);
-    by_tokens([&](std::int64_t t0, std::int64_t t1) { quantize_act_q8_k_rows(k_, x, cols, t0, t1, xk_); });
+    over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) { quantize_act_q8_k_rows(k_, x, cols, t0, t1, xk_); });
     acts.xk = &xk_;
   } else if (wants_q8_k_rows(k_, w.type, n)) {
     for (std::int64_t b = 0; b < n; ++b) quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / kQKK)], cols);
@@ -227,15 +230,10 @@ void Forward::ffn(const LayerWeights& w, std::int64_t n) {
   // The gating shared by the threads over a prompt (an exponential or a
   // tanh per value: 4% of a 2-thread Q4_K prefill on one thread alone);
   // the values are the same however the range is cut.
-  auto gate = [&](std::int64_t i0, std::int64_t i1) {
+  over_prompt(n, n * c.ffn, 64, [&](std::int64_t i0, std::int64_t i1) {
     if (c.gelu) geglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
     else swiglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
-  };
-  if (pool_.size() == 1 || n < 8) {
-    gate(0, n * c.ffn);
-  } else {
-    pool_.parallel_for(n * c.ffn, 64, gate);
-  }
+  });
   matmul(w.w_down, gate_.data(), n, tmp_.data());
 }
 

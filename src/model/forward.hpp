@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -75,6 +76,10 @@ class Forward {
  private:
   // Y(b, r) = W row r . X(b) for b < n: (n, w.rows); X: (n, w.cols)
   void matmul(const TensorView& w, const float* x, std::int64_t n, float* y);
+  // fn over [0, items) in chunks of `grain`, on all the threads for a prompt
+  // of n tokens, on the calling thread alone for decode.
+  void over_prompt(std::int64_t n, std::int64_t items, std::int64_t grain,
+                   const std::function<void(std::int64_t, std::int64_t)>& fn);
   // Runs rows_ (embeddings already in x_) through every layer, then the
   // output head for rows [first, n) into out.
   Status run(std::int64_t n, std::int64_t first, float* out);
