@@ -3,10 +3,25 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <new>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 #include <vector>
+
+namespace {
+
+// Items after the failing one wait (bounded) until `done()` holds, so the
+// checks below do not depend on the failing thread being scheduled before
+// the others have run through every item.
+template <class Done>
+void wait_for(Done done) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+}
+
+}  // namespace
 
 TEST_CASE("ThreadPool: parallel_for covers [0, n) once, in grain-sized chunks") {
   tok::ThreadPool pool(4);
@@ -37,9 +52,20 @@ TEST_CASE("ThreadPool: for_each takes every item once and gives each thread its 
 TEST_CASE("ThreadPool: the first error Status stops the others and is returned") {
   tok::ThreadPool pool(4);
   std::atomic<std::size_t> taken{0};
+  std::atomic<bool> returned{false};
   tok::Status st = pool.for_each(100000, [&](std::size_t i, unsigned) -> tok::Status {
     taken.fetch_add(1);
-    if (i == 10) return tok::make_error("item {} failed", i);
+    if (i == 10) {
+      returned.store(true);
+      return tok::make_error("item {} failed", i);
+    }
+    if (i > 10) {
+      // The pool records the error just after the return: give it that
+      // moment on every later item, so a descheduled failing thread cannot
+      // let the others drain the loop.
+      wait_for([&] { return returned.load(); });
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
     return {};
   });
   REQUIRE(!st.ok());
@@ -53,6 +79,7 @@ TEST_CASE("ThreadPool: out of memory on a worker is rethrown on the caller, and 
   auto fail = [&](std::size_t i, unsigned) {
     taken.fetch_add(1);
     if (i == 3) throw std::bad_alloc();
+    if (i > 3) wait_for([&] { return pool.stopping(); });
   };
   CHECK_THROWS_AS((void)pool.for_each(100000, fail), std::bad_alloc);
   CHECK(taken.load() < 100000);
