@@ -67,6 +67,7 @@ void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out) {
   out.n = n;
   out.cols = cols;
   out.q.resize(static_cast<std::size_t>(n * cols));
+  out.q8.resize(static_cast<std::size_t>(n * cols));
   out.d.resize(static_cast<std::size_t>(n * (cols / kQKK)));
   out.sums.resize(static_cast<std::size_t>(n * cols / kQK));
 }
@@ -81,6 +82,9 @@ void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_
       block(x + t * x_stride + b * kQKK, out.q.data() + i, &out.d[static_cast<std::size_t>(t * nb + b)],
             out.sums.data() + i / kQK);
     }
+    // Values are in -127..127 (the quantizer caps them): the bytes are exact.
+    std::transform(out.q.begin() + t * cols, out.q.begin() + (t + 1) * cols, out.q8.begin() + t * cols,
+                   [](std::int16_t v) { return static_cast<std::int8_t>(v); });
   }
 }
 

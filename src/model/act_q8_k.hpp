@@ -2,9 +2,9 @@
 // each, values in -127..127) for the K-quant prefill tiles: Q4_K and Q6_K
 // weights times a batch of tokens become integer dot products, as llama.cpp
 // computes them (ggml_vec_dot_q4_K_q8_K / q6_K_q8_K), instead of float
-// products with decoded weights. The values are kept widened to int16: the
-// AVX-512 tiles multiply them with int16 weights (quant times sub-block
-// scale) by vpdpwssd, which needs no per-sub-block scaling step.
+// products with decoded weights. The values are kept widened to int16 (the
+// Q6_K tiles multiply them with int16 weights, quant times sub-block scale,
+// by vpdpwssd) and as bytes (the Q4_K tiles, by vpdpbusd with the nibbles).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@ namespace tok::model {
 struct ActQ8K {
   std::int64_t n = 0, cols = 0;
   std::vector<std::int16_t> q;  // (n, cols) the q8_K values
+  std::vector<std::int8_t> q8;  // (n, cols) the same values as bytes: the Q4_K byte tiles
   std::vector<float> d;         // (n, cols / 256) block scales
   std::vector<float> sums;      // (n, cols / 32) d * (sum of each 32 values): Q4_K's min terms
 };

@@ -53,7 +53,7 @@ TEST_CASE("Q4_K / Q6_K gemm over q8_K activations equals a double-precision refe
   std::mt19937 rng(5);
   for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
     for (std::int64_t cols : {256, 768, 4096}) {
-      for (std::int64_t rows : {1, 6, 37}) {
+      for (std::int64_t rows : {1, 6, 37, 70}) {
         TensorView w{type, rows, cols, nullptr};
         std::vector<std::uint8_t> bytes(w.bytes());
         w.data = bytes.data();
