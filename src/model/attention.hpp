@@ -53,4 +53,10 @@ struct AttentionScratch {
 
 void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s);
 
+// attend for `count` rows of one prompt at once (tasks that share the cache,
+// layer, KV head, head size, group, RoPE and scale; each with its own pos,
+// first, q, out and probs): each stored key and value is read once for all
+// of them. Results are bit for bit those of attend on each task.
+void attend_rows(const DotKernels& k, const AttentionTask* tasks, int count, AttentionScratch& s);
+
 }  // namespace tok::model

@@ -20,7 +20,7 @@ void scores_scalar(const float* q, int group, std::int64_t hd, const std::uint8_
 
 // 16 outputs at a time held in registers (a loop of out[i] += a * v[i] per
 // position reloads and stores out for every position).
-void accumulate_scalar(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
+void accumulate_head(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
   constexpr std::int64_t kW = 16;
   std::int64_t i0 = 0;
   for (; i0 + kW <= hd; i0 += kW) {
@@ -37,6 +37,11 @@ void accumulate_scalar(const float* a, const float* const* v, int n, float* out,
   }
 }
 
+void accumulate_scalar(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
+                       std::int64_t hd) {
+  for (int h = 0; h < heads; ++h) accumulate_head(a + h * a_stride, v, n, out + h * hd, hd);
+}
+
 const AttentionKernels kScalar{scores_scalar, accumulate_scalar, softmax};
 
 }  // namespace
@@ -46,6 +51,8 @@ const AttentionKernels& scalar_attention_kernels() {
 }
 
 const AttentionKernels& attention_kernels(const DotKernels& k) {
+  const AttentionKernels* avx512 = avx512_attention_kernels();
+  if (k.isa == Isa::kAvx512Vnni && avx512) return *avx512;
   const AttentionKernels* avx2 = avx2_attention_kernels();
   bool simd = k.isa == Isa::kAvx2 || k.isa == Isa::kAvx512Vnni;
   return simd && avx2 ? *avx2 : kScalar;

@@ -19,18 +19,23 @@ struct AttentionKernels {
   // j < n; key j is the hd floats at keys + j * key_stride bytes.
   void (*scores)(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride,
                  int n, float scale, float* s, std::size_t s_stride);
-  // out[i] += sum over j < n of a[j] * v[j][i], for i < hd, adding in the
-  // order of j.
-  void (*accumulate)(const float* a, const float* const* v, int n, float* out, std::int64_t hd);
+  // For each head h < heads: out[h * hd + i] += sum over j < n of
+  // a[h * a_stride + j] * v[j][i], for i < hd, adding in the order of j (so
+  // every set gives the same sums, however the heads are taken together).
+  void (*accumulate)(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
+                     std::int64_t hd);
   // In-place softmax over n values (ops.hpp's softmax in the scalar set).
   void (*softmax)(float* x, std::int64_t n);
 };
 
-// The attention kernels that go with k (AVX2 + FMA ones for kAvx2 and
-// kAvx512Vnni: 512-bit registers gained nothing on these short loops).
+// The attention kernels that go with k: AVX2 + FMA for kAvx2, AVX-512 for
+// kAvx512Vnni (the same results: the same multiply-adds per lane, in wider
+// registers, several heads per load of a key or value).
 const AttentionKernels& attention_kernels(const DotKernels& k);
 const AttentionKernels& scalar_attention_kernels();
 // nullptr when the CPU lacks AVX2/FMA (or off x86-64).
 const AttentionKernels* avx2_attention_kernels();
+// nullptr without AVX-512 F/VL or AVX2 (or off x86-64).
+const AttentionKernels* avx512_attention_kernels();
 
 }  // namespace tok::model

@@ -12,29 +12,13 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <algorithm>
 
+#include "model/attention_reduce.hpp"
 #include "model/simd_avx2.hpp"
 
 namespace tok::model {
 namespace {
 
 using namespace avx2;
-
-// Lane k of the result = sum of the 8 lanes of v[k].
-inline __m256 reduce8(const __m256* v) {
-  __m256 t0 = _mm256_hadd_ps(v[0], v[1]), t1 = _mm256_hadd_ps(v[2], v[3]);
-  __m256 t2 = _mm256_hadd_ps(v[4], v[5]), t3 = _mm256_hadd_ps(v[6], v[7]);
-  __m256 u0 = _mm256_hadd_ps(t0, t1), u1 = _mm256_hadd_ps(t2, t3);
-  return _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31));
-}
-
-// The sum of v's lanes in reduce8's order, so that a key's score does not
-// depend on whether it came in a run of eight (contiguous and paged caches
-// split the positions differently and must agree exactly).
-inline float sum_as_reduce8(__m256 v) {
-  __m256 t = _mm256_hadd_ps(v, v);
-  __m256 u = _mm256_hadd_ps(t, t);
-  return _mm_cvtss_f32(_mm_add_ss(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1)));
-}
 
 inline const float* key_at(const std::uint8_t* keys, std::size_t stride, int j) {
   return reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * stride);
@@ -70,18 +54,27 @@ void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t*
   }
 }
 
-// 32 outputs at a time in four registers, then 8, then the scalar tail.
-void accumulate_avx2(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
-  std::int64_t i0 = 0;
-  for (; i0 + 32 <= hd; i0 += 32) {
-    __m256 acc[4];
-    for (int u = 0; u < 4; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
-    for (int j = 0; j < n; ++j) {
-      __m256 aj = _mm256_set1_ps(a[j]);
-      for (int u = 0; u < 4; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(v[j] + i0 + 8 * u), acc[u]);
-    }
-    for (int u = 0; u < 4; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
+// U registers of outputs (8 U values) from i0: out[i0 ...] += a[j] *
+// v[j][i0 ...] in the order of j. Each register is one chain of dependent multiply-adds, so
+// fewer than eight chains leave the FMA units waiting on their latency
+// (four chains ran at about a quarter of their throughput).
+template <int U>
+inline void accumulate_regs(const float* a, const float* const* v, int n, float* out, std::int64_t i0) {
+  __m256 acc[U];
+  for (int u = 0; u < U; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
+  for (int j = 0; j < n; ++j) {
+    __m256 aj = _mm256_set1_ps(a[j]);
+    const float* vj = v[j] + i0;
+    for (int u = 0; u < U; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(vj + 8 * u), acc[u]);
   }
+  for (int u = 0; u < U; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
+}
+
+// 64 outputs at a time in eight registers, then 32, then 8, then the scalar tail.
+void accumulate_head(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
+  std::int64_t i0 = 0;
+  for (; i0 + 64 <= hd; i0 += 64) accumulate_regs<8>(a, v, n, out, i0);
+  for (; i0 + 32 <= hd; i0 += 32) accumulate_regs<4>(a, v, n, out, i0);
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc = _mm256_loadu_ps(out + i0);
     for (int j = 0; j < n; ++j) acc = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(v[j] + i0), acc);
@@ -144,6 +137,11 @@ void softmax_avx2(float* x, std::int64_t n) {
   const __m256 inv = _mm256_set1_ps(1.0f / sum);
   for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), inv));
   for (; i < n; ++i) x[i] *= 1.0f / sum;
+}
+
+void accumulate_avx2(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
+                     std::int64_t hd) {
+  for (int h = 0; h < heads; ++h) accumulate_head(a + h * a_stride, v, n, out + h * hd, hd);
 }
 
 const AttentionKernels kAvx2{scores_avx2, accumulate_avx2, softmax_avx2};

@@ -130,14 +130,27 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
       rope_angles(c.n_rot, static_cast<std::int64_t>(p), inv.data(), cs, cs + half);
     }
   }
-  // One task per (row, KV head) (model/attention.cpp); each chunk of tasks
-  // has its own scratch buffers.
-  auto body = [&](std::int64_t t0, std::int64_t t1) {
-    AttentionScratch scratch;
-    for (std::int64_t t = t0; t < t1; ++t) {
-      std::int64_t b = t / c.n_kv_heads, kvh = t % c.n_kv_heads, h0 = b * c.n_heads + kvh * group;
-      AttentionTask task{rows_[b].cache, layer, rows_[b].pos, static_cast<int>(kvh), static_cast<int>(hd),
-                         static_cast<int>(group), q_.data() + h0 * hd, xb_.data() + h0 * hd};
+  // One task per (block of rows, KV head) (model/attention.cpp): up to
+  // kQueryBlock consecutive rows of the same sequence read its cache
+  // together, once, where row by row a long prompt's attention streamed the
+  // cache from memory for every row.
+  constexpr std::int64_t kQueryBlock = 16;
+  blocks_.clear();
+  for (std::int64_t b = 0; b < n;) {
+    std::int64_t e = b + 1;
+    while (e < n && e - b < kQueryBlock && rows_[e].cache == rows_[b].cache) ++e;
+    blocks_.push_back({b, e});
+    b = e;
+  }
+  auto run = [&](std::int64_t item, AttentionScratch& scratch) {
+    const auto [b0, b1] = blocks_[static_cast<std::size_t>(item / c.n_kv_heads)];
+    const std::int64_t kvh = item % c.n_kv_heads;
+    AttentionTask tasks[kQueryBlock];
+    for (std::int64_t b = b0; b < b1; ++b) {
+      std::int64_t h0 = b * c.n_heads + kvh * group;
+      AttentionTask& task = tasks[b - b0];
+      task = AttentionTask{rows_[b].cache, layer, rows_[b].pos, static_cast<int>(kvh), static_cast<int>(hd),
+                           static_cast<int>(group), q_.data() + h0 * hd, xb_.data() + h0 * hd};
       if (observer_) task.probs = probs_.data() + static_cast<std::size_t>(h0) * probs_stride_;
       task.probs_stride = probs_stride_;
       if (rotate_keys && rows_[b].cache->keys_before_rope()) task.rope_cs = cs_table.data();
@@ -146,14 +159,20 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
       task.first = window > 0 ? std::max(0, rows_[b].pos - window + 1) : 0;
       task.rope_neox = c.rope_neox;
       task.scale = scale;
-      attend(k_, task, scratch);
     }
+    attend_rows(k_, tasks, static_cast<int>(b1 - b0), scratch);
   };
-  std::int64_t tasks = n * c.n_kv_heads;
+  const std::int64_t items = static_cast<std::int64_t>(blocks_.size()) * c.n_kv_heads;
   if (pool_.size() == 1 || n * c.n_heads * (max_pos + 1) * hd < (1 << 14)) {
-    body(0, tasks);
+    AttentionScratch scratch;
+    for (std::int64_t i = 0; i < items; ++i) run(i, scratch);
   } else {
-    pool_.parallel_for(tasks, 1, body);
+    // Handed out one at a time: under the causal mask later rows cost more,
+    // and an even split of the items gave the last thread most of the work.
+    attention_scratch_.resize(pool_.size());
+    (void)pool_.for_each(static_cast<std::size_t>(items), [&](std::size_t i, unsigned w) {
+      run(static_cast<std::int64_t>(i), attention_scratch_[w]);
+    });
   }
   if (observer_) {
     for (std::int64_t b = 0; b < n; ++b) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "bpe/merge_table.hpp"
@@ -17,6 +18,7 @@
 #include "core/scratch_vector.hpp"
 #include "kv/paged_cache.hpp"
 #include "model/act_q8_k.hpp"
+#include "model/attention.hpp"
 #include "model/kernels.hpp"
 #include "model/kv_cache.hpp"
 #include "model/model.hpp"
@@ -119,6 +121,9 @@ class Forward {
   std::vector<BatchRow> rows_;   // (batch) cache and position of each row
   std::vector<float> probs_;     // (batch, heads, stride) attention weights for observer_
   std::size_t probs_stride_ = 0;
+  // attention(): the row blocks [first, last) and each pool thread's buffers.
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks_;
+  std::vector<AttentionScratch> attention_scratch_;
   AttentionObserver* observer_ = nullptr;
 };
 

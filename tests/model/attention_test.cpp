@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -161,6 +162,108 @@ TEST_CASE("every attention kernel set's softmax equals a double-precision softma
           // clamp: e^-87 next to a maximum of 1 is below any tolerance.
           CHECK(std::fabs(got[i] - want[i]) <= 1e-6 * want[i] + 2e-7 / n + 1e-37);
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("attention over a block of rows equals each row's own attention, bit for bit") {
+  // attend_rows reads each key and value once for all the rows; the rows'
+  // ranges differ (causal positions, a sliding window's first position), and
+  // the block's spans and chunks start where the rows' own would not.
+  std::mt19937 rng(11);
+  std::normal_distribution<float> nd(0, 1);
+  for (kv::KvType type : {kv::KvType::kF32, kv::KvType::kF16, kv::KvType::kQ8_0}) {
+    for (bool before_rope : {false, true}) {
+      for (const DotKernels* k : {&scalar_kernels(), &best_kernels()}) {
+        CAPTURE(kv::kv_type_name(type));
+        CAPTURE(before_rope);
+        CAPTURE(static_cast<int>(k->isa));
+        const int kv_heads = 2, hd = 64, group = 3, positions = 150;
+        kv::KvConfig cfg;
+        cfg.layers = 1;
+        cfg.kv_heads = kv_heads;
+        cfg.head_dim = hd;
+        cfg.block_tokens = 48;
+        cfg.type = type;
+        cfg.context = positions;
+        auto pc = kv::PagedKvCache::create(cfg);
+        REQUIRE(pc.ok());
+        KvShape shape{1, kv_heads, hd, positions};
+        PagedKvAdapter cache(*pc, shape);
+        cache.set_keys_before_rope(before_rope);
+        std::vector<float> kr(static_cast<std::size_t>(shape.row())), vr(kr.size());
+        for (int p = 0; p < positions; ++p) {
+          for (float& x : kr) x = nd(rng);
+          for (float& x : vr) x = nd(rng);
+          REQUIRE(cache.append(0, p, kr.data(), vr.data()).ok());
+        }
+        std::vector<float> inv_freq, cs(static_cast<std::size_t>(positions * hd));
+        for (int i = 0; i < hd / 2; ++i) inv_freq.push_back(std::pow(10000.0f, -2.0f * i / hd));
+        for (int p = 0; p < positions; ++p) rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
+        const int rows = 16, first_pos = 120;
+        const std::size_t stride = positions + 1;
+        std::vector<float> q(static_cast<std::size_t>(rows * group * hd));
+        for (float& x : q) x = nd(rng);
+        for (int window : {0, 70}) {
+          CAPTURE(window);
+          std::vector<float> out_rows(q.size(), NAN), out_one(q.size(), NAN);
+          std::vector<float> probs_rows(rows * group * stride, -1.0f), probs_one(probs_rows.size(), -1.0f);
+          auto task = [&](int b, std::vector<float>& out, std::vector<float>& probs) {
+            int pos = first_pos + b;
+            AttentionTask t{&cache, 0, pos, 1, hd, group, q.data() + b * group * hd, out.data() + b * group * hd,
+                            probs.data() + b * group * stride, stride, before_rope ? cs.data() : nullptr, false,
+                            1.0f / std::sqrt(float(hd))};
+            t.first = window > 0 ? std::max(0, pos - window + 1) : 0;
+            return t;
+          };
+          std::vector<AttentionTask> block;
+          for (int b = 0; b < rows; ++b) block.push_back(task(b, out_rows, probs_rows));
+          AttentionScratch s1, s2;
+          attend_rows(*k, block.data(), rows, s1);
+          for (int b = 0; b < rows; ++b) attend(*k, task(b, out_one, probs_one), s2);
+          CHECK(std::memcmp(out_rows.data(), out_one.data(), out_rows.size() * sizeof(float)) == 0);
+          CHECK(std::memcmp(probs_rows.data(), probs_one.data(), probs_rows.size() * sizeof(float)) == 0);
+          CHECK(out_rows[0] == out_rows[0]);  // written (not NaN)
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the AVX-512 attention kernels give the AVX2 kernels' scores and sums bit for bit") {
+  const AttentionKernels* a2 = avx2_attention_kernels();
+  const AttentionKernels* a5 = avx512_attention_kernels();
+  if (!a2 || !a5) {
+    MESSAGE("no AVX-512 F/VL/DQ on this CPU: the AVX-512 attention kernels are not used");
+    return;
+  }
+  std::mt19937 rng(5);
+  std::normal_distribution<float> nd(0, 1);
+  for (int hd : {64, 128, 48, 36}) {
+    for (int group : {1, 2, 3, 4, 7}) {
+      for (int n : {1, 8, 13, 37}) {
+        CAPTURE(hd);
+        CAPTURE(group);
+        CAPTURE(n);
+        const std::size_t key_stride = static_cast<std::size_t>(hd + 12) * sizeof(float);
+        std::vector<float> q(static_cast<std::size_t>(group * hd)), keys(static_cast<std::size_t>(n) * (hd + 12));
+        for (float& x : q) x = nd(rng);
+        for (float& x : keys) x = nd(rng);
+        const std::size_t s_stride = static_cast<std::size_t>(n) + 5;
+        std::vector<float> s2(group * s_stride, 0.0f), s5(s2.size(), 0.0f);
+        auto* kb = reinterpret_cast<const std::uint8_t*>(keys.data());
+        a2->scores(q.data(), group, hd, kb, key_stride, n, 0.125f, s2.data(), s_stride);
+        a5->scores(q.data(), group, hd, kb, key_stride, n, 0.125f, s5.data(), s_stride);
+        CHECK(std::memcmp(s2.data(), s5.data(), s2.size() * sizeof(float)) == 0);
+        std::vector<const float*> v(static_cast<std::size_t>(n));
+        for (int j = 0; j < n; ++j) v[j] = keys.data() + static_cast<std::size_t>(j) * (hd + 12);
+        std::vector<float> o2(static_cast<std::size_t>(group * hd)), o5;
+        for (float& x : o2) x = nd(rng);
+        o5 = o2;
+        a2->accumulate(s2.data(), s_stride, group, v.data(), n, o2.data(), hd);
+        a5->accumulate(s2.data(), s_stride, group, v.data(), n, o5.data(), hd);
+        CHECK(std::memcmp(o2.data(), o5.data(), o2.size() * sizeof(float)) == 0);
       }
     }
   }
