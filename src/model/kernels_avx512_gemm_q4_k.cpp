@@ -30,6 +30,8 @@
 #include "model/act_q8_k.hpp"
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
+#include "model/kernels_avx512_vbmi.hpp"
+#include "model/repack.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #if defined(__GNUC__) && !defined(__clang__)
@@ -116,13 +118,45 @@ inline void transpose16x4(const std::uint8_t* const* p, __m512i* out) {
   out[3] = _mm512_permutexvar_epi32(order, _mm512_unpackhi_epi64(t1, t3));
 }
 
+// ggml's get_scale_min_k4 on 16 rows at once: sub-block j's scale (6 bits)
+// and min of each lane's row, from the 12 packed bytes as three dwords
+// u0..u2 (the scale needs u0 and u2, the min u1 and u2).
+inline __m512i sub_scale(int j, __m512i u0, __m512i u2) {
+  const __m512i m6 = _mm512_set1_epi32(63), m4 = _mm512_set1_epi32(15), m2 = _mm512_set1_epi32(3);
+  if (j < 4) return _mm512_and_si512(_mm512_srli_epi32(u0, 8 * j), m6);
+  j -= 4;
+  return _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(u2, 8 * j), m4),
+                         _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(u0, 8 * j + 6), m2), 4));
+}
+inline __m512i sub_min(int j, __m512i u1, __m512i u2) {
+  const __m512i m6 = _mm512_set1_epi32(63), m4 = _mm512_set1_epi32(15), m2 = _mm512_set1_epi32(3);
+  if (j < 4) return _mm512_and_si512(_mm512_srli_epi32(u1, 8 * j), m6);
+  j -= 4;
+  return _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(u2, 8 * j + 4), m4),
+                         _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(u1, 8 * j + 6), m2), 4));
+}
+inline __m512 fp16_lo(__m512i v) { return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(v)); }
+inline __m512 fp16_hi(__m512i v) { return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(v, 16))); }
+
+// A super-block's d * sc and dmin * m of 16 rows as floats, into a packed
+// unit's scales and mins (dd: d | dmin << 16; u0..u2: the packed scales).
+inline void unpack_scales(__m512i dd, __m512i u0, __m512i u1, __m512i u2, std::uint8_t* out) {
+  const __m512 d = fp16_lo(dd), dmin = fp16_hi(dd);
+  auto* scales = reinterpret_cast<float*>(out + kScalesAt);
+  auto* mins = scales + kSubs * kRows;
+  TOK_UNROLL
+  for (int j = 0; j < kSubs; ++j) {
+    _mm512_storeu_ps(scales + kRows * j, _mm512_mul_ps(d, _mm512_cvtepi32_ps(sub_scale(j, u0, u2))));
+    _mm512_storeu_ps(mins + kRows * j, _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(sub_min(j, u1, u2))));
+  }
+}
+
 // Rows [r, r + 16) of w packed as described above into out (nb * kPackedBytes).
 void pack_group(const TensorView& w, std::int64_t r, std::uint8_t* out) {
   const std::int64_t nb = w.cols / kQKK;
   const std::uint8_t* rows[kRows];
   TOK_UNROLL
   for (int i = 0; i < kRows; ++i) rows[i] = static_cast<const std::uint8_t*>(w.row(r + i));
-  const __m512i m6 = _mm512_set1_epi32(63), m4 = _mm512_set1_epi32(15), m2 = _mm512_set1_epi32(3);
   for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes) {
     const std::uint8_t* b[kRows];
     TOK_UNROLL
@@ -137,27 +171,19 @@ void pack_group(const TensorView& w, std::int64_t r, std::uint8_t* out) {
     }
     __m512i head[4];  // d | dmin << 16, scales[0..3], scales[4..7], scales[8..11]
     transpose16x4(b, head);
-    const __m512i dd = head[0], u0 = head[1], u1 = head[2], u2 = head[3];
-    const __m512 d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(dd));
-    const __m512 dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(dd, 16)));
-    auto* scales = reinterpret_cast<float*>(out + kScalesAt);
-    auto* mins = scales + kSubs * kRows;
-    // ggml's get_scale_min_k4 on 16 rows at once.
-    TOK_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      const __m512i sc = _mm512_and_si512(_mm512_srli_epi32(u0, 8 * j), m6);
-      const __m512i m = _mm512_and_si512(_mm512_srli_epi32(u1, 8 * j), m6);
-      const __m512i sc_hi = _mm512_or_si512(
-          _mm512_and_si512(_mm512_srli_epi32(u2, 8 * j), m4),
-          _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(u0, 8 * j + 6), m2), 4));
-      const __m512i m_hi = _mm512_or_si512(
-          _mm512_and_si512(_mm512_srli_epi32(u2, 8 * j + 4), m4),
-          _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(u1, 8 * j + 6), m2), 4));
-      _mm512_storeu_ps(scales + kRows * j, _mm512_mul_ps(d, _mm512_cvtepi32_ps(sc)));
-      _mm512_storeu_ps(mins + kRows * j, _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(m)));
-      _mm512_storeu_ps(scales + kRows * (j + 4), _mm512_mul_ps(d, _mm512_cvtepi32_ps(sc_hi)));
-      _mm512_storeu_ps(mins + kRows * (j + 4), _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(m_hi)));
-    }
+    unpack_scales(head[0], head[1], head[2], head[3], out);
+  }
+}
+
+// Rows [16 g, 16 g + 16) of a Q4_Kx16 view (model/repack.hpp) into out: the
+// chunks are already in place, the scales are unpacked.
+void pack_repacked_group(const TensorView& w, std::int64_t g, std::uint8_t* out) {
+  const std::int64_t nb = w.cols / kQKK;
+  const std::uint8_t* unit = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(g) * kRows * w.row_bytes();
+  for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes, unit += kQ4Kx16UnitBytes) {
+    std::memcpy(out, unit, kScalesAt);
+    auto vec = [&](std::size_t at) { return _mm512_loadu_si512(unit + at); };
+    unpack_scales(vec(kQ4Kx16DAt), vec(kQ4Kx16ScalesAt), vec(kQ4Kx16ScalesAt + 64), vec(kQ4Kx16ScalesAt + 128), out);
   }
 }
 
@@ -242,6 +268,46 @@ void group_tokens(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::
   if (t < t1) tile<1>(g, nb, x, t, y + t * ldy, ldy);
 }
 
+// One group of a Q4_Kx16 view (its units at u) times one token's Q8_K
+// blocks x: the 16 rows' dot products in the lanes. As ggml's
+// ggml_vec_dot_q4_K_q8_K: per super-block the integer sum over sub-blocks
+// of scale times byte dot, and of min times the activations' sub-block sum,
+// then one float multiply-add each by d dx and dmin dx. Prefetches
+// kDecodePrefetchBytes ahead: decode reads the groups once, from memory, in
+// order.
+inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K* x) {
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  __m512 acc = _mm512_setzero_ps();
+  for (std::int64_t s = 0; s < nb; ++s, u += kQ4Kx16UnitBytes) {
+    TOK_UNROLL
+    for (std::size_t o = 0; o < kQ4Kx16UnitBytes; o += 64) {
+      _mm_prefetch(reinterpret_cast<const char*>(u) + kDecodePrefetchBytes + o, _MM_HINT_T0);
+    }
+    const __m512i u0 = _mm512_loadu_si512(u + kQ4Kx16ScalesAt), u1 = _mm512_loadu_si512(u + kQ4Kx16ScalesAt + 64);
+    const __m512i u2 = _mm512_loadu_si512(u + kQ4Kx16ScalesAt + 128);
+    const std::int8_t* xq = x[s].qs;
+    __m512i isum = _mm512_setzero_si512(), msum = _mm512_setzero_si512();
+    TOK_UNROLL
+    for (int j = 0; j < kSubs; ++j) {  // sub-block j: low (j even) or high nibbles of chunks 8 (j / 2) ..
+      __m512i t = _mm512_setzero_si512();
+      TOK_UNROLL
+      for (int k = 0; k < 8; ++k) {
+        __m512i v = _mm512_loadu_si512(u + 64 * (8 * (j / 2) + k));
+        if (j % 2) v = _mm512_srli_epi16(v, 4);
+        t = _mm512_dpbusd_epi32(t, _mm512_and_si512(v, low4), bcast(xq + 32 * j + 4 * k));
+      }
+      isum = _mm512_add_epi32(isum, _mm512_mullo_epi32(t, sub_scale(j, u0, u2)));
+      msum = _mm512_add_epi32(msum, _mm512_mullo_epi32(sub_min(j, u1, u2),
+                                                       _mm512_set1_epi32(x[s].bsums[2 * j] + x[s].bsums[2 * j + 1])));
+    }
+    const __m512i dd = _mm512_loadu_si512(u + kQ4Kx16DAt);
+    const __m512 dx = _mm512_set1_ps(x[s].d);
+    acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum), _mm512_mul_ps(fp16_lo(dd), dx), acc);
+    acc = _mm512_fnmadd_ps(_mm512_cvtepi32_ps(msum), _mm512_mul_ps(fp16_hi(dd), dx), acc);
+  }
+  return acc;
+}
+
 }  // namespace
 
 // Rows [r0, r1) of a Q4_K matrix, (r1 - r0) a multiple of 16, times the
@@ -269,10 +335,78 @@ void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
   }
 }
 
+// kernels_avx512_gemm_k.cpp: plain Q4_K / Q6_K rows on q8_K activations.
+void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
+                   std::int64_t ldy);
+
+// Rows [r0, r1) of a Q4_Kx16 view times the batch: whole groups by the
+// kernels here (q8_K activations: the prefill tiles on the groups' own
+// chunks; Q8_K blocks: group_q8k per token); the rows of a group the range
+// cuts and the plain rows after the last group by the plain rows' kernels
+// on the same activations (dot_row, or the prefill tiles on the rows read
+// back as plain blocks).
+void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
+                         float* y, std::int64_t ldy) {
+  const std::int64_t grouped = q4_kx16_grouped_rows(w), nb = w.cols / kQKK;
+  const std::int64_t g0 = (r0 + kRows - 1) / kRows, g1 = std::max(g0, std::min(r1, grouped) / kRows);
+  auto by_rows = [&](std::int64_t from, std::int64_t to) {
+    if (from >= to) return;
+    if (a.xk) {  // q8_K activations: the plain tiles, so that every row sees the same activations
+      if (from >= grouped) return gemm_k_avx512(w, from, to, a, y, ldy);
+      IsaVector<BlockQ4_K> rows(static_cast<std::size_t>((to - from) * nb));
+      for (std::int64_t r = from; r < to; ++r) unpack_row_q4_kx16(w, r, rows.data() + (r - from) * nb);
+      return gemm_k_avx512(TensorView{DType::kQ4_K, to - from, w.cols, rows.data()}, 0, to - from, a, y + from, ldy);
+    }
+    for (std::int64_t r = from; r < to; ++r) {
+      for (std::int64_t t = 0; t < a.n; ++t) {
+        Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr,
+                       a.xk8 ? a.xk8 + t * a.xk8_stride : nullptr};
+        y[t * ldy + r] = dot_row(k, w, r, act);
+      }
+    }
+  };
+  if (g0 >= g1) return by_rows(r0, r1);
+  by_rows(r0, g0 * kRows);
+  const auto* base = static_cast<const std::uint8_t*>(w.data);
+  const std::size_t group_bytes = kRows * w.row_bytes();
+  if (a.xk) {
+    const ActQ8K& x = *a.xk;
+    const std::int64_t per_block = block_groups(nb);
+    thread_local IsaVector<std::uint8_t> packed;
+    if (packed.size() < static_cast<std::size_t>(per_block * nb) * kPackedBytes) {
+      packed.resize(static_cast<std::size_t>(per_block * nb) * kPackedBytes);
+    }
+    for (std::int64_t g = g0; g < g1; g += per_block) {
+      const std::int64_t groups = std::min(per_block, g1 - g);
+      for (std::int64_t i = 0; i < groups; ++i) {
+        pack_repacked_group(w, g + i, packed.data() + static_cast<std::size_t>(i * nb) * kPackedBytes);
+      }
+      for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
+        for (std::int64_t i = 0; i < groups; ++i) {
+          group_tokens(packed.data() + static_cast<std::size_t>(i * nb) * kPackedBytes, nb, x, t,
+                       std::min(x.n, t + kBlockTokens), y + (g + i) * kRows, ldy);
+        }
+      }
+    }
+  } else if (a.xk8) {
+    for (std::int64_t t = 0; t < a.n; ++t) {
+      for (std::int64_t g = g0; g < g1; ++g) {
+        _mm512_storeu_ps(y + t * ldy + g * kRows,
+                         group_q8k(base + static_cast<std::size_t>(g) * group_bytes, nb, a.xk8 + t * a.xk8_stride));
+      }
+    }
+  } else {
+    by_rows(g0 * kRows, g1 * kRows);
+  }
+  by_rows(g1 * kRows, r1);
+}
+
 }  // namespace tok::model
 
 #else
 namespace tok::model {
 void gemm_q4_k_x16_avx512(const TensorView&, std::int64_t, std::int64_t, const ActQ8K&, float*, std::int64_t) {}
+void gemm_q4_kx16_avx512(const DotKernels&, const TensorView&, std::int64_t, std::int64_t, const ActBatch&, float*,
+                         std::int64_t) {}
 }  // namespace tok::model
 #endif

@@ -123,6 +123,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     unpack_row_q4_0x4(w, r, blocks.data());
     return k.q4_0(blocks.data(), a.xq, n);
   }
+  std::vector<BlockQ4_K> k_blocks;
+  if (r < q4_kx16_grouped_rows(w)) {  // likewise, Q4_K rows in groups of sixteen
+    k_blocks.resize(static_cast<std::size_t>(n / kQKK));
+    unpack_row_q4_kx16(w, r, k_blocks.data());
+    row = k_blocks.data();
+  }
   switch (w.type) {
     case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);
     case DType::kF16: return k.f16(static_cast<const std::uint16_t*>(row), a.x, n);

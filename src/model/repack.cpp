@@ -66,6 +66,54 @@ void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out) {
   }
 }
 
+bool q4_kx16_repackable(const TensorView& w) {
+  return w.type == DType::kQ4_K && !w.q4_kx16 && w.cols % kQKK == 0 && w.rows >= kQ4Kx16Rows;
+}
+
+TensorView repack_q4_kx16(const TensorView& w, void* data) {
+  const std::int64_t nb = w.cols / kQKK;
+  const std::size_t row_bytes = w.row_bytes(), group_bytes = kQ4Kx16Rows * row_bytes;
+  std::vector<BlockQ4_K> rows(static_cast<std::size_t>(kQ4Kx16Rows * nb));  // (16, nb)
+  auto* base = static_cast<std::uint8_t*>(data);
+  for (std::int64_t g = 0; g < w.rows / kQ4Kx16Rows; ++g) {
+    std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
+    std::memcpy(rows.data(), group, group_bytes);
+    for (std::int64_t s = 0; s < nb; ++s) {
+      std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ4Kx16UnitBytes;
+      for (std::int64_t i = 0; i < kQ4Kx16Rows; ++i) {
+        const BlockQ4_K& b = rows[static_cast<std::size_t>(i * nb + s)];
+        for (int q = 0; q < 32; ++q) std::memcpy(unit + 64 * q + 4 * i, b.qs + 4 * q, 4);
+        for (int k = 0; k < 3; ++k) std::memcpy(unit + kQ4Kx16ScalesAt + 64 * k + 4 * i, b.scales + 4 * k, 4);
+        std::memcpy(unit + kQ4Kx16DAt + 4 * i, &b.d, 2);
+        std::memcpy(unit + kQ4Kx16DAt + 4 * i + 2, &b.dmin, 2);
+      }
+    }
+  }
+  TensorView out = w;
+  out.data = data;
+  out.q4_kx16 = true;
+  return out;
+}
+
+void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out) {
+  const std::int64_t nb = w.cols / kQKK;
+  if (r >= q4_kx16_grouped_rows(w)) {
+    std::memcpy(out, w.row(r), w.row_bytes());
+    return;
+  }
+  const std::int64_t i = r % kQ4Kx16Rows;
+  const auto* group = static_cast<const std::uint8_t*>(w.data) +
+                      static_cast<std::size_t>(r / kQ4Kx16Rows) * kQ4Kx16Rows * w.row_bytes();
+  for (std::int64_t s = 0; s < nb; ++s) {
+    const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ4Kx16UnitBytes;
+    BlockQ4_K& b = out[s];
+    for (int q = 0; q < 32; ++q) std::memcpy(b.qs + 4 * q, unit + 64 * q + 4 * i, 4);
+    for (int k = 0; k < 3; ++k) std::memcpy(b.scales + 4 * k, unit + kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
+    std::memcpy(&b.d, unit + kQ4Kx16DAt + 4 * i, 2);
+    std::memcpy(&b.dmin, unit + kQ4Kx16DAt + 4 * i + 2, 2);
+  }
+}
+
 void repack_weights(Weights& w) {
   // TOK_NO_REPACK=1 keeps the file's layout (to time the plain Q4_0 kernels).
   if (best_kernels().isa != Isa::kAvx512Vnni || std::getenv("TOK_NO_REPACK")) return;
@@ -76,8 +124,13 @@ void repack_weights(Weights& w) {
       if (it->second.rows == t.rows && it->second.cols == t.cols) t = it->second;
       return;
     }
-    if (!q4_0x4_repackable(t)) return;
-    t = repack_q4_0x4(t, const_cast<void*>(t.data));
+    if (q4_0x4_repackable(t)) {
+      t = repack_q4_0x4(t, const_cast<void*>(t.data));
+    } else if (q4_kx16_repackable(t)) {
+      t = repack_q4_kx16(t, const_cast<void*>(t.data));
+    } else {
+      return;
+    }
     done.emplace(t.data, t);
   };
   for (LayerWeights& l : w.layers) {

@@ -47,12 +47,40 @@ TensorView repack_q4_0x4(const TensorView& w, void* data);
 // a group.
 void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out);
 
+// Q4_K rows rearranged at load into groups of sixteen ("Q4_Kx16"), for the
+// AVX-512 VNNI kernels of kernels_avx512_gemm_q4_k.cpp: one row per 32-bit
+// lane. A group is cols / 256 units of 2,304 bytes (the 16 rows' blocks of
+// one super-block, the same bytes), unit layout:
+//   bytes    0..2047: 32 chunks of 64 bytes; chunk q holds dword q of each
+//                     row's qs, row i at 4 i (a Q4_K dword is 4 consecutive
+//                     values in its low nibbles and the 4 values 32 later in
+//                     its high ones: the order byte dots need)
+//   bytes 2048..2239: 3 vectors; vector k holds bytes 4k..4k+3 of each
+//                     row's 12 packed 6-bit scales and mins, row i at 4 i
+//   bytes 2240..2303: each row's d | dmin << 16 (fp16), row i at 4 i
+// Rows past the last whole group stay plain Q4_K rows.
+inline constexpr std::int64_t kQ4Kx16Rows = 16;
+inline constexpr std::size_t kQ4Kx16UnitBytes = kQ4Kx16Rows * sizeof(BlockQ4_K);  // 2304
+inline constexpr std::size_t kQ4Kx16ScalesAt = 2048, kQ4Kx16DAt = 2240;
+
+// Q4_K with at least one group.
+bool q4_kx16_repackable(const TensorView& w);
+// Rearranges w's rows in place (w.data writable) and returns the view with
+// q4_kx16 set.
+TensorView repack_q4_kx16(const TensorView& w, void* data);
+// Row r of a repacked view as plain Q4_K blocks (cols / 256 of them).
+void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out);
+inline std::int64_t q4_kx16_grouped_rows(const TensorView& w) {
+  return w.q4_kx16 ? w.rows / kQ4Kx16Rows * kQ4Kx16Rows : 0;
+}
+
 struct Weights;  // model.hpp
 
-// Repacks, in place, every Q4_0 matrix of the layers and the output (not
-// when tied to token_embd, whose rows the embedding lookup reads) that
-// q4_0x4_repackable allows, when the best kernel set has Q4_0x4 kernels
-// (AVX-512 VNNI) and TOK_NO_REPACK is not set; views of the same tensor
+// Repacks, in place, every Q4_0 (Q4_0x4) and Q4_K (Q4_Kx16) matrix of the
+// layers and the output (not when tied to token_embd, whose rows the
+// embedding lookup reads) that q4_0x4_repackable / q4_kx16_repackable
+// allow, when the best kernel set has their kernels (AVX-512 VNNI) and
+// TOK_NO_REPACK is not set; views of the same tensor
 // (same data and shape) are rearranged once and all marked. The weights
 // must be in writable memory (formats::GgufFile::owns_data).
 void repack_weights(Weights& w);

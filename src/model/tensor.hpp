@@ -25,6 +25,8 @@ struct TensorView {
   // Q4_0 rows rearranged in groups of four (model/repack.hpp): row() and
   // the block layout of a row then do not apply to rows in whole groups.
   bool q4_0x4 = false;
+  // Q4_K rows rearranged in groups of sixteen (model/repack.hpp), likewise.
+  bool q4_kx16 = false;
 
   bool empty() const { return data == nullptr; }
   std::size_t row_bytes() const {
