@@ -1,12 +1,14 @@
 # Every weight type tok computes with, against llama.cpp (node-llama-cpp
 # 3.21.1, scripts/peers): a random llama model (dim 256, ffn 512: whole
-# K-quant super-blocks; with AVX-512, Q4_0 rows repacked in groups of four)
+# K-quant super-blocks; with AVX-512, Q4_0 rows repacked in groups of four
+# and Q4_K rows in groups of sixteen)
 # quantized by `tok quantize` to each type, and to a
 # Q4_K_M mix (Q4_K with Q6_K for output, attn_v and ffn_down in some layers,
 # as llama-quantize mixes), generates llama.cpp's greedy ids. Both tools
 # multiply the 32-value types and Q2_K / Q3_K / Q5_K with Q8_0 activations
-# in tok (Q8_1 / Q8_K in llama.cpp) and Q4_K / Q6_K with Q8_K ones (int16
-# tiles for prompts with AVX-512 in tok), summing in different orders, and
+# in tok (Q8_1 / Q8_K in llama.cpp) and Q4_K / Q6_K with Q8_K ones (byte
+# tiles for Q4_K, int16 for Q6_K, for prompts with AVX-512 in tok), summing
+# in different orders, and
 # the random model's logits are nearly flat: ids may part at a near tie
 # (llama_peer.inc says how near). KV cache f16, as llama.cpp's.
 source "$(dirname "$0")/lib.sh"
