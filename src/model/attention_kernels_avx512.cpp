@@ -19,18 +19,12 @@
 #include "model/attention_kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include "model/attention_reduce.hpp"
 
 namespace tok::model {
 namespace {
-
-#define TOK_UNROLL _Pragma("GCC unroll 16")
 
 inline const float* key_at(const std::uint8_t* keys, std::size_t stride, int j) {
   return reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * stride);

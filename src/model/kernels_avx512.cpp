@@ -27,21 +27,14 @@
 //
 // Nothing here includes simd_avx2.hpp: its inline helpers compiled with
 // AVX-512 flags could be the copy the linker keeps for the AVX2 files too.
-// GCC 12 warns -Wmaybe-uninitialized inside its own AVX-512 headers (GCC bug
-// 105593, the `__Y = __Y` of _mm512_undefined_*; -Wuninitialized where
-// _mm512_reduce_add_ps is inlined into the unrolled prefill tile), hence the
-// pragmas.
+// avx512_prelude.hpp says why GCC's uninitialized warnings are off.
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_types.hpp"
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -67,8 +60,6 @@ void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r
                         const ActBatch& a, float* y, std::int64_t ldy);
 
 namespace {
-
-#define TOK_UNROLL _Pragma("GCC unroll 16")
 
 inline float hsum8(__m256 v) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

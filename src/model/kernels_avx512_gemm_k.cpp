@@ -25,18 +25,12 @@
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include <algorithm>
 
 namespace tok::model {
 namespace {
-
-#define TOK_UNROLL _Pragma("GCC unroll 16")
 
 constexpr std::int64_t kBlockTokens = 48;
 // Rows decoded per block: as many as keep the block's int16 values within

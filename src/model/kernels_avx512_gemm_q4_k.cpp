@@ -34,19 +34,13 @@
 #include "model/repack.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 namespace tok::model {
 namespace {
-
-#define TOK_UNROLL _Pragma("GCC unroll 16")
 
 constexpr std::int64_t kRows = 16;   // rows per group: the 16 lanes of a vector
 constexpr std::int64_t kChunks = 32;  // 64-byte chunks of nibbles per super-block and group

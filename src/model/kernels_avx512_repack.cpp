@@ -26,11 +26,7 @@
 #include "model/repack.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include "model/avx512_q8_0_quad.hpp"
 
@@ -38,8 +34,6 @@
 
 namespace tok::model {
 namespace {
-
-#define TOK_UNROLL _Pragma("GCC unroll 16")
 
 static_assert(kQ4x4UnitBytes == 288 && sizeof(BlockQ8_0) == 34);
 

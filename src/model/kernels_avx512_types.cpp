@@ -29,11 +29,7 @@
 #include "model/kernels_avx512_types.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include <cstring>
 

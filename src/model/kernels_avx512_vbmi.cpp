@@ -21,10 +21,7 @@
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in kernels_avx512.cpp
-#endif
-#include <immintrin.h>
+#include "model/avx512_prelude.hpp"
 
 #include "model/avx512_q8_0_quad.hpp"
 
