@@ -174,7 +174,7 @@ void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
 
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                const ActBatch& a, float* y, std::int64_t ldy) {
-  if (w.q4_0x4 || w.q4_kx16) return gemm_by_rows(k, w, r0, r1, a, y, ldy);  // only AVX-512 has their kernels
+  if (w.q4_0x4 || w.q4_kx16 || w.q6_kx16) return gemm_by_rows(k, w, r0, r1, a, y, ldy);  // only AVX-512 has their kernels
   Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols, y, ldy};
   bool whole_vectors = w.cols % kQK == 0;
   switch (whole_vectors ? w.type : DType::kBF16) {

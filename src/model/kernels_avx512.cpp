@@ -55,6 +55,9 @@ void quantize_q8_k_block_avx512(const float* x, BlockQ8_K* y);
 // kernels_avx512_gemm_q4_k.cpp: Q4_K rows repacked in groups of sixteen.
 void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                          const ActBatch& a, float* y, std::int64_t ldy);
+// kernels_avx512_gemm_q6_k.cpp: Q6_K rows repacked in groups of sixteen.
+void gemm_q6_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
+                         const ActBatch& a, float* y, std::int64_t ldy);
 // kernels_avx512_repack.cpp: Q4_0 rows repacked in groups of four.
 void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                         const ActBatch& a, float* y, std::int64_t ldy);
@@ -539,6 +542,7 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
                  const ActBatch& a, float* y, std::int64_t ldy) {
   if (w.q4_0x4) return gemm_q4_0x4_avx512(k, w, r0, r1, a, y, ldy);
   if (w.q4_kx16) return gemm_q4_kx16_avx512(k, w, r0, r1, a, y, ldy);
+  if (w.q6_kx16) return gemm_q6_kx16_avx512(k, w, r0, r1, a, y, ldy);
   if (w.cols % kQK == 0 && (w.type == DType::kQ8_0 || w.type == DType::kQ4_0)) {
     Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols / kQK, y, ldy};
     return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)

@@ -129,6 +129,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     unpack_row_q4_kx16(w, r, k_blocks.data());
     row = k_blocks.data();
   }
+  std::vector<BlockQ6_K> k6_blocks;
+  if (r < q6_kx16_grouped_rows(w)) {
+    k6_blocks.resize(static_cast<std::size_t>(n / kQKK));
+    unpack_row_q6_kx16(w, r, k6_blocks.data());
+    row = k6_blocks.data();
+  }
   switch (w.type) {
     case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);
     case DType::kF16: return k.f16(static_cast<const std::uint16_t*>(row), a.x, n);

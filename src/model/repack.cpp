@@ -1,5 +1,6 @@
 #include "model/repack.hpp"
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -114,6 +115,61 @@ void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out) {
   }
 }
 
+bool q6_kx16_repackable(const TensorView& w) {
+  return w.type == DType::kQ6_K && !w.q6_kx16 && w.cols % kQKK == 0 && w.rows >= kQ6Kx16Rows;
+}
+
+namespace {
+
+// Where row i's bytes of one Q6_K block go in a Q6_Kx16 unit: each run of
+// 4 bytes (dword q of ql, qh or scales) to lane i of its chunk.
+template <class Copy>
+void q6_k_places(std::int64_t i, Copy copy) {
+  for (int q = 0; q < 32; ++q) copy(offsetof(BlockQ6_K, ql) + 4 * q, 64 * q + 4 * i, 4);
+  for (int q = 0; q < 16; ++q) copy(offsetof(BlockQ6_K, qh) + 4 * q, kQ6Kx16QhAt + 64 * q + 4 * i, 4);
+  for (int k = 0; k < 4; ++k) copy(offsetof(BlockQ6_K, scales) + 4 * k, kQ6Kx16ScalesAt + 64 * k + 4 * i, 4);
+  copy(offsetof(BlockQ6_K, d), kQ6Kx16DAt + 2 * i, 2);
+}
+
+}  // namespace
+
+TensorView repack_q6_kx16(const TensorView& w, void* data) {
+  const std::int64_t nb = w.cols / kQKK;
+  const std::size_t group_bytes = kQ6Kx16Rows * w.row_bytes();
+  std::vector<BlockQ6_K> rows(static_cast<std::size_t>(kQ6Kx16Rows * nb));  // (16, nb)
+  auto* base = static_cast<std::uint8_t*>(data);
+  for (std::int64_t g = 0; g < w.rows / kQ6Kx16Rows; ++g) {
+    std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
+    std::memcpy(rows.data(), group, group_bytes);
+    for (std::int64_t s = 0; s < nb; ++s) {
+      std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ6Kx16UnitBytes;
+      for (std::int64_t i = 0; i < kQ6Kx16Rows; ++i) {
+        const auto* b = reinterpret_cast<const std::uint8_t*>(&rows[static_cast<std::size_t>(i * nb + s)]);
+        q6_k_places(i, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(unit + to, b + from, n); });
+      }
+    }
+  }
+  TensorView out = w;
+  out.data = data;
+  out.q6_kx16 = true;
+  return out;
+}
+
+void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, BlockQ6_K* out) {
+  const std::int64_t nb = w.cols / kQKK;
+  if (r >= q6_kx16_grouped_rows(w)) {
+    std::memcpy(out, w.row(r), w.row_bytes());
+    return;
+  }
+  const auto* group = static_cast<const std::uint8_t*>(w.data) +
+                      static_cast<std::size_t>(r / kQ6Kx16Rows) * kQ6Kx16Rows * w.row_bytes();
+  for (std::int64_t s = 0; s < nb; ++s) {
+    const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ6Kx16UnitBytes;
+    auto* b = reinterpret_cast<std::uint8_t*>(&out[s]);
+    q6_k_places(r % kQ6Kx16Rows, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(b + from, unit + to, n); });
+  }
+}
+
 void repack_weights(Weights& w) {
   // TOK_NO_REPACK=1 keeps the file's layout (to time the plain Q4_0 kernels).
   if (best_kernels().isa != Isa::kAvx512Vnni || std::getenv("TOK_NO_REPACK")) return;
@@ -128,6 +184,8 @@ void repack_weights(Weights& w) {
       t = repack_q4_0x4(t, const_cast<void*>(t.data));
     } else if (q4_kx16_repackable(t)) {
       t = repack_q4_kx16(t, const_cast<void*>(t.data));
+    } else if (q6_kx16_repackable(t)) {
+      t = repack_q6_kx16(t, const_cast<void*>(t.data));
     } else {
       return;
     }

@@ -74,12 +74,30 @@ inline std::int64_t q4_kx16_grouped_rows(const TensorView& w) {
   return w.q4_kx16 ? w.rows / kQ4Kx16Rows * kQ4Kx16Rows : 0;
 }
 
+// Q6_K rows in groups of sixteen ("Q6_Kx16"), likewise: a group is
+// cols / 256 units of 3,360 bytes (16 rows' blocks of one super-block):
+//   bytes    0..2047: 32 chunks; chunk q holds dword q of each row's ql
+//   bytes 2048..3071: 16 chunks; chunk q holds dword q of each row's qh
+//   bytes 3072..3327: 4 vectors; vector k holds dword k of each row's 16
+//                     int8 sub-block scales
+//   bytes 3328..3359: each row's fp16 d, row i at 2 i
+inline constexpr std::int64_t kQ6Kx16Rows = 16;
+inline constexpr std::size_t kQ6Kx16UnitBytes = kQ6Kx16Rows * sizeof(BlockQ6_K);  // 3360
+inline constexpr std::size_t kQ6Kx16QhAt = 2048, kQ6Kx16ScalesAt = 3072, kQ6Kx16DAt = 3328;
+
+bool q6_kx16_repackable(const TensorView& w);
+TensorView repack_q6_kx16(const TensorView& w, void* data);
+void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, BlockQ6_K* out);
+inline std::int64_t q6_kx16_grouped_rows(const TensorView& w) {
+  return w.q6_kx16 ? w.rows / kQ6Kx16Rows * kQ6Kx16Rows : 0;
+}
+
 struct Weights;  // model.hpp
 
-// Repacks, in place, every Q4_0 (Q4_0x4) and Q4_K (Q4_Kx16) matrix of the
-// layers and the output (not when tied to token_embd, whose rows the
-// embedding lookup reads) that q4_0x4_repackable / q4_kx16_repackable
-// allow, when the best kernel set has their kernels (AVX-512 VNNI) and
+// Repacks, in place, every Q4_0 (Q4_0x4), Q4_K (Q4_Kx16) and Q6_K
+// (Q6_Kx16) matrix of the layers and the output (not when tied to
+// token_embd, whose rows the embedding lookup reads) that the
+// *_repackable functions allow, when the best kernel set has their kernels (AVX-512 VNNI) and
 // TOK_NO_REPACK is not set; views of the same tensor
 // (same data and shape) are rearranged once and all marked. The weights
 // must be in writable memory (formats::GgufFile::owns_data).

@@ -25,8 +25,9 @@ struct TensorView {
   // Q4_0 rows rearranged in groups of four (model/repack.hpp): row() and
   // the block layout of a row then do not apply to rows in whole groups.
   bool q4_0x4 = false;
-  // Q4_K rows rearranged in groups of sixteen (model/repack.hpp), likewise.
+  // Q4_K and Q6_K rows rearranged in groups of sixteen (model/repack.hpp), likewise.
   bool q4_kx16 = false;
+  bool q6_kx16 = false;
 
   bool empty() const { return data == nullptr; }
   std::size_t row_bytes() const {
