@@ -134,11 +134,16 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   // kQueryBlock consecutive rows of the same sequence read its cache
   // together, once, where row by row a long prompt's attention streamed the
   // cache from memory for every row.
+  // Each row of a block keeps its scores (group x positions floats) until
+  // its values are summed: blocks shrink past 16 MiB of them per thread
+  // (32K positions at a group of 8).
   constexpr std::int64_t kQueryBlock = 16;
+  const std::int64_t row_scores = group * (max_pos + 1) * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t block = std::clamp<std::int64_t>((std::int64_t{16} << 20) / row_scores, 1, kQueryBlock);
   blocks_.clear();
   for (std::int64_t b = 0; b < n;) {
     std::int64_t e = b + 1;
-    while (e < n && e - b < kQueryBlock && rows_[e].cache == rows_[b].cache) ++e;
+    while (e < n && e - b < block && rows_[e].cache == rows_[b].cache) ++e;
     blocks_.push_back({b, e});
     b = e;
   }

@@ -16,7 +16,7 @@ for type in q4_1 q5_0 q5_1 q2_K q3_K q5_K q4_K q6_K q8_0 q4_0; do
   "$TOK" quantize "$T/f32.gguf" "$T/m.gguf" --type "$type" 2>"$T/q.err" || fail "quantize $type: $(cat "$T/q.err")"
   best=$(nll) avx2=$(nll TOK_NO_AVX512=1) scalar=$(nll TOK_NO_SIMD=1)
   plain=""
-  [ "$type" = q4_0 ] && plain=$(nll TOK_NO_REPACK=1)
+  case $type in q4_0|q4_K|q6_K) plain=$(nll TOK_NO_REPACK=1) ;; esac
   [ -n "$best" ] && [ -n "$avx2" ] && [ -n "$scalar" ] || fail "$type: tok score printed no mean_nll"
   /usr/bin/python3 -c "
 import sys
