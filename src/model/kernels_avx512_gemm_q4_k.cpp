@@ -1,5 +1,4 @@
-// Q4_K weights times several tokens (prefill) with AVX-512 VNNI byte dots:
-// sixteen rows at a time, one row per 32-bit lane, so one vpdpbusd (unsigned
+// Q4_K weights with AVX-512 VNNI byte dots, sixteen rows at a time, one row per 32-bit lane, so one vpdpbusd (unsigned
 // nibbles times signed q8_K activations) adds 4 products into each of 16
 // rows' sums, 64 products per instruction, where the int16 tiles of
 // kernels_avx512_gemm_k.cpp add 32 (vpdpwssd) and read their weights as
@@ -15,7 +14,9 @@
 // transposes in registers: with gathers, packing took 6x as long). Beside the
 // chunks, each sub-block's scale d * sc and min dmin * m as 16 floats (one
 // per row), unpacked once from the 12-byte 6-bit form. A block of rows is
-// packed once per product and serves every token of the batch.
+// packed once per product and serves every token of the batch. Matrices
+// repacked at load (Q4_Kx16, model/repack.hpp) already hold the chunks:
+// only their scales are unpacked.
 //
 // Tile. For RN tokens: per sub-block, 8 chunk loads masked (or shifted) to
 // nibbles, 8 * RN vpdpbusd on the activations broadcast from memory, then
@@ -25,8 +26,13 @@
 // sums are ggml's (ggml_vec_dot_q4_K_q8_K), exact in int32; the float steps
 // are in a different order.
 //
+// Decode (Q4_Kx16 only: one token reads each row once, not worth a pack):
+// group_q8k, the same byte dots on Q8_K blocks, with the sub-block scales
+// and mins applied as ggml does, in integers per super-block.
+//
 // Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
-// (src/CMakeLists.txt); called from kernels_avx512_gemm_k.cpp.
+// (src/CMakeLists.txt); called from kernels_avx512_gemm_k.cpp (plain rows)
+// and kernels_avx512.cpp (Q4_Kx16).
 #include "model/act_q8_k.hpp"
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
