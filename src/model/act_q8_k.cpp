@@ -106,7 +106,8 @@ void quantize_row_q8_k(const DotKernels& k, const float* x, BlockQ8_K* y, std::i
 void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n) { quantize_row_q8_k(scalar_kernels(), x, y, n); }
 
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
-  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ6_K) && n >= kKQuantTileMinTokens;
+  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ5_K || t == DType::kQ6_K) &&
+         n >= kKQuantTileMinTokens;
 }
 
 }  // namespace tok::model

@@ -44,8 +44,8 @@ void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_strid
 void quantize_row_q8_k(const DotKernels& k, const float* x, BlockQ8_K* y, std::int64_t n);
 
 // Does a product of this many tokens with weights of type t go through q8_K
-// activations with these kernels? (AVX-512 VNNI, Q4_K / Q6_K, several
-// tokens: decode keeps the fused float kernels, which read the weights once
+// activations with these kernels? (AVX-512 VNNI, Q4_K / Q5_K / Q6_K, several
+// tokens; Q5_K's decode keeps its Q8_0 kernels: decode keeps the fused float kernels, which read the weights once
 // either way.)
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n);
 

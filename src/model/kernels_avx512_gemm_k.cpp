@@ -211,15 +211,18 @@ void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0
 
 }  // namespace
 
-// kernels_avx512_gemm_q4_k.cpp: Q4_K rows in groups of 16, byte dots.
+// kernels_avx512_gemm_q4_k.cpp: Q4_K (Q5_K) rows in groups of 16, byte dots.
 void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
                           std::int64_t ldy);
+void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
+                      std::int64_t ldy);
 
 // Called by gemm_avx512 (kernels_avx512.cpp) for Q4_K / Q6_K weights when
 // a.xk holds the batch as q8_K.
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy) {
   const ActQ8K& x = *a.xk;
+  if (w.type == DType::kQ5_K) return gemm_q5_k_avx512(w, r0, r1, x, y, ldy);
   if (w.type == DType::kQ4_K) {  // whole groups of 16 rows as bytes; the rest below
     const std::int64_t r16 = r0 + (r1 - r0) / 16 * 16;
     gemm_q4_k_x16_avx512(w, r0, r16, x, y, ldy);

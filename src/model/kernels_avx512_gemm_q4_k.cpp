@@ -54,6 +54,13 @@ constexpr std::int64_t kSubs = 8;     // 32-value sub-blocks per super-block
 // Per group and super-block: the chunks, then kSubs x 16 scales, kSubs x 16 mins.
 constexpr std::size_t kScalesAt = kChunks * 64;
 constexpr std::size_t kPackedBytes = kScalesAt + 2 * kSubs * kRows * sizeof(float);  // 3 KiB
+// Q5_K, packed for the same tiles: its 5-bit values as bytes, 8 chunks per
+// sub-block (the 5th bit or'ed into the nibble at pack time), then the
+// scales and mins as for Q4_K.
+constexpr std::size_t kScalesAt5 = 2 * kChunks * 64;
+constexpr std::size_t kPackedBytes5 = kScalesAt5 + 2 * kSubs * kRows * sizeof(float);  // 5 KiB
+template <bool Q5>
+constexpr std::size_t packed_bytes() { return Q5 ? kPackedBytes5 : kPackedBytes; }
 constexpr std::int64_t kBlockTokens = 48;
 constexpr int kRn = 8;  // tokens per tile: 3 x 8 accumulators, a chunk and a mask of 32 registers
 
@@ -61,8 +68,8 @@ static_assert(sizeof(BlockQ4_K) == 144 && offsetof(BlockQ4_K, qs) == 16 && offse
 
 // Groups packed per block: as many as keep the packed rows within 192 KiB
 // (in L2 beside the activations), 1 to 8 of them.
-std::int64_t block_groups(std::int64_t nb) {
-  return std::clamp<std::int64_t>((192 << 10) / (nb * static_cast<std::int64_t>(kPackedBytes)), 1, 8);
+std::int64_t block_groups(std::int64_t nb, std::size_t unit_bytes = kPackedBytes) {
+  return std::clamp<std::int64_t>((192 << 10) / (nb * static_cast<std::int64_t>(unit_bytes)), 1, 8);
 }
 
 // The 16 x 16 dwords of r[0..15] transposed in place: r[c] gets dword c
@@ -140,9 +147,10 @@ inline __m512 fp16_hi(__m512i v) { return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(
 
 // A super-block's d * sc and dmin * m of 16 rows as floats, into a packed
 // unit's scales and mins (dd: d | dmin << 16; u0..u2: the packed scales).
-inline void unpack_scales(__m512i dd, __m512i u0, __m512i u1, __m512i u2, std::uint8_t* out) {
+inline void unpack_scales(__m512i dd, __m512i u0, __m512i u1, __m512i u2, std::uint8_t* out,
+                          std::size_t scales_at = kScalesAt) {
   const __m512 d = fp16_lo(dd), dmin = fp16_hi(dd);
-  auto* scales = reinterpret_cast<float*>(out + kScalesAt);
+  auto* scales = reinterpret_cast<float*>(out + scales_at);
   auto* mins = scales + kSubs * kRows;
   TOK_UNROLL
   for (int j = 0; j < kSubs; ++j) {
@@ -175,6 +183,51 @@ void pack_group(const TensorView& w, std::int64_t r, std::uint8_t* out) {
   }
 }
 
+// Rows [r, r + 16) of a Q5_K matrix into out (nb * kPackedBytes5): as
+// pack_group, with each row's qh (8 dwords: bit 2j of byte l is the 5th bit
+// of value 64 j + l, bit 2j + 1 that of value 64 j + 32 + l) transposed the
+// same way and or'ed in, sub-block sb's chunk k at 64 (8 sb + k).
+void pack_group_q5(const TensorView& w, std::int64_t r, std::uint8_t* out) {
+  static_assert(sizeof(BlockQ5_K) == 176 && offsetof(BlockQ5_K, qh) == 16 && offsetof(BlockQ5_K, qs) == 48);
+  const std::int64_t nb = w.cols / kQKK;
+  const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
+  const std::uint8_t* rows[kRows];
+  TOK_UNROLL
+  for (int i = 0; i < kRows; ++i) rows[i] = static_cast<const std::uint8_t*>(w.row(r + i));
+  for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes5) {
+    const std::uint8_t* b[kRows];
+    TOK_UNROLL
+    for (int i = 0; i < kRows; ++i) b[i] = rows[i] + s * sizeof(BlockQ5_K);
+    __m512i qh[kRows];  // the 8 qh dwords of each row in the low half; after the transpose, qh[k] = dword k
+    TOK_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      qh[i] = _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b[i] + 16)));
+    }
+    transpose16(qh);
+    for (int h = 0; h < 2; ++h) {  // qs dwords 16h .. 16h + 15: j = 2h, 2h + 1
+      __m512i v[kRows];
+      TOK_UNROLL
+      for (int i = 0; i < kRows; ++i) v[i] = _mm512_loadu_si512(b[i] + 48 + 64 * h);
+      transpose16(v);
+      TOK_UNROLL
+      for (int c = 0; c < 16; ++c) {
+        const int j = 2 * h + c / 8, k = c % 8;  // qs dword 8j + k: values 64 j + 4k .. and 32 later
+        TOK_UNROLL
+        for (int hi = 0; hi < 2; ++hi) {
+          const int sb = 2 * j + hi;
+          const __m512i nib = _mm512_and_si512(hi ? _mm512_srli_epi16(v[c], 4) : v[c], low4);
+          // Bit sb of each byte to bit 4 (16-bit shifts: the mask keeps each byte's own bit).
+          const __m512i top = sb <= 4 ? _mm512_slli_epi16(qh[k], 4 - sb) : _mm512_srli_epi16(qh[k], sb - 4);
+          _mm512_storeu_si512(out + 64 * (8 * sb + k), _mm512_or_si512(nib, _mm512_and_si512(top, bit4)));
+        }
+      }
+    }
+    __m512i head[4];
+    transpose16x4(b, head);
+    unpack_scales(head[0], head[1], head[2], head[3], out, kScalesAt5);
+  }
+}
+
 // Rows [16 g, 16 g + 16) of a Q4_Kx16 view (model/repack.hpp) into out: the
 // chunks are already in place, the scales are unpacked.
 void pack_repacked_group(const TensorView& w, std::int64_t g, std::uint8_t* out) {
@@ -193,10 +246,12 @@ inline __m512i bcast(const std::int8_t* p) {
   return _mm512_set1_epi32(v);
 }
 
-// One sub-block of RN tokens: the int32 sums of 16 rows' nibbles (low
-// nibbles of the chunks at p if HI is false, high ones if true) with the
-// 32 activations at x[j] + c.
-template <int RN, bool HI>
+// The chunks' values: low nibbles, high nibbles, or whole bytes (Q5_K).
+enum class Chunk { kLow, kHigh, kBytes };
+
+// One sub-block of RN tokens: the int32 sums of 16 rows' values in the 8
+// chunks at p with the 32 activations at x[j] + c.
+template <int RN, Chunk K>
 inline void sub_block(const std::uint8_t* p, const std::int8_t* const* x, std::int64_t c, __m512i* isum) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   TOK_UNROLL
@@ -204,15 +259,15 @@ inline void sub_block(const std::uint8_t* p, const std::int8_t* const* x, std::i
   TOK_UNROLL
   for (int k = 0; k < 8; ++k) {
     __m512i v = _mm512_loadu_si512(p + 64 * k);
-    if constexpr (HI) v = _mm512_srli_epi16(v, 4);
-    v = _mm512_and_si512(v, low4);
+    if constexpr (K == Chunk::kHigh) v = _mm512_srli_epi16(v, 4);
+    if constexpr (K != Chunk::kBytes) v = _mm512_and_si512(v, low4);
     TOK_UNROLL
     for (int j = 0; j < RN; ++j) isum[j] = _mm512_dpbusd_epi32(isum[j], v, bcast(x[j] + c + 4 * k));
   }
 }
 
 // y[j * ldy + m] = (row m of the packed group g) . (token t + j), m < 16, j < RN.
-template <int RN>
+template <int RN, bool Q5>
 void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t t, float* y, std::int64_t ldy) {
   const std::int64_t cols = nb * kQKK;
   const std::int8_t* xq[RN];
@@ -227,8 +282,8 @@ void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t 
   __m512 acc[RN];
   TOK_UNROLL
   for (int j = 0; j < RN; ++j) acc[j] = _mm512_setzero_ps();
-  for (std::int64_t s = 0; s < nb; ++s, g += kPackedBytes) {
-    const auto* scales = reinterpret_cast<const float*>(g + kScalesAt);
+  for (std::int64_t s = 0; s < nb; ++s, g += packed_bytes<Q5>()) {
+    const auto* scales = reinterpret_cast<const float*>(g + (Q5 ? kScalesAt5 : kScalesAt));
     const float* mins = scales + kSubs * kRows;
     __m512 part[RN];
     TOK_UNROLL
@@ -238,10 +293,13 @@ void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t 
       for (int hi = 0; hi < 2; ++hi) {
         const int sub = 2 * h + hi;
         __m512i isum[RN];
-        if (hi) {
-          sub_block<RN, true>(g + 64 * 8 * h, xq, s * kQKK + 64 * h + 32, isum);
+        const std::int64_t c = s * kQKK + 64 * h + 32 * hi;
+        if constexpr (Q5) {
+          sub_block<RN, Chunk::kBytes>(g + 64 * 8 * sub, xq, c, isum);
+        } else if (hi) {
+          sub_block<RN, Chunk::kHigh>(g + 64 * 8 * h, xq, c, isum);
         } else {
-          sub_block<RN, false>(g + 64 * 8 * h, xq, s * kQKK + 64 * h, isum);
+          sub_block<RN, Chunk::kLow>(g + 64 * 8 * h, xq, c, isum);
         }
         const __m512 sc = _mm512_loadu_ps(scales + kRows * sub), mn = _mm512_loadu_ps(mins + kRows * sub);
         TOK_UNROLL
@@ -259,13 +317,14 @@ void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t 
 }
 
 // Tokens [t0, t1) times one packed group; y at the group's first row.
+template <bool Q5 = false>
 void group_tokens(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t t0, std::int64_t t1, float* y,
                   std::int64_t ldy) {
   std::int64_t t = t0;
-  for (; t + kRn <= t1; t += kRn) tile<kRn>(g, nb, x, t, y + t * ldy, ldy);
-  if (t + 4 <= t1) tile<4>(g, nb, x, t, y + t * ldy, ldy), t += 4;
-  if (t + 2 <= t1) tile<2>(g, nb, x, t, y + t * ldy, ldy), t += 2;
-  if (t < t1) tile<1>(g, nb, x, t, y + t * ldy, ldy);
+  for (; t + kRn <= t1; t += kRn) tile<kRn, Q5>(g, nb, x, t, y + t * ldy, ldy);
+  if (t + 4 <= t1) tile<4, Q5>(g, nb, x, t, y + t * ldy, ldy), t += 4;
+  if (t + 2 <= t1) tile<2, Q5>(g, nb, x, t, y + t * ldy, ldy), t += 2;
+  if (t < t1) tile<1, Q5>(g, nb, x, t, y + t * ldy, ldy);
 }
 
 // One group of a Q4_Kx16 view (its units at u) times one token's Q8_K
@@ -333,6 +392,38 @@ void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
       }
     }
   }
+}
+
+// Rows [r0, r1) of a Q5_K matrix times the batch in x (q8_K, as llama.cpp
+// pairs Q5_K); y at row 0's column. Rows past the last whole group are
+// copied into a group padded with zero blocks.
+void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
+                      std::int64_t ldy) {
+  const std::int64_t nb = w.cols / kQKK, per_block = block_groups(nb, kPackedBytes5);
+  thread_local IsaVector<std::uint8_t> packed;
+  if (packed.size() < static_cast<std::size_t>(per_block * nb) * kPackedBytes5) {
+    packed.resize(static_cast<std::size_t>(per_block * nb) * kPackedBytes5);
+  }
+  auto run = [&](const TensorView& v, std::int64_t r, std::int64_t groups, float* out, std::int64_t ld) {
+    for (std::int64_t g = 0; g < groups; ++g) {
+      pack_group_q5(v, r + g * kRows, packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes5);
+    }
+    for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
+      for (std::int64_t g = 0; g < groups; ++g) {
+        group_tokens<true>(packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes5, nb, x, t,
+                           std::min(x.n, t + kBlockTokens), out + g * kRows, ld);
+      }
+    }
+  };
+  const std::int64_t r16 = r0 + (r1 - r0) / kRows * kRows;
+  for (std::int64_t r = r0; r < r16; r += per_block * kRows) run(w, r, std::min(per_block, (r16 - r) / kRows), y + r, ldy);
+  if (r16 == r1) return;
+  const std::int64_t m = r1 - r16;
+  IsaVector<BlockQ5_K> pad(static_cast<std::size_t>(kRows * nb));  // zero blocks: d = dmin = 0
+  std::memcpy(pad.data(), w.row(r16), static_cast<std::size_t>(m) * w.row_bytes());
+  IsaVector<float> out(static_cast<std::size_t>(x.n * kRows));
+  run(TensorView{DType::kQ5_K, kRows, w.cols, pad.data()}, 0, 1, out.data(), kRows);
+  for (std::int64_t t = 0; t < x.n; ++t) std::memcpy(y + t * ldy + r16, out.data() + t * kRows, m * sizeof(float));
 }
 
 // kernels_avx512_gemm_k.cpp: plain Q4_K / Q6_K rows on q8_K activations.

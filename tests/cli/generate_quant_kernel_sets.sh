@@ -18,10 +18,15 @@ for type in q4_1 q5_0 q5_1 q2_K q3_K q5_K q4_K q6_K q8_0 q4_0; do
   plain=""
   case $type in q4_0|q4_K|q6_K) plain=$(nll TOK_NO_REPACK=1) ;; esac
   [ -n "$best" ] && [ -n "$avx2" ] && [ -n "$scalar" ] || fail "$type: tok score printed no mean_nll"
+  # Q5_K prompts take llama.cpp's q8_K activations (one scale per 256
+  # values) with AVX-512 and Q8_0 blocks (one per 32) in the other sets: on
+  # this model the two roundings part by 0.34% of the mean NLL.
+  tol=2e-3
+  [ "$type" = q5_K ] && tol=6e-3
   /usr/bin/python3 -c "
 import sys
-b, a, *s = map(float, sys.argv[1:])
-sys.exit(0 if all(abs(v - b) <= 2e-3 * b for v in [a] + s) else 1)" "$best" "$avx2" "$scalar" $plain ||
-    fail "$type: mean NLL best $best, AVX2 $avx2, scalar $scalar ${plain:+plain rows $plain }differ by more than 0.2%"
+tol, b, a, *s = map(float, sys.argv[1:])
+sys.exit(0 if all(abs(v - b) <= tol * b for v in [a] + s) else 1)" "$tol" "$best" "$avx2" "$scalar" $plain ||
+    fail "$type: mean NLL best $best, AVX2 $avx2, scalar $scalar ${plain:+plain rows $plain }differ by more than $tol of it"
 done
 echo "ok: every kernel set scores every quantized type alike"
