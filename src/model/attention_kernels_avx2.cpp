@@ -54,27 +54,18 @@ void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t*
   }
 }
 
-// U registers of outputs (8 U values) from i0: out[i0 ...] += a[j] *
-// v[j][i0 ...] in the order of j. Each register is one chain of dependent multiply-adds, so
-// fewer than eight chains leave the FMA units waiting on their latency
-// (four chains ran at about a quarter of their throughput).
-template <int U>
-inline void accumulate_regs(const float* a, const float* const* v, int n, float* out, std::int64_t i0) {
-  __m256 acc[U];
-  for (int u = 0; u < U; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
-  for (int j = 0; j < n; ++j) {
-    __m256 aj = _mm256_set1_ps(a[j]);
-    const float* vj = v[j] + i0;
-    for (int u = 0; u < U; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(vj + 8 * u), acc[u]);
-  }
-  for (int u = 0; u < U; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
-}
-
-// 64 outputs at a time in eight registers, then 32, then 8, then the scalar tail.
+// 32 outputs at a time in four registers, then 8, then the scalar tail.
 void accumulate_head(const float* a, const float* const* v, int n, float* out, std::int64_t hd) {
   std::int64_t i0 = 0;
-  for (; i0 + 64 <= hd; i0 += 64) accumulate_regs<8>(a, v, n, out, i0);
-  for (; i0 + 32 <= hd; i0 += 32) accumulate_regs<4>(a, v, n, out, i0);
+  for (; i0 + 32 <= hd; i0 += 32) {
+    __m256 acc[4];
+    for (int u = 0; u < 4; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
+    for (int j = 0; j < n; ++j) {
+      __m256 aj = _mm256_set1_ps(a[j]);
+      for (int u = 0; u < 4; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(v[j] + i0 + 8 * u), acc[u]);
+    }
+    for (int u = 0; u < 4; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
+  }
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc = _mm256_loadu_ps(out + i0);
     for (int j = 0; j < n; ++j) acc = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(v[j] + i0), acc);

@@ -327,6 +327,35 @@ void group_tokens(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::
   if (t < t1) tile<1, Q5>(g, nb, x, t, y + t * ldy, ldy);
 }
 
+// The thread's packing buffer, at least `bytes` long. Kept between products:
+// a fresh 100-200 KiB buffer per product was zeroed, and often faulted in
+// page by page.
+std::uint8_t* scratch(std::size_t bytes) {
+  thread_local IsaVector<std::uint8_t> packed;
+  if (packed.size() < bytes) packed.resize(bytes);
+  return packed.data();
+}
+
+// Groups [0, groups) of 16 rows times the batch x, group g's outputs at
+// y + 16 g: packed a block of groups at a time by pack(g, out) (Q4_K's or
+// Q5_K's packed units), then every token block through the tiles.
+template <bool Q5, class Pack>
+void packed_groups(std::int64_t nb, std::int64_t groups, Pack pack, const ActQ8K& x, float* y, std::int64_t ldy) {
+  constexpr std::size_t kUnit = packed_bytes<Q5>();
+  const std::int64_t per_block = block_groups(nb, kUnit);
+  std::uint8_t* packed = scratch(static_cast<std::size_t>(per_block * nb) * kUnit);
+  auto at = [&](std::int64_t i) { return packed + static_cast<std::size_t>(i * nb) * kUnit; };
+  for (std::int64_t g0 = 0; g0 < groups; g0 += per_block) {
+    const std::int64_t m = std::min(per_block, groups - g0);
+    for (std::int64_t i = 0; i < m; ++i) pack(g0 + i, at(i));
+    for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
+      for (std::int64_t i = 0; i < m; ++i) {
+        group_tokens<Q5>(at(i), nb, x, t, std::min(x.n, t + kBlockTokens), y + (g0 + i) * kRows, ldy);
+      }
+    }
+  }
+}
+
 // One group of a Q4_Kx16 view (its units at u) times one token's Q8_K
 // blocks x: the 16 rows' dot products in the lanes. As ggml's
 // ggml_vec_dot_q4_K_q8_K: per super-block the integer sum over sub-blocks
@@ -373,25 +402,9 @@ inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K*
 // batch in x (q8_K, with its bytes in x.q8); y at row 0's column.
 void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
                           std::int64_t ldy) {
-  const std::int64_t nb = w.cols / kQKK, per_block = block_groups(nb);
-  // Kept by the thread between products: a fresh 100-200 KiB buffer per
-  // product was zeroed, and often faulted in page by page.
-  thread_local IsaVector<std::uint8_t> packed;
-  if (packed.size() < static_cast<std::size_t>(per_block * nb) * kPackedBytes) {
-    packed.resize(static_cast<std::size_t>(per_block * nb) * kPackedBytes);
-  }
-  for (std::int64_t r = r0; r < r1; r += per_block * kRows) {
-    const std::int64_t groups = std::min(per_block, (r1 - r) / kRows);
-    for (std::int64_t g = 0; g < groups; ++g) {
-      pack_group(w, r + g * kRows, packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes);
-    }
-    for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
-      for (std::int64_t g = 0; g < groups; ++g) {
-        group_tokens(packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes, nb, x, t,
-                     std::min(x.n, t + kBlockTokens), y + r + g * kRows, ldy);
-      }
-    }
-  }
+  packed_groups<false>(
+      w.cols / kQKK, (r1 - r0) / kRows, [&](std::int64_t g, std::uint8_t* out) { pack_group(w, r0 + g * kRows, out); },
+      x, y + r0, ldy);
 }
 
 // Rows [r0, r1) of a Q5_K matrix times the batch in x (q8_K, as llama.cpp
@@ -399,30 +412,17 @@ void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
 // copied into a group padded with zero blocks.
 void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
                       std::int64_t ldy) {
-  const std::int64_t nb = w.cols / kQKK, per_block = block_groups(nb, kPackedBytes5);
-  thread_local IsaVector<std::uint8_t> packed;
-  if (packed.size() < static_cast<std::size_t>(per_block * nb) * kPackedBytes5) {
-    packed.resize(static_cast<std::size_t>(per_block * nb) * kPackedBytes5);
-  }
-  auto run = [&](const TensorView& v, std::int64_t r, std::int64_t groups, float* out, std::int64_t ld) {
-    for (std::int64_t g = 0; g < groups; ++g) {
-      pack_group_q5(v, r + g * kRows, packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes5);
-    }
-    for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
-      for (std::int64_t g = 0; g < groups; ++g) {
-        group_tokens<true>(packed.data() + static_cast<std::size_t>(g * nb) * kPackedBytes5, nb, x, t,
-                           std::min(x.n, t + kBlockTokens), out + g * kRows, ld);
-      }
-    }
-  };
-  const std::int64_t r16 = r0 + (r1 - r0) / kRows * kRows;
-  for (std::int64_t r = r0; r < r16; r += per_block * kRows) run(w, r, std::min(per_block, (r16 - r) / kRows), y + r, ldy);
+  const std::int64_t nb = w.cols / kQKK, groups = (r1 - r0) / kRows, r16 = r0 + groups * kRows;
+  packed_groups<true>(
+      nb, groups, [&](std::int64_t g, std::uint8_t* out) { pack_group_q5(w, r0 + g * kRows, out); }, x, y + r0, ldy);
   if (r16 == r1) return;
   const std::int64_t m = r1 - r16;
   IsaVector<BlockQ5_K> pad(static_cast<std::size_t>(kRows * nb));  // zero blocks: d = dmin = 0
   std::memcpy(pad.data(), w.row(r16), static_cast<std::size_t>(m) * w.row_bytes());
+  const TensorView padded{DType::kQ5_K, kRows, w.cols, pad.data()};
   IsaVector<float> out(static_cast<std::size_t>(x.n * kRows));
-  run(TensorView{DType::kQ5_K, kRows, w.cols, pad.data()}, 0, 1, out.data(), kRows);
+  packed_groups<true>(
+      nb, 1, [&](std::int64_t, std::uint8_t* o) { pack_group_q5(padded, 0, o); }, x, out.data(), kRows);
   for (std::int64_t t = 0; t < x.n; ++t) std::memcpy(y + t * ldy + r16, out.data() + t * kRows, m * sizeof(float));
 }
 
@@ -442,44 +442,22 @@ void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t 
   const std::int64_t g0 = (r0 + kRows - 1) / kRows, g1 = std::max(g0, std::min(r1, grouped) / kRows);
   auto by_rows = [&](std::int64_t from, std::int64_t to) {
     if (from >= to) return;
-    if (a.xk) {  // q8_K activations: the plain tiles, so that every row sees the same activations
-      if (from >= grouped) return gemm_k_avx512(w, from, to, a, y, ldy);
-      IsaVector<BlockQ4_K> rows(static_cast<std::size_t>((to - from) * nb));
-      for (std::int64_t r = from; r < to; ++r) unpack_row_q4_kx16(w, r, rows.data() + (r - from) * nb);
-      return gemm_k_avx512(TensorView{DType::kQ4_K, to - from, w.cols, rows.data()}, 0, to - from, a, y + from, ldy);
-    }
-    for (std::int64_t r = from; r < to; ++r) {
-      for (std::int64_t t = 0; t < a.n; ++t) {
-        Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr,
-                       a.xk8 ? a.xk8 + t * a.xk8_stride : nullptr};
-        y[t * ldy + r] = dot_row(k, w, r, act);
-      }
-    }
+    if (!a.xk) return gemm_by_rows(k, w, from, to, a, y, ldy);
+    // q8_K activations: the plain tiles, so that every row sees the same activations.
+    if (from >= grouped) return gemm_k_avx512(w, from, to, a, y, ldy);
+    IsaVector<BlockQ4_K> rows(static_cast<std::size_t>((to - from) * nb));
+    for (std::int64_t r = from; r < to; ++r) unpack_row_q4_kx16(w, r, rows.data() + (r - from) * nb);
+    gemm_k_avx512(TensorView{DType::kQ4_K, to - from, w.cols, rows.data()}, 0, to - from, a, y + from, ldy);
   };
   if (g0 >= g1) return by_rows(r0, r1);
   by_rows(r0, g0 * kRows);
-  const auto* base = static_cast<const std::uint8_t*>(w.data);
-  const std::size_t group_bytes = kRows * w.row_bytes();
   if (a.xk) {
-    const ActQ8K& x = *a.xk;
-    const std::int64_t per_block = block_groups(nb);
-    thread_local IsaVector<std::uint8_t> packed;
-    if (packed.size() < static_cast<std::size_t>(per_block * nb) * kPackedBytes) {
-      packed.resize(static_cast<std::size_t>(per_block * nb) * kPackedBytes);
-    }
-    for (std::int64_t g = g0; g < g1; g += per_block) {
-      const std::int64_t groups = std::min(per_block, g1 - g);
-      for (std::int64_t i = 0; i < groups; ++i) {
-        pack_repacked_group(w, g + i, packed.data() + static_cast<std::size_t>(i * nb) * kPackedBytes);
-      }
-      for (std::int64_t t = 0; t < x.n; t += kBlockTokens) {
-        for (std::int64_t i = 0; i < groups; ++i) {
-          group_tokens(packed.data() + static_cast<std::size_t>(i * nb) * kPackedBytes, nb, x, t,
-                       std::min(x.n, t + kBlockTokens), y + (g + i) * kRows, ldy);
-        }
-      }
-    }
+    packed_groups<false>(
+        nb, g1 - g0, [&](std::int64_t g, std::uint8_t* out) { pack_repacked_group(w, g0 + g, out); }, *a.xk,
+        y + g0 * kRows, ldy);
   } else if (a.xk8) {
+    const auto* base = static_cast<const std::uint8_t*>(w.data);
+    const std::size_t group_bytes = kRows * w.row_bytes();
     for (std::int64_t t = 0; t < a.n; ++t) {
       for (std::int64_t g = g0; g < g1; ++g) {
         _mm512_storeu_ps(y + t * ldy + g * kRows,

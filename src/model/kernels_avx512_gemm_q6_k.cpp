@@ -131,15 +131,7 @@ void gemm_q6_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t 
   }
   const std::int64_t g0 = (r0 + kRows - 1) / kRows,
                      g1 = std::max(g0, std::min(r1, grouped) / kRows);
-  auto by_rows = [&](std::int64_t from, std::int64_t to) {
-    for (std::int64_t r = from; r < to; ++r) {
-      for (std::int64_t t = 0; t < a.n; ++t) {
-        Activation act{a.x + t * a.x_stride, a.xq ? a.xq + t * a.xq_stride : nullptr,
-                       a.xk8 ? a.xk8 + t * a.xk8_stride : nullptr};
-        y[t * ldy + r] = dot_row(k, w, r, act);
-      }
-    }
-  };
+  auto by_rows = [&](std::int64_t from, std::int64_t to) { gemm_by_rows(k, w, from, to, a, y, ldy); };
   if (g0 >= g1 || !a.xk8) return by_rows(r0, r1);
   by_rows(r0, g0 * kRows);
   const auto* base = static_cast<const std::uint8_t*>(w.data);

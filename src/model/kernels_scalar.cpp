@@ -123,17 +123,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     unpack_row_q4_0x4(w, r, blocks.data());
     return k.q4_0(blocks.data(), a.xq, n);
   }
-  std::vector<BlockQ4_K> k_blocks;
-  if (r < q4_kx16_grouped_rows(w)) {  // likewise, Q4_K rows in groups of sixteen
-    k_blocks.resize(static_cast<std::size_t>(n / kQKK));
-    unpack_row_q4_kx16(w, r, k_blocks.data());
-    row = k_blocks.data();
-  }
-  std::vector<BlockQ6_K> k6_blocks;
-  if (r < q6_kx16_grouped_rows(w)) {
-    k6_blocks.resize(static_cast<std::size_t>(n / kQKK));
-    unpack_row_q6_kx16(w, r, k6_blocks.data());
-    row = k6_blocks.data();
+  std::vector<std::uint8_t> plain;  // likewise, Q4_K / Q6_K rows in groups of sixteen
+  if (r < q4_kx16_grouped_rows(w) || r < q6_kx16_grouped_rows(w)) {
+    plain.resize(w.row_bytes());
+    if (w.q4_kx16) unpack_row_q4_kx16(w, r, reinterpret_cast<BlockQ4_K*>(plain.data()));
+    else unpack_row_q6_kx16(w, r, reinterpret_cast<BlockQ6_K*>(plain.data()));
+    row = plain.data();
   }
   switch (w.type) {
     case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);

@@ -71,58 +71,23 @@ bool q4_kx16_repackable(const TensorView& w) {
   return w.type == DType::kQ4_K && !w.q4_kx16 && w.cols % kQKK == 0 && w.rows >= kQ4Kx16Rows;
 }
 
-TensorView repack_q4_kx16(const TensorView& w, void* data) {
-  const std::int64_t nb = w.cols / kQKK;
-  const std::size_t row_bytes = w.row_bytes(), group_bytes = kQ4Kx16Rows * row_bytes;
-  std::vector<BlockQ4_K> rows(static_cast<std::size_t>(kQ4Kx16Rows * nb));  // (16, nb)
-  auto* base = static_cast<std::uint8_t*>(data);
-  for (std::int64_t g = 0; g < w.rows / kQ4Kx16Rows; ++g) {
-    std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
-    std::memcpy(rows.data(), group, group_bytes);
-    for (std::int64_t s = 0; s < nb; ++s) {
-      std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ4Kx16UnitBytes;
-      for (std::int64_t i = 0; i < kQ4Kx16Rows; ++i) {
-        const BlockQ4_K& b = rows[static_cast<std::size_t>(i * nb + s)];
-        for (int q = 0; q < 32; ++q) std::memcpy(unit + 64 * q + 4 * i, b.qs + 4 * q, 4);
-        for (int k = 0; k < 3; ++k) std::memcpy(unit + kQ4Kx16ScalesAt + 64 * k + 4 * i, b.scales + 4 * k, 4);
-        std::memcpy(unit + kQ4Kx16DAt + 4 * i, &b.d, 2);
-        std::memcpy(unit + kQ4Kx16DAt + 4 * i + 2, &b.dmin, 2);
-      }
-    }
-  }
-  TensorView out = w;
-  out.data = data;
-  out.q4_kx16 = true;
-  return out;
-}
-
-void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out) {
-  const std::int64_t nb = w.cols / kQKK;
-  if (r >= q4_kx16_grouped_rows(w)) {
-    std::memcpy(out, w.row(r), w.row_bytes());
-    return;
-  }
-  const std::int64_t i = r % kQ4Kx16Rows;
-  const auto* group = static_cast<const std::uint8_t*>(w.data) +
-                      static_cast<std::size_t>(r / kQ4Kx16Rows) * kQ4Kx16Rows * w.row_bytes();
-  for (std::int64_t s = 0; s < nb; ++s) {
-    const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ4Kx16UnitBytes;
-    BlockQ4_K& b = out[s];
-    for (int q = 0; q < 32; ++q) std::memcpy(b.qs + 4 * q, unit + 64 * q + 4 * i, 4);
-    for (int k = 0; k < 3; ++k) std::memcpy(b.scales + 4 * k, unit + kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
-    std::memcpy(&b.d, unit + kQ4Kx16DAt + 4 * i, 2);
-    std::memcpy(&b.dmin, unit + kQ4Kx16DAt + 4 * i + 2, 2);
-  }
-}
-
 bool q6_kx16_repackable(const TensorView& w) {
   return w.type == DType::kQ6_K && !w.q6_kx16 && w.cols % kQKK == 0 && w.rows >= kQ6Kx16Rows;
 }
 
 namespace {
 
-// Where row i's bytes of one Q6_K block go in a Q6_Kx16 unit: each run of
-// 4 bytes (dword q of ql, qh or scales) to lane i of its chunk.
+// Where row i's bytes of one block go in a 16-row unit: copy(from, to, n)
+// for each run of n bytes, from the block's offset to the unit's (each
+// dword of qs, ql, qh or scales to lane i of its 64-byte vector).
+template <class Copy>
+void q4_k_places(std::int64_t i, Copy copy) {
+  for (int q = 0; q < 32; ++q) copy(offsetof(BlockQ4_K, qs) + 4 * q, 64 * q + 4 * i, 4);
+  for (int k = 0; k < 3; ++k) copy(offsetof(BlockQ4_K, scales) + 4 * k, kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
+  copy(offsetof(BlockQ4_K, d), kQ4Kx16DAt + 4 * i, 2);
+  copy(offsetof(BlockQ4_K, dmin), kQ4Kx16DAt + 4 * i + 2, 2);
+}
+
 template <class Copy>
 void q6_k_places(std::int64_t i, Copy copy) {
   for (int q = 0; q < 32; ++q) copy(offsetof(BlockQ6_K, ql) + 4 * q, 64 * q + 4 * i, 4);
@@ -131,24 +96,62 @@ void q6_k_places(std::int64_t i, Copy copy) {
   copy(offsetof(BlockQ6_K, d), kQ6Kx16DAt + 2 * i, 2);
 }
 
-}  // namespace
-
-TensorView repack_q6_kx16(const TensorView& w, void* data) {
+// Rearranges w's whole groups of 16 rows in place: in each, the 16 rows'
+// blocks of super-block s become unit s (16 blocks' bytes), placed by
+// places(i, copy) for row i.
+template <class Block, class Places>
+void repack_x16(const TensorView& w, void* data, Places places) {
+  constexpr std::size_t kUnit = 16 * sizeof(Block);
   const std::int64_t nb = w.cols / kQKK;
-  const std::size_t group_bytes = kQ6Kx16Rows * w.row_bytes();
-  std::vector<BlockQ6_K> rows(static_cast<std::size_t>(kQ6Kx16Rows * nb));  // (16, nb)
+  const std::size_t group_bytes = 16 * w.row_bytes();
+  std::vector<Block> rows(static_cast<std::size_t>(16 * nb));  // (16, nb)
   auto* base = static_cast<std::uint8_t*>(data);
-  for (std::int64_t g = 0; g < w.rows / kQ6Kx16Rows; ++g) {
+  for (std::int64_t g = 0; g < w.rows / 16; ++g) {
     std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
     std::memcpy(rows.data(), group, group_bytes);
     for (std::int64_t s = 0; s < nb; ++s) {
-      std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ6Kx16UnitBytes;
-      for (std::int64_t i = 0; i < kQ6Kx16Rows; ++i) {
+      std::uint8_t* unit = group + static_cast<std::size_t>(s) * kUnit;
+      for (std::int64_t i = 0; i < 16; ++i) {
         const auto* b = reinterpret_cast<const std::uint8_t*>(&rows[static_cast<std::size_t>(i * nb + s)]);
-        q6_k_places(i, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(unit + to, b + from, n); });
+        places(i, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(unit + to, b + from, n); });
       }
     }
   }
+}
+
+// Row r of a view repack_x16 rearranged (grouped: its rows in whole groups)
+// as plain blocks.
+template <class Block, class Places>
+void unpack_row_x16(const TensorView& w, std::int64_t grouped, std::int64_t r, Block* out, Places places) {
+  if (r >= grouped) {
+    std::memcpy(out, w.row(r), w.row_bytes());
+    return;
+  }
+  constexpr std::size_t kUnit = 16 * sizeof(Block);
+  const auto* group = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r / 16) * 16 * w.row_bytes();
+  for (std::int64_t s = 0; s < w.cols / kQKK; ++s) {
+    const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kUnit;
+    auto* b = reinterpret_cast<std::uint8_t*>(&out[s]);
+    places(r % 16, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(b + from, unit + to, n); });
+  }
+}
+
+}  // namespace
+
+TensorView repack_q4_kx16(const TensorView& w, void* data) {
+  repack_x16<BlockQ4_K>(w, data, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
+  TensorView out = w;
+  out.data = data;
+  out.q4_kx16 = true;
+  return out;
+}
+
+void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out) {
+  unpack_row_x16(w, q4_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
+}
+
+TensorView repack_q6_kx16(const TensorView& w, void* data) {
+  repack_x16<BlockQ6_K>(w, data, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
   TensorView out = w;
   out.data = data;
   out.q6_kx16 = true;
@@ -156,18 +159,7 @@ TensorView repack_q6_kx16(const TensorView& w, void* data) {
 }
 
 void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, BlockQ6_K* out) {
-  const std::int64_t nb = w.cols / kQKK;
-  if (r >= q6_kx16_grouped_rows(w)) {
-    std::memcpy(out, w.row(r), w.row_bytes());
-    return;
-  }
-  const auto* group = static_cast<const std::uint8_t*>(w.data) +
-                      static_cast<std::size_t>(r / kQ6Kx16Rows) * kQ6Kx16Rows * w.row_bytes();
-  for (std::int64_t s = 0; s < nb; ++s) {
-    const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kQ6Kx16UnitBytes;
-    auto* b = reinterpret_cast<std::uint8_t*>(&out[s]);
-    q6_k_places(r % kQ6Kx16Rows, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(b + from, unit + to, n); });
-  }
+  unpack_row_x16(w, q6_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
 }
 
 void repack_weights(Weights& w) {
