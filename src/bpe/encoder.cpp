@@ -69,7 +69,7 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
     PairInfo known;
     if (s.pair_cache.find(PairCache::key(syms[i].id, syms[i + 1].id), &known)) return;
     std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    table.prefetch(hash_bytes(piece.substr(a, b - a)));
+    table.prefetch_pair(hash_bytes(piece.substr(a, b - a)));
   };
   std::size_t n = syms.size() - 1;
   pairs.resize(n);

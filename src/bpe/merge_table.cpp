@@ -126,8 +126,24 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
   t.priority_.own() = std::move(priority);
   t.priority_.sync();
   TOK_TRY(t.build_index("merge table"));
+  t.build_filter();
   t.finish_byte_tokens();
   return t;
+}
+
+void MergeTable::build_filter() {
+  std::size_t live = 0;
+  for (std::size_t i = 0; i < size(); ++i) live += present_[i];
+  std::uint64_t words = std::bit_ceil(std::max<std::size_t>(8, live * 10 / 64));
+  std::vector<std::uint64_t>& f = filter_.own();
+  f.assign(words, 0);
+  filter_mask_ = words - 1;
+  for (TokenId id = 0; id < size(); ++id) {
+    if (!present_[id]) continue;
+    std::uint64_t h = hash_bytes(bytes(id));
+    f[filter_word(h)] |= filter_bits(h);
+  }
+  filter_.sync();
 }
 
 Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string>> token_bytes,

@@ -17,6 +17,7 @@
 //   byte_tokens u32[256]
 //   index     IndexSlot[header.index_cap]
 //   pairs     PairSlot[header.pairs_cap]
+//   filter    u64[header.filter_words]
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -27,7 +28,7 @@ namespace tok::bpe {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'O', 'K', 'M', 'T', 'A', 'B', '1'};
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;
 
 struct Header {
   char magic[8];
@@ -40,6 +41,7 @@ struct Header {
   std::uint64_t byte_tokens;    // Options::byte_tokens.size()
   std::uint64_t index_cap;
   std::uint64_t pairs_cap;
+  std::uint64_t filter_words;
   std::uint64_t options;        // initial | whole_piece_lookup << 8 | pairs_by_id << 16 |
                                 // priority_is_id << 17
   std::uint64_t unk;
@@ -136,6 +138,7 @@ std::string MergeTable::serialize() const {
   h.byte_tokens = options_.byte_tokens.size();
   h.index_cap = index_.size();
   h.pairs_cap = pairs_.size();
+  h.filter_words = filter_.size();
   h.options = static_cast<std::uint64_t>(options_.initial) |
               (std::uint64_t{options_.whole_piece_lookup} << 8) |
               (std::uint64_t{pairs_by_id_} << 16) | (std::uint64_t{priority_is_id_} << 17);
@@ -149,6 +152,7 @@ std::string MergeTable::serialize() const {
   put_array(out, byte_tokens_, 256);
   put_array(out, index_.data(), index_.size());
   put_array(out, pairs_.data(), pairs_.size());
+  put_array(out, filter_.data(), filter_.size());
   h.body_hash = body_checksum(std::string_view(out).substr(sizeof(Header)));
   std::memcpy(out.data(), &h, sizeof(Header));
   return out;
@@ -166,6 +170,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   std::string_view body = image.substr(sizeof(Header));
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
+      !power_of_two_or_zero(h.filter_words) || (h.filter_words != 0 && h.priorities == 0) ||
       h.n >= UINT32_MAX || (h.priorities != 0 && h.priorities != h.n) ||
       (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1 ||
       (h.options & ~std::uint64_t{0x301ff}) != 0 || (h.unk != kNoToken && h.unk >= h.n)) {
@@ -183,6 +188,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   r.get(bytes256, 256);
   r.get(t.index_, h.index_cap, in_place);
   r.get(t.pairs_, h.pairs_cap, in_place);
+  r.get(t.filter_, h.filter_words, in_place);
   if (!r.ok || r.pos != body.size()) return make_error("sizes do not match the image");
   t.priority_is_id_ = (h.options >> 17) & 1;
   if (t.priority_is_id_ && t.priority_.size() != h.n) return make_error("inconsistent priorities");
@@ -190,6 +196,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   std::memcpy(t.byte_tokens_, bytes256.data(), sizeof(t.byte_tokens_));
   t.index_mask_ = h.index_cap ? h.index_cap - 1 : 0;
   t.pairs_mask_ = h.pairs_cap ? h.pairs_cap - 1 : 0;
+  t.filter_mask_ = h.filter_words ? h.filter_words - 1 : 0;
   t.options_.initial = static_cast<InitialSymbols>(h.options & 0xff);
   t.options_.whole_piece_lookup = (h.options >> 8) & 1;
   t.pairs_by_id_ = (h.options >> 16) & 1;

@@ -2,6 +2,7 @@
 // encoder asks for, and a damaged image is refused.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -50,6 +51,51 @@ TEST_CASE("merge table image: round trip of a real vocabulary") {
     pieces.push_back(s);
   }
   CHECK(encode_all(*back, pieces) == encode_all(t, pieces));
+}
+
+// The ranked form rules pairs out with a Bloom filter before its index (kept
+// in the image): it must never rule out a real merge, nor let a non-token in.
+TEST_CASE("ranked form: every split of every token is a merge, before and after the image") {
+  for (const char* name : {"cl100k_base", "o200k_base"}) {
+    // Built here, not read from the image cache (which an older build may
+    // have written).
+    ::setenv("TOK_TABLE_CACHE", "0", 1);
+    auto tk = tok::formats::load_tokenizer(name);
+    ::unsetenv("TOK_TABLE_CACHE");
+    REQUIRE(tk.ok());
+    const MergeTable& t = tk->table();
+    auto back = MergeTable::deserialize(t.serialize());
+    REQUIRE(back.ok());
+    std::size_t merges = 0, refused = 0;
+    for (TokenId id = 0; id < t.size(); ++id) {
+      if (!t.has(id)) continue;
+      std::string_view b = t.bytes(id);
+      for (std::size_t k = 1; k < b.size(); ++k) {
+        TokenId l = t.find(b.substr(0, k)), r = t.find(b.substr(k));
+        if (l == kNoToken || r == kNoToken) continue;
+        ++merges;
+        const MergeTable* tables[] = {&t, &*back};
+        for (const MergeTable* m : tables) {
+          PairInfo p = m->pair(l, r, b);
+          if (p.rank != t.priority(id) || p.result != id) {
+            FAIL_CHECK(std::string(name) << ": pair " << l << " + " << r << " gave " << p.result);
+          }
+        }
+      }
+      // Pairs whose joined bytes are no token: the token and a byte that
+      // extends it to no token.
+      for (int c = 0; c < 256; c += 37) {
+        std::string joined(b);
+        joined += static_cast<char>(c);
+        if (t.find(joined) != kNoToken) continue;
+        ++refused;
+        CHECK(t.pair(id, t.byte_token(static_cast<unsigned char>(c)), joined).rank == kNoRank);
+        CHECK(back->pair(id, t.byte_token(static_cast<unsigned char>(c)), joined).rank == kNoRank);
+      }
+    }
+    CHECK(merges > 200000);
+    CHECK(refused > 100000);
+  }
 }
 
 TEST_CASE("merge table image: the merge-list form round-trips too") {
