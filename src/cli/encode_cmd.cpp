@@ -17,6 +17,7 @@
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
+#include "core/huge_pages.hpp"
 #include "core/id_text.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
@@ -59,8 +60,14 @@ class EncodeWriter {
   // Room for a chunk of `bytes` bytes' ids up front (at most one per byte;
   // pages are only touched as ids fill them): grown by doubling, the vector
   // copied itself into fresh memory again and again, and fresh pages are
-  // costly.
-  void reserve(std::size_t bytes) { ids_.reserve(bytes + 2); }
+  // costly. A big one is advised for huge pages: a 25 MB file's ids take
+  // 6,000 faults of 4 KiB pages, about 3% of its encode call.
+  void reserve(std::size_t bytes) {
+    ids_.reserve(bytes + 2);
+    if (bytes >= (std::size_t{4} << 20)) {
+      advise_huge_pages(ids_.data(), ids_.capacity() * sizeof(bpe::TokenId));
+    }
+  }
 
   // The tokens of `text`, which starts at byte `base` of the input.
   Status chunk(std::string_view text, std::uint64_t base, bpe::SpecialMode mode) {

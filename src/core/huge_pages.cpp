@@ -36,6 +36,18 @@ void* huge_allocate(std::size_t bytes) {
   return p;
 }
 
+void advise_huge_pages(void* p, std::size_t bytes) noexcept {
+#if defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kPage = 4096;
+  auto start = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
+  if (end > start) (void)::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 void huge_deallocate(void* p, std::size_t bytes) noexcept {
   if (!p) return;
   if (bytes < kMinHugeBlock) {

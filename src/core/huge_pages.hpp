@@ -17,6 +17,10 @@ namespace tok {
 // huge_deallocate takes the size that was asked for.
 void* huge_allocate(std::size_t bytes);
 void huge_deallocate(void* p, std::size_t bytes) noexcept;
+// Advises transparent huge pages for the whole pages inside [p, p + bytes)
+// of memory allocated elsewhere (a large std::vector reserved up front and
+// then filled): advice only, nothing happens where it is refused.
+void advise_huge_pages(void* p, std::size_t bytes) noexcept;
 
 template <class T>
 struct HugePageAllocator {
