@@ -49,56 +49,85 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
   syms.back() = {static_cast<std::uint32_t>(n), kNoToken};
 }
 
-// Linear scan: find the lowest-priority (leftmost on ties) pair, merge, repeat.
+// Linear merge for pieces of fewer than kHeapThreshold symbols: the
+// lowest-priority pair, leftmost on ties, is the minimum of (rank, position)
+// packed in one word. Merged-away symbols stay in place, unlinked (no erase
+// moves the arrays), and each block of 8 positions keeps its minimum, so a
+// merge rescans the blocks it touched and the block minima, not every pair.
 void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
                   EncodeScratch& s) {
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
   auto& syms = s.symbols;
-  auto& pairs = s.pairs;
-  auto pair_at = [&](std::size_t i) -> PairInfo {
-    if (i + 2 >= syms.size()) return {};
-    std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    PairInfo pi =
-        cached_pair(table, s.pair_cache, syms[i].id, syms[i + 1].id, piece.substr(a, b - a));
-    return pi.rank < max_rank ? pi : PairInfo{};
+  const std::uint32_t n = static_cast<std::uint32_t>(syms.size() - 1);  // < kHeapThreshold
+  std::uint64_t key[kHeapThreshold];      // rank << 32 | position, kNone: no pair
+  TokenId result[kHeapThreshold];
+  std::uint32_t next[kHeapThreshold];     // next live symbol (n: the sentinel)
+  std::uint32_t prev[kHeapThreshold];     // previous live symbol (UINT32_MAX: none)
+  std::uint64_t block_min[kHeapThreshold / 8];
+  const std::uint32_t blocks = (n + 7) / 8;
+  // The bytes of the pair starting at live symbol i (its next is live too).
+  auto joined = [&](std::uint32_t i) {
+    std::uint32_t a = syms[i].start, b = syms[next[next[i]]].start;
+    return piece.substr(a, b - a);
   };
-  // Starts loading the index slot pair_at(i) will probe, unless the pair
-  // cache already knows the answer: lookups that do not depend on each other
-  // then wait on memory together instead of one after another.
-  auto prefetch_pair = [&](std::size_t i) {
-    if (i + 2 >= syms.size()) return;
+  auto set_pair = [&](std::uint32_t i) {
+    key[i] = kNone;
+    if (next[i] >= n) return;
+    PairInfo pi = cached_pair(table, s.pair_cache, syms[i].id, syms[next[i]].id, joined(i));
+    if (pi.rank >= max_rank) return;
+    key[i] = (std::uint64_t{pi.rank} << 32) | i;
+    result[i] = pi.result;
+  };
+  // Starts loading what set_pair(i) will read, unless the pair cache already
+  // knows: lookups that do not depend on each other then wait on memory
+  // together instead of one after another.
+  auto prefetch_pair = [&](std::uint32_t i) {
+    if (next[i] >= n) return;
     PairInfo known;
-    if (s.pair_cache.find(PairCache::key(syms[i].id, syms[i + 1].id), &known)) return;
-    std::uint32_t a = syms[i].start, b = syms[i + 2].start;
-    table.prefetch_pair(hash_bytes(piece.substr(a, b - a)));
+    if (s.pair_cache.find(PairCache::key(syms[i].id, syms[next[i]].id), &known)) return;
+    table.prefetch_pair(hash_bytes(joined(i)));
   };
-  std::size_t n = syms.size() - 1;
-  pairs.resize(n);
-  for (std::size_t i = 0; i + 1 < n; ++i) {
+  auto scan_block = [&](std::uint32_t b) {
+    std::uint64_t m = kNone;
+    for (std::uint32_t i = 8 * b, e = std::min(n, 8 * b + 8); i < e; ++i) m = key[i] < m ? key[i] : m;
+    block_min[b] = m;
+  };
+  for (std::uint32_t i = 0; i < n; ++i) {
+    next[i] = i + 1;
+    prev[i] = i == 0 ? UINT32_MAX : i - 1;
+  }
+  for (std::uint32_t i = 0; i + 1 < n; ++i) {
     s.pair_cache.prefetch(PairCache::key(syms[i].id, syms[i + 1].id));
   }
-  for (std::size_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
-  for (std::size_t i = 0; i < n; ++i) pairs[i] = pair_at(i);
-  while (n > 1) {
-    // The lowest rank, leftmost on ties, as the minimum of (rank, index)
-    // packed in one word: a compare and a conditional move per pair. The
-    // branch on each comparison mispredicted about half the time and was a
-    // third of this function's time.
-    std::uint64_t best = ~std::uint64_t{0};
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      std::uint64_t k = (std::uint64_t{pairs[i].rank} << 32) | i;
-      best = k < best ? k : best;
-    }
-    if ((best >> 32) == kNoRank) break;
-    std::size_t at = static_cast<std::size_t>(best & 0xffffffffu);
-    syms[at].id = pairs[at].result;
-    syms.erase(syms.begin() + static_cast<std::ptrdiff_t>(at) + 1);
-    pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(at) + 1);
-    --n;
+  for (std::uint32_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
+  for (std::uint32_t i = 0; i < n; ++i) set_pair(i);
+  for (std::uint32_t b = 0; b < blocks; ++b) scan_block(b);
+  for (;;) {
+    // A compare and a conditional move per block: a branch on each
+    // comparison would mispredict about half the time.
+    std::uint64_t best = kNone;
+    for (std::uint32_t b = 0; b < blocks; ++b) best = block_min[b] < best ? block_min[b] : best;
+    if (best == kNone) break;
+    std::uint32_t at = static_cast<std::uint32_t>(best & 0xffffffffu);
+    std::uint32_t gone = next[at];
+    syms[at].id = result[at];
+    key[gone] = kNone;
+    next[at] = next[gone];
+    if (next[at] < n) prev[next[at]] = at;
+    std::uint32_t before = prev[at];
     prefetch_pair(at);
-    if (at > 0) prefetch_pair(at - 1);
-    pairs[at] = pair_at(at);
-    if (at > 0) pairs[at - 1] = pair_at(at - 1);
+    if (before != UINT32_MAX) prefetch_pair(before);
+    set_pair(at);
+    if (before != UINT32_MAX) set_pair(before);
+    scan_block(at / 8);
+    if (gone / 8 != at / 8) scan_block(gone / 8);
+    if (before != UINT32_MAX && before / 8 != at / 8) scan_block(before / 8);
   }
+  // Compact the surviving symbols (symbol 0 always survives: merges keep the left).
+  std::uint32_t w = 0;
+  for (std::uint32_t i = 0; i < n; i = next[i]) syms[w++] = syms[i];
+  syms[w] = {static_cast<std::uint32_t>(piece.size()), kNoToken};
+  syms.resize(w + 1);
 }
 
 // Heap with lazy invalidation over a doubly linked list of symbols, in

@@ -3,10 +3,11 @@
 // model's tokenizer included); the three strategies below are one merge rule
 // sized to the piece, not separate tokenizers.
 //
-// Short pieces (the vast majority) use a linear scan over a small vector of
-// symbols, as tiktoken does: for n < ~100 symbols a scan for the minimum beats
-// a heap. Medium pieces use a binary heap with lazy invalidation over a linked
-// list of symbols. Pieces of kLongPieceBytes and more (a 1 MB run of one
+// Short pieces (the vast majority) use a linear scan for the lowest pair, as
+// tiktoken does (for n < ~100 symbols a scan beats a heap), over blocks of 8
+// pairs that each keep their minimum, on symbols merged in place. Medium
+// pieces use a binary heap with lazy invalidation over a linked list of
+// symbols. Pieces of kLongPieceBytes and more (a 1 MB run of one
 // letter) go to long_piece.hpp: per-rank queues, linear time, about 8 bytes of
 // state per input byte. All pick the lowest priority and, on ties, the
 // leftmost pair, so they give identical results (tested).
@@ -34,7 +35,6 @@ struct EncodeScratch {
     TokenId id;
   };
   std::vector<Symbol> symbols;  // (n + 1): the last is a sentinel at piece end
-  std::vector<PairInfo> pairs;  // (n): pairs[i] = merge of symbols i and i+1
   HotCache hot;
   PieceCache cache;
   PairCache pair_cache;

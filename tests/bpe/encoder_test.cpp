@@ -69,6 +69,25 @@ TEST_CASE("linear scan and heap agree on real vocabularies") {
   }
 }
 
+TEST_CASE("linear scan and heap agree on runs of CJK characters (many merges a piece)") {
+  // Pieces of 3-135 bytes: the linear merge's blocks of 8 pairs, merged in
+  // place, against the heap.
+  const char* chars[] = {"的", "是", "不", "了", "人", "我", "在", "有", "他", "这", "中", "大",
+                         "来", "上", "国", "个", "到", "说", "们", "为", "子", "和", "你", "地",
+                         "の", "に", "は", "を", "た", "が", "で", "て", "し", "い", "ア", "ン"};
+  for (const char* name : {"cl100k_base", "o200k_base"}) {
+    auto tk = tok::formats::load_tokenizer(name);
+    REQUIRE(tk.ok());
+    std::mt19937 rng(11);
+    for (int i = 0; i < 1500; ++i) {
+      std::string s;
+      int len = 1 + static_cast<int>(rng() % 45);
+      for (int k = 0; k < len; ++k) s += chars[rng() % 36];
+      CHECK(run(tk->table(), s, false) == run(tk->table(), s, true));
+    }
+  }
+}
+
 TEST_CASE("long runs are not quadratic") {
   auto tk = tok::formats::load_tokenizer("o200k_base");
   REQUIRE(tk.ok());
