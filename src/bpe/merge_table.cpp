@@ -14,13 +14,17 @@ std::uint64_t table_size_for(std::size_t n) {
   return std::bit_ceil(std::max<std::size_t>(16, n * 2));
 }
 
+std::size_t count_present(const TableArray<std::uint8_t>& present) {
+  std::size_t live = 0;
+  for (std::uint8_t p : present) live += p;
+  return live;
+}
+
 }  // namespace
 
 Status MergeTable::build_index(std::string_view source) {
   std::size_t n = size();
-  std::size_t live = 0;
-  for (std::size_t i = 0; i < n; ++i) live += present_[i];
-  std::uint64_t cap = table_size_for(live);
+  std::uint64_t cap = table_size_for(count_present(present_));
   std::vector<IndexSlot>& index = index_.own();
   index.assign(cap, IndexSlot{});
   index_mask_ = cap - 1;
@@ -132,9 +136,7 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
 }
 
 void MergeTable::build_filter() {
-  std::size_t live = 0;
-  for (std::size_t i = 0; i < size(); ++i) live += present_[i];
-  std::uint64_t words = std::bit_ceil(std::max<std::size_t>(8, live * 10 / 64));
+  std::uint64_t words = std::bit_ceil(std::max<std::size_t>(8, count_present(present_) * 10 / 64));
   std::vector<std::uint64_t>& f = filter_.own();
   f.assign(words, 0);
   filter_mask_ = words - 1;

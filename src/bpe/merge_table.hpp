@@ -101,8 +101,7 @@ class MergeTable {
     if (!index_.empty()) __builtin_prefetch(&index_[h & index_mask_]);
   }
   // The same for a pair question about joined bytes of hash h: the filter
-  // word, and the index slot only when the filter (if already cached) does
-  // not rule the pair out.
+  // word and the index slot.
   void prefetch_pair(std::uint64_t h) const {
     if (!filter_.empty()) __builtin_prefetch(&filter_[filter_word(h)]);
     prefetch(h);
