@@ -20,6 +20,8 @@ std::size_t valid_utf8_prefix(std::string_view s) {
       if (((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) != 0) break;
       i += 32;
     }
+    // The blocks may have ended exactly at the end of the input.
+    if (i == n) break;
     if (i + 8 <= n) {
       std::uint64_t w;
       std::memcpy(&w, p + i, 8);

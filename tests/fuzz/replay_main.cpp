@@ -3,9 +3,11 @@
 // saved crashes (tests/fuzz/regressions/) and seeds fixed forever.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,11 @@ int main(int argc, char** argv) {
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    // An exactly sized copy, as libFuzzer passes it: a std::string's
+    // terminating NUL would hide a read one past the end from ASan.
+    auto exact = std::make_unique<uint8_t[]>(data.size() + (data.empty() ? 1 : 0));
+    std::memcpy(exact.get(), data.data(), data.size());
+    LLVMFuzzerTestOneInput(exact.get(), data.size());
   }
   std::printf("replayed %zu inputs\n", files.size());
   return files.empty() ? 1 : 0;

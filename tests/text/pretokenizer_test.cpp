@@ -4,11 +4,16 @@
 #include <doctest/doctest.h>
 #include <unicode/uchar.h>
 
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "text/pretokenizer.hpp"
 #include "text/unicode_props.hpp"
+#include "text/utf8.hpp"
 
 using tok::text::PreTokenizer;
 using tok::text::Scanner;
@@ -183,6 +188,42 @@ TEST_CASE("invalid UTF-8 becomes its own pieces") {
     // Each valid run is split on its own: the spaces end their run.
     CHECK(pieces(pt, "x  \x80y") == Pieces{"x", "  ", "\x80", "y"});
     CHECK(regex_pieces(pt, "x  \x80y") == Pieces{"x", "  ", "\x80", "y"});
+  }
+}
+
+// Byte at a time, the rule as written: the reference for the block scan.
+static std::size_t valid_prefix_slow(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t len = tok::text::utf8::valid_char_length(s.substr(i));
+    if (len == 0) return i;
+    i += len;
+  }
+  return i;
+}
+
+TEST_CASE("valid_utf8_prefix reads nothing past the input, whatever its length") {
+  // Exactly sized heap buffers (no terminating NUL after the last byte), so
+  // a read one past the end is a sanitizer error, not a quiet read of '\0'.
+  std::mt19937 rng(7);
+  const std::string pool[] = {"a", " ", "\n", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
+                              "\xff", "\x80", "\xe4\xb8", "\xed\xa0\x80"};
+  for (std::size_t n = 0; n <= 130; ++n) {
+    for (int variant = 0; variant < 4; ++variant) {
+      std::string text;
+      while (text.size() < n) {
+        // Variant 0 is all ASCII: the block scan runs to the very end.
+        const std::string& piece = variant == 0 ? pool[rng() % 3] : pool[rng() % std::size(pool)];
+        text += piece;
+      }
+      text.resize(n);
+      auto buf = std::make_unique<char[]>(n == 0 ? 1 : n);
+      std::memcpy(buf.get(), text.data(), n);
+      std::string_view view(buf.get(), n);
+      CAPTURE(n);
+      CAPTURE(variant);
+      CHECK(tok::text::valid_utf8_prefix(view) == valid_prefix_slow(view));
+    }
   }
 }
 
