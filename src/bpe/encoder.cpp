@@ -20,6 +20,9 @@ PieceTooLong::PieceTooLong(std::size_t bytes)
 
 namespace {
 
+// Shorter cold pieces are merged whole: two 3-byte characters at least.
+constexpr std::size_t kMinCutBytes = 6;
+
 // Fills scratch.symbols with the initial symbols of piece plus a sentinel.
 void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
   auto& syms = s.symbols;
@@ -230,11 +233,88 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
 
 namespace {
 
-// The tokens of a piece that the hot cache did not answer (h is its hash):
-// whole-piece lookup, piece cache, and only then the merge loop. Returns a
-// pointer to *n tokens valid until the next call with this scratch.
 const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std::uint64_t h,
-                           EncodeScratch& s, std::size_t* n) {
+                           EncodeScratch& s, std::size_t* n, bool may_cut = true);
+
+// Does the token `id`, whose bytes are `part`, come out of merging those
+// bytes? (Looked up whole, a piece that is a token is that token; a part cut
+// from a piece must be what the merges make of it.) Known once per token.
+bool merges_to_itself(const MergeTable& table, TokenId id, std::string_view part,
+                      EncodeScratch& s) {
+  if (s.reach_for != &table) {
+    s.reach.assign(table.size(), 0);
+    s.reach_for = &table;
+  }
+  if (id >= s.reach.size()) return false;
+  if (!s.reach[id]) {
+    s.part_tmp.clear();
+    merge_symbols(table, part, kNoRank, false, s.part_tmp, s);
+    s.reach[id] = s.part_tmp.size() == 1 && s.part_tmp[0] == id ? 1 : 2;
+  }
+  return s.reach[id] == 1;
+}
+
+// Appends the tokens of one part of a cut piece (h its hash) to s.parts_out.
+void append_part(const MergeTable& table, std::string_view part, std::uint64_t h,
+                 EncodeScratch& s) {
+  std::size_t k = 0;
+  const TokenId* t = s.hot_out;
+  if (part.size() <= HotCache::kMaxBytes) k = s.hot.find(part, h, s.hot_out);
+  if (!k) t = lookup_cold(table, part, h, s, &k, false);
+  if (k == 1 && table.options().whole_piece_lookup && !merges_to_itself(table, t[0], part, s)) {
+    s.part_tmp.clear();
+    merge_symbols(table, part, kNoRank, false, s.part_tmp, s);
+    s.parts_out.insert(s.parts_out.end(), s.part_tmp.begin(), s.part_tmp.end());
+    return;
+  }
+  s.parts_out.insert(s.parts_out.end(), t, t + k);
+}
+
+// The tokens of a cold piece cut at every point no token can span
+// (piece_cuts.hpp), each part through the caches; nullptr when it has no such
+// point. Runs of CJK and kana, one piece each, mostly fall into a few
+// thousand distinct parts. The parts' hot-cache slots are all prefetched
+// before the first is looked up.
+const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, EncodeScratch& s,
+                          std::size_t* n) {
+  const auto* b = reinterpret_cast<const unsigned char*>(piece.data());
+  std::size_t p = 1;
+  while (p < piece.size() && !cuts::candidate(b, p)) ++p;
+  if (p >= piece.size()) return nullptr;
+  if (!table.cuts_usable()) return nullptr;
+  auto& ends = s.part_ends;
+  auto& hashes = s.part_hashes;
+  ends.clear();
+  hashes.clear();
+  std::size_t from = 0;
+  auto add = [&](std::size_t end) {
+    std::uint64_t h = hash_bytes(piece.substr(from, end - from));
+    ends.push_back(end);
+    hashes.push_back(h);
+    s.hot.prefetch(h);
+    from = end;
+  };
+  for (; p < piece.size(); ++p) {
+    if (cuts::candidate(b, p) && table.safe_cut(piece, p)) add(p);
+  }
+  if (ends.empty()) return nullptr;
+  add(piece.size());
+  s.parts_out.clear();
+  from = 0;
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    append_part(table, piece.substr(from, ends[i] - from), hashes[i], s);
+    from = ends[i];
+  }
+  *n = s.parts_out.size();
+  return s.parts_out.data();
+}
+
+// The tokens of a piece that the hot cache did not answer (h is its hash):
+// whole-piece lookup, piece cache, cutting it (may_cut), and only then the
+// merge loop. Returns a pointer to *n tokens valid until the next call with
+// this scratch.
+const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std::uint64_t h,
+                           EncodeScratch& s, std::size_t* n, bool may_cut) {
   bool short_piece = piece.size() <= HotCache::kMaxBytes;
   if (table.options().whole_piece_lookup) {
     TokenId whole = table.find(piece, h);
@@ -248,6 +328,10 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
   if (const TokenId* hit = s.cache.find(piece, h, n)) {
     if (short_piece) s.hot.insert(piece, h, hit, *n);
     return hit;
+  }
+  if (may_cut && piece.size() >= kMinCutBytes) {
+    // Not cached whole: such a piece seldom comes again, and its parts are.
+    if (const TokenId* parts = lookup_cut(table, piece, s, n)) return parts;
   }
   s.tmp.clear();
   merge_symbols(table, piece, kNoRank, false, s.tmp, s);

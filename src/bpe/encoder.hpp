@@ -40,6 +40,15 @@ struct EncodeScratch {
   PairCache pair_cache;
   std::vector<TokenId> tmp;
   TokenId hot_out[HotCache::kMaxTokens];
+  // Cutting cold pieces (piece_cuts.hpp). reach[id], for the table
+  // reach_for when it has whole_piece_lookup: 0 not known yet, 1 the token's
+  // bytes merge to the token, 2 they do not (a part cut from a piece that is
+  // such a token must be merged, not looked up whole).
+  const MergeTable* reach_for = nullptr;
+  std::vector<std::uint8_t> reach;
+  std::vector<TokenId> parts_out, part_tmp;
+  std::vector<std::size_t> part_ends;
+  std::vector<std::uint64_t> part_hashes;
 };
 
 // Pieces at least this many symbols long take the heap path.

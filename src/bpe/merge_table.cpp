@@ -132,6 +132,7 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
   TOK_TRY(t.build_index("merge table"));
   t.build_filter();
   t.finish_byte_tokens();
+  t.build_cuts();
   return t;
 }
 
@@ -148,6 +149,42 @@ void MergeTable::build_filter() {
   filter_.sync();
 }
 
+void MergeTable::build_cuts() {
+  std::vector<std::uint64_t> keys;
+  for (TokenId id = 0; id < size(); ++id) {
+    if (!present_[id]) continue;
+    std::string_view t = bytes(id);
+    const auto* b = reinterpret_cast<const unsigned char*>(t.data());
+    for (std::size_t j = 1; j < t.size(); ++j) {
+      if (!cuts::candidate(b, j)) continue;
+      keys.push_back(cuts::key(b + j, std::min<std::size_t>(j, 2), std::min<std::size_t>(t.size() - j, 2)));
+    }
+  }
+  // About 32 bits a key: a safe point is left uncut by mistake a few % of the time.
+  std::uint64_t nbits = std::bit_ceil(std::max<std::uint64_t>(4096, 32 * keys.size()));
+  std::vector<std::uint64_t>& words = cut_bits_.own();
+  words.assign(nbits / 64, 0);
+  unsigned shift = 64 - static_cast<unsigned>(std::countr_zero(nbits));
+  for (std::uint64_t k : keys) {
+    std::uint64_t b = cuts::bit(k, shift);
+    words[b >> 6] |= std::uint64_t{1} << (b & 63);
+  }
+  cut_bits_.sync();
+  finish_cuts();
+}
+
+void MergeTable::finish_cuts() {
+  cut_shift_ = cut_bits_.empty()
+                   ? 64
+                   : 64 - static_cast<unsigned>(std::countr_zero(std::uint64_t{cut_bits_.size()} * 64));
+  cuts_usable_ = options_.initial == InitialSymbols::kBytes;
+  for (unsigned c = 0; c < 256 && cuts_usable_; ++c) {
+    TokenId id = byte_tokens_[c];
+    cuts_usable_ = id != kNoToken && has(id) && bytes(id).size() == 1 &&
+                   static_cast<unsigned char>(bytes(id)[0]) == c;
+  }
+}
+
 Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string>> token_bytes,
                                            const std::vector<Merge>& merges, Options options) {
   MergeTable t;
@@ -157,6 +194,7 @@ Result<MergeTable> MergeTable::from_merges(std::vector<std::optional<std::string
   TOK_TRY(t.build_index("merge table"));
   TOK_TRY(t.build_pairs(merges));
   t.finish_byte_tokens();
+  t.build_cuts();
   return t;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bpe/hash.hpp"
+#include "bpe/piece_cuts.hpp"
 #include "bpe/table_array.hpp"
 #include "core/result.hpp"
 
@@ -105,6 +106,14 @@ class MergeTable {
   void prefetch_pair(std::uint64_t h) const {
     if (!filter_.empty()) __builtin_prefetch(&filter_[filter_word(h)]);
     prefetch(h);
+  }
+  // May a piece be cut at candidate point p (bpe/piece_cuts.hpp) and its two
+  // parts encoded apart? Only asked when cuts_usable(): the table's initial
+  // symbols are each byte's own one-byte token (not SentencePiece characters,
+  // byte fallback, or an unknown token standing for a byte).
+  bool cuts_usable() const { return cuts_usable_ && !cut_bits_.empty(); }
+  bool safe_cut(std::string_view piece, std::size_t p) const {
+    return cuts::safe(cut_bits_.data(), cut_shift_, piece, p);
   }
   TokenId byte_token(unsigned char b) const { return byte_tokens_[b]; }
   // May the adjacent symbols left and right merge? `joined` is their bytes,
@@ -200,6 +209,12 @@ class MergeTable {
     return (filter_[filter_word(h)] & m) == m;
   }
   void build_filter();
+  // The bit set of piece_cuts.hpp: 2^(64 - cut_shift_) bits, about 32 per key.
+  TableArray<std::uint64_t> cut_bits_;
+  unsigned cut_shift_ = 64;
+  bool cuts_usable_ = false;
+  void build_cuts();
+  void finish_cuts();  // cut_shift_ and cuts_usable_ from the built or loaded table
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.
   struct PairSlot {
     std::uint64_t key = UINT64_MAX;

@@ -18,6 +18,7 @@
 //   index     IndexSlot[header.index_cap]
 //   pairs     PairSlot[header.pairs_cap]
 //   filter    u64[header.filter_words]
+//   cut_bits  u64[header.cut_words]
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -28,7 +29,7 @@ namespace tok::bpe {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'O', 'K', 'M', 'T', 'A', 'B', '1'};
-constexpr std::uint32_t kVersion = 3;
+constexpr std::uint32_t kVersion = 4;
 
 struct Header {
   char magic[8];
@@ -42,6 +43,7 @@ struct Header {
   std::uint64_t index_cap;
   std::uint64_t pairs_cap;
   std::uint64_t filter_words;
+  std::uint64_t cut_words;
   std::uint64_t options;        // initial | whole_piece_lookup << 8 | pairs_by_id << 16 |
                                 // priority_is_id << 17
   std::uint64_t unk;
@@ -139,6 +141,7 @@ std::string MergeTable::serialize() const {
   h.index_cap = index_.size();
   h.pairs_cap = pairs_.size();
   h.filter_words = filter_.size();
+  h.cut_words = cut_bits_.size();
   h.options = static_cast<std::uint64_t>(options_.initial) |
               (std::uint64_t{options_.whole_piece_lookup} << 8) |
               (std::uint64_t{pairs_by_id_} << 16) | (std::uint64_t{priority_is_id_} << 17);
@@ -153,6 +156,7 @@ std::string MergeTable::serialize() const {
   put_array(out, index_.data(), index_.size());
   put_array(out, pairs_.data(), pairs_.size());
   put_array(out, filter_.data(), filter_.size());
+  put_array(out, cut_bits_.data(), cut_bits_.size());
   h.body_hash = body_checksum(std::string_view(out).substr(sizeof(Header)));
   std::memcpy(out.data(), &h, sizeof(Header));
   return out;
@@ -170,7 +174,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   std::string_view body = image.substr(sizeof(Header));
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
-      !power_of_two_or_zero(h.filter_words) || (h.filter_words != 0 && h.priorities == 0) ||
+      !power_of_two_or_zero(h.filter_words) || !power_of_two_or_zero(h.cut_words) || (h.filter_words != 0 && h.priorities == 0) ||
       h.n >= UINT32_MAX || (h.priorities != 0 && h.priorities != h.n) ||
       (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1 ||
       (h.options & ~std::uint64_t{0x301ff}) != 0 || (h.unk != kNoToken && h.unk >= h.n)) {
@@ -189,6 +193,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   r.get(t.index_, h.index_cap, in_place);
   r.get(t.pairs_, h.pairs_cap, in_place);
   r.get(t.filter_, h.filter_words, in_place);
+  r.get(t.cut_bits_, h.cut_words, in_place);
   if (!r.ok || r.pos != body.size()) return make_error("sizes do not match the image");
   t.priority_is_id_ = (h.options >> 17) & 1;
   if (t.priority_is_id_ && t.priority_.size() != h.n) return make_error("inconsistent priorities");
@@ -201,6 +206,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   t.options_.whole_piece_lookup = (h.options >> 8) & 1;
   t.pairs_by_id_ = (h.options >> 16) & 1;
   t.options_.unk = static_cast<TokenId>(h.unk);
+  t.finish_cuts();
   t.keeper_ = std::move(keeper);
   return t;
 }

@@ -1,0 +1,140 @@
+// Cutting cold pieces where no token can span (bpe/piece_cuts.hpp): the
+// encoder's tokens for a piece must be those of the whole piece, looked up
+// whole when it is a token and merged otherwise.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bpe/encoder.hpp"
+#include "bpe/merge_table.hpp"
+#include "formats/registry.hpp"
+
+using namespace tok::bpe;
+
+namespace {
+
+// The tokens of one piece without any cut: whole-piece lookup, then merges.
+std::vector<TokenId> uncut(const MergeTable& t, std::string_view piece) {
+  if (t.options().whole_piece_lookup) {
+    TokenId whole = t.find(piece);
+    if (whole != kNoToken) return {whole};
+  }
+  EncodeScratch s;
+  std::vector<TokenId> out;
+  merge_symbols(t, piece, kNoRank, false, out, s);
+  return out;
+}
+
+std::vector<TokenId> encoded(const MergeTable& t, std::string_view piece, EncodeScratch& s) {
+  std::vector<TokenId> out;
+  encode_piece(t, piece, out, s);
+  return out;
+}
+
+MergeTable ranked(std::vector<std::string> extra) {
+  std::vector<std::string> toks;
+  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
+  for (auto& e : extra) toks.push_back(std::move(e));
+  return std::move(MergeTable::from_ranks(std::move(toks))).value();
+}
+
+}  // namespace
+
+TEST_CASE("a point that a token spans is never cut") {
+  // "\xad\xe4" (the last byte of 中 and the first of 丁) is a token.
+  MergeTable t = ranked({"\xad\xe4"});
+  REQUIRE(t.cuts_usable());
+  std::string two = "\xe4\xb8\xad\xe4\xb8\xad";  // 中中
+  CHECK_FALSE(t.safe_cut(two, 3));
+  CHECK_FALSE(t.safe_cut("\xe4\xb8\xad\xe4\xb8\x81", 3));  // 中丁: the same two bytes meet
+  std::string free = "\xe5\x9b\xbd\xe5\x9b\xbd";          // 国国
+  CHECK(t.safe_cut(free, 3));
+  // Two bytes either side: "\xb8\xad\xe4\xb8" spans the point only after 中
+  // and before a character starting \xe4\xb8.
+  MergeTable wide = ranked({"\xb8\xad\xe4\xb8"});
+  CHECK_FALSE(wide.safe_cut(two, 3));
+  CHECK(wide.safe_cut(free, 3));
+  CHECK(wide.safe_cut("\xe5\x9b\xad\xe4\xb8\xad", 3));  // "\xad\xe4\xb8" after \x9b, not \xb8
+  CHECK(wide.safe_cut("\xe4\xb8\xad\xe4\xba\x8c", 3));  // 中二: \xe4\xba, not \xe4\xb8
+  // The same after the table's image round trip.
+  auto back = MergeTable::deserialize(wide.serialize());
+  REQUIRE(back.ok());
+  REQUIRE(back->cuts_usable());
+  CHECK_FALSE(back->safe_cut(two, 3));
+  CHECK(back->safe_cut(free, 3));
+}
+
+TEST_CASE("a cut-off part that is a token its bytes do not merge to is merged") {
+  // 中 is a token (256), but no merge builds it from its bytes: alone, the
+  // piece is looked up whole; inside 中中 (no token spans the middle) the
+  // merges leave six bytes, and so must the cut.
+  MergeTable t = ranked({"\xe4\xb8\xad"});
+  REQUIRE(t.options().whole_piece_lookup);
+  EncodeScratch s;
+  std::string one = "\xe4\xb8\xad", two = one + one;
+  CHECK(encoded(t, one, s) == std::vector<TokenId>{256});  // now in the caches
+  std::vector<TokenId> bytes = {0xe4, 0xb8, 0xad, 0xe4, 0xb8, 0xad};
+  CHECK(encoded(t, two, s) == bytes);
+  CHECK(uncut(t, two) == bytes);
+  EncodeScratch fresh;
+  std::vector<TokenId> nine = {0xe4, 0xb8, 0xad, 0xe4, 0xb8, 0xad, 0xe4, 0xb8, 0xad};
+  CHECK(encoded(t, two + one, fresh) == nine);
+}
+
+TEST_CASE("cut pieces give the tokens of the whole piece on real vocabularies") {
+  const char* chars[] = {"的", "是", "不", "了", "人", "我", "在", "有", "他", "这", "中", "大",
+                         "の", "に", "は", "を", "た", "が", "で", "て", "ア", "ン", "ー", "한",
+                         "국", "어", "п", "р", "и", "ж", "ค", "ว", "า", "م", "😀", "é"};
+  for (const char* name : {"cl100k_base", "o200k_base"}) {
+    auto tk = tok::formats::load_tokenizer(name);
+    REQUIRE(tk.ok());
+    const MergeTable& t = tk->table();
+    // Tokens that span a candidate point: pieces built from them and their
+    // neighbours are where a wrong cut would show.
+    std::vector<std::string> spanning;
+    for (TokenId id = 0; id < t.size(); ++id) {
+      if (!t.has(id)) continue;
+      std::string_view b = t.bytes(id);
+      const auto* p = reinterpret_cast<const unsigned char*>(b.data());
+      for (std::size_t j = 1; j < b.size(); ++j) {
+        if (cuts::candidate(p, j)) {
+          spanning.emplace_back(b);
+          break;
+        }
+      }
+    }
+    REQUIRE(spanning.size() > 100);
+    std::mt19937 rng(5);
+    EncodeScratch shared;  // caches filled by every earlier piece
+    std::size_t cut_pieces = 0;
+    for (int i = 0; i < 4000; ++i) {
+      std::string piece;
+      int len = 2 + static_cast<int>(rng() % 30);
+      for (int k = 0; k < len; ++k) {
+        if (rng() % 3 == 0) {
+          piece += spanning[rng() % spanning.size()];
+        } else {
+          piece += chars[rng() % std::size(chars)];
+        }
+      }
+      CAPTURE(name);
+      CAPTURE(piece);
+      std::vector<TokenId> want = uncut(t, piece);
+      CHECK(encoded(t, piece, shared) == want);
+      EncodeScratch fresh;
+      CHECK(encoded(t, piece, fresh) == want);
+      const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
+      for (std::size_t j = 1; j < piece.size(); ++j) {
+        if (cuts::candidate(p, j) && t.safe_cut(piece, j)) {
+          ++cut_pieces;
+          break;
+        }
+      }
+    }
+    // The test means something only if many pieces were cut.
+    MESSAGE(std::string(name) << ": " << cut_pieces << " of 4000 pieces cut");
+    CHECK(cut_pieces > 1000);
+  }
+}
