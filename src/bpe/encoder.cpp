@@ -330,6 +330,8 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
     return hit;
   }
   if (may_cut && piece.size() >= kMinCutBytes) {
+    // Refused whether or not it could be cut, as the stream readers refuse it.
+    if (piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
     // Not cached whole: such a piece seldom comes again, and its parts are.
     if (const TokenId* parts = lookup_cut(table, piece, s, n)) return parts;
   }

@@ -3,6 +3,7 @@
 // at a token boundary (cost/token_cut.hpp).
 #include <fmt/format.h>
 
+#include "bpe/encoder.hpp"
 #include "cli/command.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
@@ -34,14 +35,18 @@ int run_truncate(const TruncateArgs& a) {
   std::string_view text = in->bytes();
   bpe::SpecialMode mode = a.mo.enc.special_mode();
   std::string_view kept;
-  if (a.keep == "start") {
-    auto end = cost::fit_prefix(**tk, text, a.n, mode);
-    if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
-    kept = text.substr(0, *end);
-  } else {
-    auto start = cost::fit_suffix(**tk, text, a.n, mode);
-    if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
-    kept = text.substr(*start);
+  try {
+    if (a.keep == "start") {
+      auto end = cost::fit_prefix(**tk, text, a.n, mode);
+      if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
+      kept = text.substr(0, *end);
+    } else {
+      auto start = cost::fit_suffix(**tk, text, a.n, mode);
+      if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
+      kept = text.substr(*start);
+    }
+  } catch (const bpe::PieceTooLong& e) {
+    return report(make_error("{}: {}", name, e.what()));
   }
   Output out;
   out.write(kept);

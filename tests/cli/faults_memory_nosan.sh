@@ -1,7 +1,8 @@
 # Memory limits (not under sanitizers: they reserve address space).
 #  - out of memory on a worker thread is one line and exit 1, never an abort;
 #  - parsing a large tokenizer.json under a memory limit is refused cleanly;
-#  - a piece longer than the limit in a regular file is refused within seconds.
+#  - a piece longer than the limit in a regular file is refused within seconds
+#    (a run of one ideograph too, which the encoder could otherwise cut).
 source "$(dirname "$0")/lib.sh"
 
 # exit 0 (it fitted) or 1 with exactly "tok: error: out of memory"-like line; never 134.
@@ -26,4 +27,11 @@ done
 # One piece over the limit in a regular file: an error naming the file, fast.
 head -c 17000000 /dev/zero | tr '\0' a >"$T/run"
 expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" count "$T/run"
+# The same for a run of one ideograph, which the encoder could cut into parts.
+yes 中 | tr -d '\n' | head -c 17000001 >"$T/han"
+expect_error 1 "han: a piece of 17000001 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" count "$T/han"
+expect_error 1 "han: a piece of 17000001 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" encode -e cl100k_base "$T/han"
+expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" encode --threads 2 "$T/run"
+expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" truncate --tokens 10 "$T/run"
+expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" chunk --tokens 100 "$T/run"
 exit 0
