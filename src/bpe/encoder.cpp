@@ -262,9 +262,7 @@ void append_part(const MergeTable& table, std::string_view part, std::uint64_t h
   if (part.size() <= HotCache::kMaxBytes) k = s.hot.find(part, h, s.hot_out);
   if (!k) t = lookup_cold(table, part, h, s, &k, false);
   if (k == 1 && table.options().whole_piece_lookup && !merges_to_itself(table, t[0], part, s)) {
-    s.part_tmp.clear();
-    merge_symbols(table, part, kNoRank, false, s.part_tmp, s);
-    s.parts_out.insert(s.parts_out.end(), s.part_tmp.begin(), s.part_tmp.end());
+    merge_symbols(table, part, kNoRank, false, s.parts_out, s);  // appends
     return;
   }
   s.parts_out.insert(s.parts_out.end(), t, t + k);

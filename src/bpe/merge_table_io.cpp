@@ -174,7 +174,8 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   std::string_view body = image.substr(sizeof(Header));
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
-      !power_of_two_or_zero(h.filter_words) || !power_of_two_or_zero(h.cut_words) || (h.filter_words != 0 && h.priorities == 0) ||
+      !power_of_two_or_zero(h.filter_words) || !power_of_two_or_zero(h.cut_words) ||
+      (h.filter_words != 0 && h.priorities == 0) ||
       h.n >= UINT32_MAX || (h.priorities != 0 && h.priorities != h.n) ||
       (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1 ||
       (h.options & ~std::uint64_t{0x301ff}) != 0 || (h.unk != kNoToken && h.unk >= h.n)) {
