@@ -59,7 +59,7 @@ class PreTokenizer {
   void split_regex_fn(std::string_view text, const std::function<void(std::string_view)>& f) const;
   // Ends of up to max pieces from pos in a valid-UTF-8 text (hand scanners);
   // returns their number.
-  static constexpr std::size_t kScanBatch = 16;
+  static constexpr std::size_t kScanBatch = 64;
   std::size_t next_ends(std::string_view text, std::size_t pos, std::size_t* ends,
                         std::size_t max) const;
 

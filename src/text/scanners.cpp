@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "text/cl100k_machine.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
@@ -425,11 +426,36 @@ std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
   });
 }
 
+namespace {
+constexpr cl100k_machine::Tables kCl100kTables3 = cl100k_machine::make_tables(3);
+constexpr cl100k_machine::Tables kCl100kTables1 = cl100k_machine::make_tables(1);
+
+#if defined(TOK_CL100K_MACHINE_SSSE3)
+bool has_ssse3() {
+  static const bool yes = __builtin_cpu_supports("ssse3");
+  return yes;
+}
+#endif
+}  // namespace
+
 std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
-                        std::size_t max, int max_digits, bool ws_run_to_end) {
-  return scan_many(text, pos, ends, max, [=](const Cursor& c, std::size_t p) {
+                        std::size_t max, int max_digits, bool ws_run_to_end,
+                        ScanEngine engine) {
+  auto general = [=](const Cursor& c, std::size_t p) {
     return cl100k_piece(c, p, max_digits, ws_run_to_end);
-  });
+  };
+  if (engine == ScanEngine::kGeneral || (max_digits != 3 && max_digits != 1)) {
+    return scan_many(text, pos, ends, max, general);
+  }
+  const cl100k_machine::Tables& t = max_digits == 3 ? kCl100kTables3 : kCl100kTables1;
+  Cursor c(text);
+  auto piece = [&](std::size_t p) { return general(c, p); };
+#if defined(TOK_CL100K_MACHINE_SSSE3)
+  if (engine == ScanEngine::kAuto && has_ssse3()) {
+    return cl100k_machine::scan_ssse3(t, c.s, c.n, pos, ends, max, piece);
+  }
+#endif
+  return cl100k_machine::scan(t, c.s, c.n, pos, ends, max, piece);
 }
 
 std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,

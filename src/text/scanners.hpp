@@ -15,13 +15,20 @@ namespace tok::text {
 std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
                       std::size_t max);
 
+// How scan_cl100k finds its pieces: kAuto, the state machine of
+// cl100k_machine.hpp (its vector form where the CPU has SSSE3); kScalar, the
+// machine's table form; kGeneral, the per-piece scanner alone. All three
+// give the same pieces (the choice exists for the tests).
+enum class ScanEngine { kAuto, kScalar, kGeneral };
+
 // cl100k and its relatives. max_digits is 3 for \p{N}{1,3} and 1 for qwen2's
 // \p{N}. ws_run_to_end selects tiktoken's current cl100k form, whose \s++$
 // keeps a whitespace run that reaches the end of text in one piece; without
 // it (llama3, qwen2, older tiktoken) \s*[\r\n]+ first cuts after the run's
 // last newline.
 std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
-                        std::size_t max, int max_digits, bool ws_run_to_end);
+                        std::size_t max, int max_digits, bool ws_run_to_end,
+                        ScanEngine engine = ScanEngine::kAuto);
 
 // o200k_base.
 std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,

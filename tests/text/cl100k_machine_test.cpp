@@ -1,0 +1,157 @@
+// The cl100k state machine (text/cl100k_machine.hpp) against the per-piece
+// scanner and PCRE2, on text made to reach every state and every escape:
+// mostly ASCII, with the contractions' letters in both cases, single and
+// repeated whitespace of each kind, digit runs of every length, apostrophes
+// next to everything, and now and then a non-ASCII letter, digit, space or
+// punctuation mark.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/pretokenizer.hpp"
+#include "text/scanners.hpp"
+
+using tok::text::ScanEngine;
+
+namespace {
+
+std::string machine_text(unsigned seed, std::size_t bytes) {
+  static const char* const kFragments[] = {
+      "a", "b", "s", "S", "d", "D", "m", "t", "T", "l", "L", "ll", "lL", "v", "V", "r", "R", "e",
+      "E", "ve", "re", "RE", "x", "Zz", "0", "1", "12", "123", "4567", " ", "  ", "   ", "\t",
+      "\t\t", "\v", "\f", "\n", "\r\n", "\n\n", "\r", " \n", "\n ", "'", "''", "'s", "'S", "'ll",
+      "'lL", "'l", "'ve", "'Ve", "'v", "'re", "'r", "'m", "'d", "'t", ".", ",", "...", "(", ")",
+      "{", "}", ";", "/", "-", "_", "=", "\"", "#", "!?", "\x01", "\x1f", "\x7f",
+      "\xc3\xa9",          // é: a letter
+      "\xc5\xbf",          // ſ: folds to s in a contraction
+      "\xd9\xa4",          // Arabic-Indic four: a digit
+      "\xc2\xa0",          // no-break space: White_Space
+      "\xe2\x80\x9c",      // left double quotation mark
+      "\xe4\xb8\xad",      // a CJK ideograph
+      "\xcc\x81",          // combining acute accent: a mark
+  };
+  constexpr std::size_t kCount = sizeof(kFragments) / sizeof(kFragments[0]);
+  constexpr std::size_t kAsciiCount = kCount - 7;
+  std::mt19937 rng(seed);
+  std::string s;
+  while (s.size() < bytes) {
+    // One fragment in 40 is non-ASCII: the escapes are exercised, but most
+    // runs stay on the machine.
+    std::size_t k = rng() % 40 == 0 ? kAsciiCount + rng() % (kCount - kAsciiCount)
+                                    : rng() % kAsciiCount;
+    s += kFragments[k];
+  }
+  return s;
+}
+
+std::vector<std::size_t> ends_of(std::string_view text, int max_digits, bool ws_run_to_end,
+                                 ScanEngine engine, std::size_t batch) {
+  std::vector<std::size_t> out;
+  std::vector<std::size_t> ends(batch);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t k = tok::text::scan_cl100k(text, pos, ends.data(), batch, max_digits,
+                                           ws_run_to_end, engine);
+    REQUIRE(k >= 1);
+    REQUIRE(k <= batch);
+    for (std::size_t i = 0; i < k; ++i) {
+      REQUIRE(ends[i] > pos);
+      out.push_back(pos = ends[i]);
+    }
+  }
+  return out;
+}
+
+std::string context(std::string_view text, std::size_t at) {
+  std::size_t from = at > 12 ? at - 12 : 0;
+  std::string out;
+  for (char c : text.substr(from, 24)) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out.append("\\x").append(1, kHex[(c >> 4) & 15]).append(1, kHex[c & 15]);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void check_same(std::string_view text, const std::vector<std::size_t>& a,
+                const std::vector<std::size_t>& b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  if (i < a.size() || i < b.size()) {
+    std::size_t at = i < a.size() ? a[i] : b[i];
+    FAIL("piece end " << i << " differs near byte " << at << ": '" << context(text, at) << "'");
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the cl100k machine splits as the per-piece scanner does") {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    std::string text = machine_text(seed, 200'000);
+    for (int digits : {3, 1}) {
+      for (bool to_end : {true, false}) {
+        CAPTURE(seed);
+        CAPTURE(digits);
+        CAPTURE(to_end);
+        auto general = ends_of(text, digits, to_end, ScanEngine::kGeneral, 64);
+        // Batches of 1, 9 and 64: the machine's unrolled steps and its
+        // byte-at-a-time tail both meet the end of the batch.
+        for (std::size_t batch : {std::size_t{1}, std::size_t{9}, std::size_t{64}}) {
+          CAPTURE(batch);
+          check_same(text, ends_of(text, digits, to_end, ScanEngine::kAuto, batch), general);
+          check_same(text, ends_of(text, digits, to_end, ScanEngine::kScalar, batch), general);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the cl100k machine at the end of the text") {
+  // Every state meets the end: a text ending in each fragment of each kind.
+  for (const char* tail : {"a", "'", "'l", "'v", "'s", "1", "12", "123", " ", "\t", "\n", ".",
+                           ".\n", " .", "  ", " \n", "x\n\n"}) {
+    for (const char* head : {"", "x", " ", "1", ".", "'"}) {
+      std::string text = std::string(head) + tail;
+      CAPTURE(text);
+      for (bool to_end : {true, false}) {
+        auto general = ends_of(text, 3, to_end, ScanEngine::kGeneral, 64);
+        check_same(text, ends_of(text, 3, to_end, ScanEngine::kAuto, 64), general);
+        check_same(text, ends_of(text, 3, to_end, ScanEngine::kScalar, 64), general);
+      }
+    }
+  }
+}
+
+TEST_CASE("the cl100k machine equals PCRE2 on its own kind of text") {
+  std::string text = machine_text(99, 300'000);
+  for (const char* name : {"cl100k", "llama3", "qwen2"}) {
+    auto pt = tok::text::PreTokenizer::named(name);
+    REQUIRE(pt.ok());
+    std::vector<std::string_view> hand, regex;
+    pt->split(text, [&](std::string_view p) { hand.push_back(p); });
+    pt->split_with_regex(text, [&](std::string_view p) { regex.push_back(p); });
+    CAPTURE(name);
+    std::size_t i = 0;
+    while (i < hand.size() && i < regex.size() && hand[i] == regex[i]) ++i;
+    if (i < hand.size() || i < regex.size()) {
+      std::size_t at = i < hand.size() ? static_cast<std::size_t>(hand[i].data() - text.data())
+                                       : static_cast<std::size_t>(regex[i].data() - text.data());
+      std::string a = i < hand.size() ? std::string(hand[i]) : "-";
+      std::string b = i < regex.size() ? std::string(regex[i]) : "-";
+      FAIL("piece " << i << " differs near byte " << at << ": '" << context(text, at)
+                    << "': '" << context(a, 0) << "' against PCRE2's '" << context(b, 0) << "'");
+    }
+  }
+}
