@@ -13,6 +13,8 @@
 #endif
 
 #include "text/cl100k_machine.hpp"
+#include "text/o200k_machine.hpp"
+#include "text/piece_machine.hpp"
 #include "text/unicode_props.hpp"
 #include "text/utf8.hpp"
 
@@ -427,15 +429,34 @@ std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
 }
 
 namespace {
-constexpr cl100k_machine::Tables kCl100kTables3 = cl100k_machine::make_tables(3);
-constexpr cl100k_machine::Tables kCl100kTables1 = cl100k_machine::make_tables(1);
+constexpr piece_machine::Tables kCl100kTables3 = cl100k_machine::make_tables(3);
+constexpr piece_machine::Tables kCl100kTables1 = cl100k_machine::make_tables(1);
+constexpr piece_machine::Tables kO200kTables = o200k_machine::make_tables();
 
-#if defined(TOK_CL100K_MACHINE_SSSE3)
+#if defined(TOK_PIECE_MACHINE_SSSE3)
 bool has_ssse3() {
   static const bool yes = __builtin_cpu_supports("ssse3");
   return yes;
 }
 #endif
+
+// Up to `max` pieces from pos through the state machine of tables t, the
+// general scanner taking the pieces it escapes.
+template <class General>
+std::size_t scan_machine(const piece_machine::Tables& t, std::string_view text, std::size_t pos,
+                         std::size_t* ends, std::size_t max, ScanEngine engine,
+                         General general) {
+  Cursor c(text);
+  auto piece = [&](std::size_t p) { return general(c, p); };
+#if defined(TOK_PIECE_MACHINE_SSSE3)
+  if (engine == ScanEngine::kAuto && has_ssse3()) {
+    return piece_machine::scan_ssse3(t, c.s, c.n, pos, ends, max, piece);
+  }
+#else
+  (void)engine;
+#endif
+  return piece_machine::scan(t, c.s, c.n, pos, ends, max, piece);
+}
 }  // namespace
 
 std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
@@ -447,22 +468,15 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* end
   if (engine == ScanEngine::kGeneral || (max_digits != 3 && max_digits != 1)) {
     return scan_many(text, pos, ends, max, general);
   }
-  const cl100k_machine::Tables& t = max_digits == 3 ? kCl100kTables3 : kCl100kTables1;
-  Cursor c(text);
-  auto piece = [&](std::size_t p) { return general(c, p); };
-#if defined(TOK_CL100K_MACHINE_SSSE3)
-  if (engine == ScanEngine::kAuto && has_ssse3()) {
-    return cl100k_machine::scan_ssse3(t, c.s, c.n, pos, ends, max, piece);
-  }
-#endif
-  return cl100k_machine::scan(t, c.s, c.n, pos, ends, max, piece);
+  return scan_machine(max_digits == 3 ? kCl100kTables3 : kCl100kTables1, text, pos, ends, max,
+                      engine, general);
 }
 
 std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,
-                       std::size_t max) {
-  return scan_many(text, pos, ends, max, [](const Cursor& c, std::size_t p) {
-    return o200k_piece(c, p);
-  });
+                       std::size_t max, ScanEngine engine) {
+  auto general = [](const Cursor& c, std::size_t p) { return o200k_piece(c, p); };
+  if (engine == ScanEngine::kGeneral) return scan_many(text, pos, ends, max, general);
+  return scan_machine(kO200kTables, text, pos, ends, max, engine, general);
 }
 
 }  // namespace tok::text

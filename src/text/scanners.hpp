@@ -15,10 +15,10 @@ namespace tok::text {
 std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
                       std::size_t max);
 
-// How scan_cl100k finds its pieces: kAuto, the state machine of
-// cl100k_machine.hpp (its vector form where the CPU has SSSE3); kScalar, the
-// machine's table form; kGeneral, the per-piece scanner alone. All three
-// give the same pieces (the choice exists for the tests).
+// How scan_cl100k and scan_o200k find their pieces: kAuto, the state
+// machine of piece_machine.hpp (its vector form where the CPU has SSSE3);
+// kScalar, the machine's table form; kGeneral, the per-piece scanner alone.
+// All three give the same pieces (the choice exists for the tests).
 enum class ScanEngine { kAuto, kScalar, kGeneral };
 
 // cl100k and its relatives. max_digits is 3 for \p{N}{1,3} and 1 for qwen2's
@@ -32,6 +32,6 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* end
 
 // o200k_base.
 std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,
-                       std::size_t max);
+                       std::size_t max, ScanEngine engine = ScanEngine::kAuto);
 
 }  // namespace tok::text

@@ -1,9 +1,10 @@
-// The cl100k state machine (text/cl100k_machine.hpp) against the per-piece
-// scanner and PCRE2, on text made to reach every state and every escape:
-// mostly ASCII, with the contractions' letters in both cases, single and
-// repeated whitespace of each kind, digit runs of every length, apostrophes
-// next to everything, and now and then a non-ASCII letter, digit, space or
-// punctuation mark.
+// The pre-tokenizer's state machines (text/piece_machine.hpp, for cl100k and
+// its relatives and for o200k) against the per-piece scanners and PCRE2, on
+// text made to reach every state and every escape: mostly ASCII, with the
+// contractions' letters in both cases, words in every mix of cases, single
+// and repeated whitespace of each kind, digit runs of every length,
+// apostrophes and slashes next to everything, and now and then a non-ASCII
+// letter, digit, space, mark or punctuation mark.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -21,10 +22,10 @@ namespace {
 std::string machine_text(unsigned seed, std::size_t bytes) {
   static const char* const kFragments[] = {
       "a", "b", "s", "S", "d", "D", "m", "t", "T", "l", "L", "ll", "lL", "v", "V", "r", "R", "e",
-      "E", "ve", "re", "RE", "x", "Zz", "0", "1", "12", "123", "4567", " ", "  ", "   ", "\t",
+      "E", "ve", "re", "RE", "x", "Zz", "HTML", "Parser", "aB", "ABc", "I'M", "it's", "0", "1", "12", "123", "4567", " ", "  ", "   ", "\t",
       "\t\t", "\v", "\f", "\n", "\r\n", "\n\n", "\r", " \n", "\n ", "'", "''", "'s", "'S", "'ll",
       "'lL", "'l", "'ve", "'Ve", "'v", "'re", "'r", "'m", "'d", "'t", ".", ",", "...", "(", ")",
-      "{", "}", ";", "/", "-", "_", "=", "\"", "#", "!?", "\x01", "\x1f", "\x7f",
+      "{", "}", ";", "/", "//", ".\n/", "-", "_", "=", "\"", "#", "!?", "\x01", "\x1f", "\x7f",
       "\xc3\xa9",          // é: a letter
       "\xc5\xbf",          // ſ: folds to s in a contraction
       "\xd9\xa4",          // Arabic-Indic four: a digit
@@ -47,14 +48,25 @@ std::string machine_text(unsigned seed, std::size_t bytes) {
   return s;
 }
 
-std::vector<std::size_t> ends_of(std::string_view text, int max_digits, bool ws_run_to_end,
-                                 ScanEngine engine, std::size_t batch) {
+// Which scanner: the cl100k family (max_digits, ws_run_to_end) or o200k.
+struct Pattern {
+  bool o200k;
+  int max_digits;
+  bool ws_run_to_end;
+};
+
+const Pattern kPatterns[] = {{false, 3, true}, {false, 3, false}, {false, 1, false}, {true, 3, false}};
+
+std::vector<std::size_t> ends_of(std::string_view text, const Pattern& p, ScanEngine engine,
+                                 std::size_t batch) {
   std::vector<std::size_t> out;
   std::vector<std::size_t> ends(batch);
   std::size_t pos = 0;
   while (pos < text.size()) {
-    std::size_t k = tok::text::scan_cl100k(text, pos, ends.data(), batch, max_digits,
-                                           ws_run_to_end, engine);
+    std::size_t k =
+        p.o200k ? tok::text::scan_o200k(text, pos, ends.data(), batch, engine)
+                : tok::text::scan_cl100k(text, pos, ends.data(), batch, p.max_digits,
+                                         p.ws_run_to_end, engine);
     REQUIRE(k >= 1);
     REQUIRE(k <= batch);
     for (std::size_t i = 0; i < k; ++i) {
@@ -97,46 +109,46 @@ void check_same(std::string_view text, const std::vector<std::size_t>& a,
 
 }  // namespace
 
-TEST_CASE("the cl100k machine splits as the per-piece scanner does") {
-  for (unsigned seed = 1; seed <= 6; ++seed) {
+TEST_CASE("the machines split as the per-piece scanners do") {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
     std::string text = machine_text(seed, 200'000);
-    for (int digits : {3, 1}) {
-      for (bool to_end : {true, false}) {
-        CAPTURE(seed);
-        CAPTURE(digits);
-        CAPTURE(to_end);
-        auto general = ends_of(text, digits, to_end, ScanEngine::kGeneral, 64);
-        // Batches of 1, 9 and 64: the machine's unrolled steps and its
-        // byte-at-a-time tail both meet the end of the batch.
-        for (std::size_t batch : {std::size_t{1}, std::size_t{9}, std::size_t{64}}) {
-          CAPTURE(batch);
-          check_same(text, ends_of(text, digits, to_end, ScanEngine::kAuto, batch), general);
-          check_same(text, ends_of(text, digits, to_end, ScanEngine::kScalar, batch), general);
-        }
+    for (const Pattern& p : kPatterns) {
+      CAPTURE(seed);
+      CAPTURE(p.o200k);
+      CAPTURE(p.max_digits);
+      CAPTURE(p.ws_run_to_end);
+      auto general = ends_of(text, p, ScanEngine::kGeneral, 64);
+      // Batches of 1, 9 and 64: the machine's unrolled steps and its
+      // byte-at-a-time tail both meet the end of the batch.
+      for (std::size_t batch : {std::size_t{1}, std::size_t{9}, std::size_t{64}}) {
+        CAPTURE(batch);
+        check_same(text, ends_of(text, p, ScanEngine::kAuto, batch), general);
+        check_same(text, ends_of(text, p, ScanEngine::kScalar, batch), general);
       }
     }
   }
 }
 
-TEST_CASE("the cl100k machine at the end of the text") {
+TEST_CASE("the machines at the end of the text") {
   // Every state meets the end: a text ending in each fragment of each kind.
-  for (const char* tail : {"a", "'", "'l", "'v", "'s", "1", "12", "123", " ", "\t", "\n", ".",
-                           ".\n", " .", "  ", " \n", "x\n\n"}) {
-    for (const char* head : {"", "x", " ", "1", ".", "'"}) {
+  for (const char* tail : {"a", "A", "aB", "'", "'l", "'v", "'s", "x'", "x'l", "x'v", "x's",
+                           "1", "12", "123", " ", "\t", "\n", ".", ".\n", ".\n/", " .", "  ",
+                           " \n", "x\n\n"}) {
+    for (const char* head : {"", "x", "X", " ", "1", ".", "'"}) {
       std::string text = std::string(head) + tail;
       CAPTURE(text);
-      for (bool to_end : {true, false}) {
-        auto general = ends_of(text, 3, to_end, ScanEngine::kGeneral, 64);
-        check_same(text, ends_of(text, 3, to_end, ScanEngine::kAuto, 64), general);
-        check_same(text, ends_of(text, 3, to_end, ScanEngine::kScalar, 64), general);
+      for (const Pattern& p : kPatterns) {
+        auto general = ends_of(text, p, ScanEngine::kGeneral, 64);
+        check_same(text, ends_of(text, p, ScanEngine::kAuto, 64), general);
+        check_same(text, ends_of(text, p, ScanEngine::kScalar, 64), general);
       }
     }
   }
 }
 
-TEST_CASE("the cl100k machine equals PCRE2 on its own kind of text") {
+TEST_CASE("the machines equal PCRE2 on their own kind of text") {
   std::string text = machine_text(99, 300'000);
-  for (const char* name : {"cl100k", "llama3", "qwen2"}) {
+  for (const char* name : {"cl100k", "llama3", "qwen2", "o200k"}) {
     auto pt = tok::text::PreTokenizer::named(name);
     REQUIRE(pt.ok());
     std::vector<std::string_view> hand, regex;
