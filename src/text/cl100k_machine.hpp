@@ -17,7 +17,6 @@
 #include <cstdint>
 
 #include "text/piece_machine.hpp"
-#include "text/unicode_props.hpp"
 
 namespace tok::text::cl100k_machine {
 
@@ -120,39 +119,25 @@ constexpr std::uint8_t next(int s, int c, int max_digits) {
   }
 }
 
+constexpr std::uint8_t byte_class(int b) {
+  using piece_machine::Kind;
+  switch (piece_machine::kind(b)) {
+    case Kind::kUpper:
+    case Kind::kLower: return static_cast<std::uint8_t>(kL + piece_machine::contraction_role(b));
+    case Kind::kDigit: return kD;
+    case Kind::kNewline: return kNl;
+    case Kind::kSpace: return kSp;
+    case Kind::kOtherSpace: return kWs;
+    case Kind::kApostrophe: return kAp;
+    case Kind::kSlash:
+    case Kind::kOther: return kO;
+    default: return kX;
+  }
+}
+
 constexpr Tables make_tables(int max_digits) {
-  Tables t{};
-  for (int b = 0; b < 256; ++b) {
-    std::uint8_t c = kX;
-    if (b < 0x80) {
-      std::uint8_t p = kAsciiProps.bits[b];
-      int lower = b | 0x20;
-      if (p & kPropLetter) {
-        c = lower == 's' || lower == 'd' || lower == 'm' || lower == 't' ? kLs
-            : lower == 'l'                                               ? kLl
-            : lower == 'v' || lower == 'r'                               ? kLvr
-            : lower == 'e'                                               ? kLe
-                                                                         : kL;
-      } else if (p & kPropNumber) {
-        c = kD;
-      } else if (b == '\r' || b == '\n') {
-        c = kNl;
-      } else if (b == ' ') {
-        c = kSp;
-      } else if (p & kPropSpace) {
-        c = kWs;
-      } else if (b == '\'') {
-        c = kAp;
-      } else {
-        c = kO;
-      }
-    }
-    t.cls[b] = c;
-  }
-  for (int c = 0; c < kClasses; ++c) {
-    for (int s = 0; s < 16; ++s) t.row[c][s] = next(s, c, max_digits);
-  }
-  return t;
+  return piece_machine::make_tables(kClasses, byte_class,
+                                    [=](int s, int c) { return next(s, c, max_digits); });
 }
 
 }  // namespace tok::text::cl100k_machine

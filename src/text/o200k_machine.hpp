@@ -21,7 +21,6 @@
 #include <cstdint>
 
 #include "text/piece_machine.hpp"
-#include "text/unicode_props.hpp"
 
 namespace tok::text::o200k_machine {
 
@@ -144,41 +143,24 @@ constexpr std::uint8_t next(int s, int c) {
   }
 }
 
+constexpr std::uint8_t byte_class(int b) {
+  using piece_machine::Kind;
+  switch (piece_machine::kind(b)) {
+    case Kind::kUpper: return static_cast<std::uint8_t>(kU + piece_machine::contraction_role(b));
+    case Kind::kLower: return static_cast<std::uint8_t>(kW + piece_machine::contraction_role(b));
+    case Kind::kDigit: return kD;
+    case Kind::kNewline: return kNl;
+    case Kind::kSpace: return kSp;
+    case Kind::kOtherSpace: return kTab;
+    case Kind::kApostrophe: return kAp;
+    case Kind::kSlash: return kSl;
+    case Kind::kOther: return kO;
+    default: return kX;
+  }
+}
+
 constexpr Tables make_tables() {
-  Tables t{};
-  for (int b = 0; b < 256; ++b) {
-    std::uint8_t c = kX;
-    if (b < 0x80) {
-      std::uint8_t p = kAsciiProps.bits[b];
-      int lower = b | 0x20;
-      if (p & kPropLetter) {
-        int role = lower == 's' || lower == 'd' || lower == 'm' || lower == 't' ? 1
-                   : lower == 'l'                                               ? 2
-                   : lower == 'v' || lower == 'r'                               ? 3
-                   : lower == 'e'                                               ? 4
-                                                                                : 0;
-        c = static_cast<std::uint8_t>(((p & kPropUpperish) ? kU : kW) + role);
-      } else if (p & kPropNumber) {
-        c = kD;
-      } else if (b == '\r' || b == '\n') {
-        c = kNl;
-      } else if (b == ' ') {
-        c = kSp;
-      } else if (p & kPropSpace) {
-        c = kTab;
-      } else if (b == '\'') {
-        c = kAp;
-      } else if (b == '/') {
-        c = kSl;
-      } else {
-        c = kO;
-      }
-    }
-    t.cls[b] = c;
-  }
-  for (int c = 0; c < kClasses; ++c) {
-    for (int s = 0; s < 16; ++s) t.row[c][s] = next(s, c);
-  }
+  Tables t = piece_machine::make_tables(kClasses, byte_class, next);
   t.escape_at_end[kWA] = t.escape_at_end[kWAl] = t.escape_at_end[kWAvr] = 1;
   return t;
 }

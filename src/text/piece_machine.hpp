@@ -30,7 +30,45 @@
 #define TOK_PIECE_MACHINE_SSSE3 1
 #endif
 
+#include "text/unicode_props.hpp"
+
 namespace tok::text::piece_machine {
+
+// What each machine builds its byte classes from.
+enum class Kind : std::uint8_t {
+  kUpper,       // A-Z
+  kLower,       // a-z
+  kDigit,       // 0-9
+  kNewline,     // \r, \n
+  kSpace,       // ' '
+  kOtherSpace,  // \t, \v, \f: the rest of ASCII \s
+  kApostrophe,  // '
+  kSlash,       // /
+  kOther,       // any other ASCII byte
+  kHigh,        // a byte >= 0x80
+};
+
+constexpr Kind kind(int b) {
+  if (b >= 0x80) return Kind::kHigh;
+  std::uint8_t p = kAsciiProps.bits[b];
+  if (p & kPropLetter) return (p & kPropUpperish) ? Kind::kUpper : Kind::kLower;
+  if (p & kPropNumber) return Kind::kDigit;
+  if (b == '\r' || b == '\n') return Kind::kNewline;
+  if (b == ' ') return Kind::kSpace;
+  if (p & kPropSpace) return Kind::kOtherSpace;
+  if (b == '\'') return Kind::kApostrophe;
+  return b == '/' ? Kind::kSlash : Kind::kOther;
+}
+
+// A letter's place in a contraction after an apostrophe, either case:
+// 1 for s, d, m, t (complete), 2 for l (ll), 3 for v, r (ve, re), 4 for e, else 0.
+constexpr int contraction_role(int b) {
+  int lower = b | 0x20;
+  if (lower == 's' || lower == 'd' || lower == 'm' || lower == 't') return 1;
+  if (lower == 'l') return 2;
+  if (lower == 'v' || lower == 'r') return 3;
+  return lower == 'e' ? 4 : 0;
+}
 
 // Flags above a state's four bits (a byte shuffle reads only the low four
 // bits of its control, and bit 7 must stay clear).
@@ -48,6 +86,18 @@ struct Tables {
   // general scanner takes that piece.
   std::uint8_t escape_at_end[16];
 };
+
+// Tables from a machine's byte classes, class_of(byte), and its transitions,
+// next(state, class), for classes [0, classes).
+template <class ClassOf, class Next>
+constexpr Tables make_tables(int classes, ClassOf class_of, Next next) {
+  Tables t{};
+  for (int b = 0; b < 256; ++b) t.cls[b] = class_of(b);
+  for (int c = 0; c < classes; ++c) {
+    for (int s = 0; s < 16; ++s) t.row[c][s] = next(s, c);
+  }
+  return t;
+}
 
 // Up to `max` piece ends from pos (a piece start, pos < n) into ends[];
 // returns their number (>= 1; fewer than max only at the end of the text).
