@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text/escape.hpp"
 #include "text/pretokenizer.hpp"
 #include "text/scanners.hpp"
 
@@ -77,24 +78,10 @@ std::vector<std::size_t> ends_of(std::string_view text, const Pattern& p, ScanEn
   return out;
 }
 
+// A line around byte `at`, control bytes escaped.
 std::string context(std::string_view text, std::size_t at) {
   std::size_t from = at > 12 ? at - 12 : 0;
-  std::string out;
-  for (char c : text.substr(from, 24)) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      static const char kHex[] = "0123456789abcdef";
-      out.append("\\x").append(1, kHex[(c >> 4) & 15]).append(1, kHex[c & 15]);
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return tok::text::escape_terminal(text.substr(from, 24));
 }
 
 void check_same(std::string_view text, const std::vector<std::size_t>& a,
