@@ -233,6 +233,26 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
 
 namespace {
 
+// The piece cache's answer: the shared cache's while it takes new pieces,
+// then the private cache's too.
+const TokenId* find_cached(std::string_view piece, std::uint64_t h, const EncodeScratch& s,
+                           std::size_t* n) {
+  if (s.shared) {
+    if (const TokenId* hit = s.shared->find(piece, h, n)) return hit;
+    if (!s.shared_full) return nullptr;
+  }
+  return s.cache.find(piece, h, n);
+}
+
+void remember(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n,
+              EncodeScratch& s) {
+  if (s.shared && !s.shared_full) {
+    if (s.shared->insert(piece, h, toks, n, s.shared_cursor)) return;
+    s.shared_full = true;
+  }
+  s.cache.insert(piece, h, toks, n);
+}
+
 const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std::uint64_t h,
                            EncodeScratch& s, std::size_t* n, bool may_cut = true);
 
@@ -323,7 +343,7 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
       return s.hot_out;
     }
   }
-  if (const TokenId* hit = s.cache.find(piece, h, n)) {
+  if (const TokenId* hit = find_cached(piece, h, s, n)) {
     if (short_piece) s.hot.insert(piece, h, hit, *n);
     return hit;
   }
@@ -337,7 +357,7 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
   merge_symbols(table, piece, kNoRank, false, s.tmp, s);
   *n = s.tmp.size();
   if (s.tmp.empty()) return s.tmp.data();  // every byte dropped: nothing worth caching
-  s.cache.insert(piece, h, s.tmp.data(), s.tmp.size());
+  remember(piece, h, s.tmp.data(), s.tmp.size(), s);
   if (short_piece) s.hot.insert(piece, h, s.tmp.data(), s.tmp.size());
   return s.tmp.data();
 }
@@ -411,7 +431,11 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
                                             : 0;
     if (!nhot[i]) {
       table.prefetch(h[i]);
-      s.cache.prefetch(h[i]);
+      if (s.shared) {
+        s.shared->prefetch(h[i]);
+      } else {
+        s.cache.prefetch(h[i]);
+      }
     }
   }
   // Stage 3: in order, the answers or the cold path.

@@ -13,7 +13,8 @@
 // leftmost pair, so they give identical results (tested).
 //
 // EncodeScratch carries per-call (per-thread) state: symbol buffers and a
-// bounded cache of recent multi-token pieces. Never share one across threads.
+// bounded cache of recent multi-token pieces. Never share one across threads;
+// threads encoding one text may share a SharedPieceCache through it.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "bpe/hot_cache.hpp"
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
+#include "bpe/shared_piece_cache.hpp"
 
 namespace tok::bpe {
 
@@ -37,6 +39,11 @@ struct EncodeScratch {
   std::vector<Symbol> symbols;  // (n + 1): the last is a sentinel at piece end
   HotCache hot;
   PieceCache cache;
+  // Set by callers that encode one text on several threads: the piece cache
+  // their threads share, used instead of `cache` until it is full.
+  SharedPieceCache* shared = nullptr;
+  SharedPieceCache::InsertCursor shared_cursor;
+  bool shared_full = false;
   PairCache pair_cache;
   std::vector<TokenId> tmp;
   TokenId hot_out[HotCache::kMaxTokens];
