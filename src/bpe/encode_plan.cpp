@@ -14,6 +14,7 @@
 // batched merge loop: the same hot loop as before it was one plan.
 #include <algorithm>
 
+#include "bpe/shared_piece_cache.hpp"
 #include "bpe/tokenizer.hpp"
 #include "core/thread_pool.hpp"
 
@@ -218,15 +219,14 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
 
 Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
                                      unsigned threads) const {
-  constexpr std::size_t kChunk = 1 << 20;
-  if (threads <= 1 || text.size() < 2 * kChunk || !can_cut()) {
+  if (threads <= 1 || text.size() < 2 * kParallelChunk || !can_cut()) {
     EncodeScratch scratch;
     return count(text, mode, scratch);
   }
   // Refused once for the whole text; the chunks then run the same plan.
   if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
   if (mode == SpecialMode::kError) mode = SpecialMode::kText;
-  std::vector<std::size_t> cuts = chunk_boundaries(text, kChunk, mode);
+  std::vector<std::size_t> cuts = parallel_boundaries(text, threads, mode);
   std::size_t nchunks = cuts.size() - 1;
   // More threads than chunks would only idle (and --threads 100000 would
   // exhaust the system's threads).
@@ -235,7 +235,9 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
   // Chunks are handed out one at a time: text and code encode at different
   // speeds, so a fixed assignment would leave one thread idle at the end.
   ThreadPool pool(threads);
+  SharedPieceCache shared(text.size());
   std::vector<EncodeScratch> scratch(pool.size());
+  for (EncodeScratch& s : scratch) s.shared = &shared;
   (void)pool.for_each(nchunks, [&](std::size_t c, unsigned w) {
     CountSink sink{table_};
     (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch[w]);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "bpe/shared_piece_cache.hpp"
 #include "core/first_error.hpp"
 
 namespace tok::bpe {
@@ -85,7 +86,7 @@ class Ring {
 
 Status encode_in_order(const Tokenizer& tk, std::string_view text,
                        const std::vector<std::size_t>& cuts, SpecialMode mode, unsigned threads,
-                       const ChunkConsumer& consume) {
+                       const ChunkConsumer& consume, const std::function<Status()>& first) {
   TOK_ASSERT(mode != SpecialMode::kError && cuts.size() >= 1);
   const std::size_t nchunks = cuts.size() - 1;
   threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(nchunks, 1)));
@@ -99,8 +100,11 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
     Status st = tk.encode(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, ids, scratch);
     ring.finish(c, std::move(st));
   };
+  // One piece cache for all the threads: a piece merged once answers them all.
+  SharedPieceCache shared(text.size());
   auto worker = [&] {
     EncodeScratch scratch;
+    scratch.shared = &shared;
     bool ready = false;
     while (auto c = ring.claim(false, &ready)) encode_chunk(*c, scratch);
   };
@@ -115,7 +119,10 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
   });
   Status result;
   errors.run([&] {
+    if (first) result = first();
+    if (!result.ok()) return;
     EncodeScratch scratch;
+    scratch.shared = &shared;
     while (!errors.stopped() && !ring.all_taken()) {
       bool ready = false;
       auto c = ring.claim(true, &ready);

@@ -30,9 +30,13 @@ using ChunkConsumer = std::function<Status(std::size_t chunk, std::span<const To
 
 // Encodes text[cuts[c], cuts[c + 1]) for every chunk c on `threads`
 // threads (the caller's included), in `mode` (not kError: the caller
-// refuses specials once for the whole text first).
+// refuses specials once for the whole text, before or in `first`).
+// first (optional): run by the calling thread before anything else while
+// the other threads start encoding (`tok encode` checks the whole text for
+// refused specials there, so the check costs no time of its own); its error
+// stops the run before any chunk reaches `consume`, and is returned.
 Status encode_in_order(const Tokenizer& tk, std::string_view text,
                        const std::vector<std::size_t>& cuts, SpecialMode mode, unsigned threads,
-                       const ChunkConsumer& consume);
+                       const ChunkConsumer& consume, const std::function<Status()>& first = {});
 
 }  // namespace tok::bpe

@@ -161,6 +161,18 @@ std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std:
   return cuts;
 }
 
+std::vector<std::size_t> Tokenizer::parallel_boundaries(std::string_view text, unsigned threads,
+                                                        SpecialMode mode) const {
+  const std::size_t tail = std::size_t{std::max(threads, 1u)} * kParallelChunk;
+  std::vector<std::size_t> cuts{0};
+  while (cuts.back() < text.size()) {
+    std::size_t step = text.size() - cuts.back() > tail ? kParallelChunk : kParallelChunk / 4;
+    std::size_t from = cuts.back() + step;
+    cuts.push_back(from >= text.size() ? text.size() : next_boundary(text, from, step, mode));
+  }
+  return cuts;
+}
+
 Result<std::string> Tokenizer::decode(std::span<const TokenId> ids) const {
   std::string out;
   for (TokenId id : ids) {

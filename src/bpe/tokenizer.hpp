@@ -132,6 +132,14 @@ class Tokenizer {
   // token). A single chunk when !can_cut().
   std::vector<std::size_t> chunk_boundaries(std::string_view text, std::size_t chunk,
                                             SpecialMode mode) const;
+  // The cut points for encoding or counting one text on `threads` threads:
+  // chunks of kParallelChunk bytes, and a quarter of that for the last
+  // threads x kParallelChunk bytes, so that the threads finish nearly
+  // together (with 1 MiB chunks to the end, one thread waited for the
+  // other's last chunk about half a chunk's time).
+  static constexpr std::size_t kParallelChunk = std::size_t{1} << 20;
+  std::vector<std::size_t> parallel_boundaries(std::string_view text, unsigned threads,
+                                               SpecialMode mode) const;
   // The first such cut point at or after `from` (text.size() if none within
   // `window` bytes or when !can_cut()).
   std::size_t next_boundary(std::string_view text, std::size_t from, std::size_t window,

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -51,11 +52,7 @@ double cpu_ms() {
 class EncodeWriter {
  public:
   EncodeWriter(const EncodeArgs& a, const bpe::Tokenizer& tk, std::string name)
-      : a_(a), tk_(tk), name_(std::move(name)), id_text_(a.json ? ',' : ' ', tk.vocab_size()) {
-    if (a.tokens) return;
-    if (a.json) out_.put('[');
-    if (a.enc.add_edge_tokens && tk.add_bos && tk.bos) emit(*tk.bos);
-  }
+      : a_(a), tk_(tk), name_(std::move(name)), id_text_(a.json ? ',' : ' ', tk.vocab_size()) {}
 
   // Room for a chunk of `bytes` bytes' ids up front (at most one per byte;
   // pages are only touched as ids fill them): grown by doubling, the vector
@@ -110,18 +107,21 @@ class EncodeWriter {
   // order as the chunks finish. The stats' encode time is then that of
   // encoding and printing together (they overlap).
   Status chunks_in_order(std::string_view text, const std::vector<std::size_t>& cuts,
-                         bpe::SpecialMode mode, unsigned threads) {
+                         bpe::SpecialMode mode, unsigned threads,
+                         const std::function<Status()>& first) {
     bytes_ += text.size();
     threads_ = threads;
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_ms();
     Status st;
     try {
-      st = bpe::encode_in_order(tk_, text, cuts, mode, threads,
-                                [&](std::size_t, std::span<const bpe::TokenId> ids) {
-                                  print(ids);
-                                  return Status{};
-                                });
+      st = bpe::encode_in_order(
+          tk_, text, cuts, mode, threads,
+          [&](std::size_t, std::span<const bpe::TokenId> ids) {
+            print(ids);
+            return Status{};
+          },
+          first);
     } catch (const bpe::PieceTooLong& e) {
       return make_error("{}: {}", name_, e.what());
     }
@@ -134,11 +134,13 @@ class EncodeWriter {
   // After an error: what was printed ends its line (a JSON array stays
   // open, so that it is not taken for the whole text's).
   void abandon() {
+    if (!begun_) return;  // nothing printed: nothing to end
     if (!first_ || a_.json) out_.put('\n');
     out_.flush();
   }
 
   void print(std::span<const bpe::TokenId> ids) {
+    begin();
     ntokens_ += ids.size();
     std::size_t k = 0;
     if (first_ && !ids.empty()) emit(ids[k++]);
@@ -146,6 +148,7 @@ class EncodeWriter {
   }
 
   void finish(double load_ms) {
+    begin();
     if (!a_.tokens) {
       if (a_.enc.add_edge_tokens && tk_.add_eos && tk_.eos) emit(*tk_.eos);
       if (a_.json) out_.put(']');
@@ -164,6 +167,15 @@ class EncodeWriter {
   }
 
  private:
+  // The line's start: written with the first tokens, not before, so that an
+  // input refused before them leaves no output at all.
+  void begin() {
+    if (begun_) return;
+    begun_ = true;
+    if (a_.tokens) return;
+    if (a_.json) out_.put('[');
+    if (a_.enc.add_edge_tokens && tk_.add_bos && tk_.bos) emit(*tk_.bos);
+  }
   void emit(bpe::TokenId id) {
     if (first_) {
       out_.write_u64(id);
@@ -178,6 +190,7 @@ class EncodeWriter {
   std::string name_;
   Output out_;
   IdText id_text_;
+  bool begun_ = false;
   bool first_ = true;
   std::vector<bpe::TokenId> ids_;
   std::vector<bpe::TokenSpan> spans_;
@@ -188,35 +201,36 @@ class EncodeWriter {
   unsigned threads_ = 1;
 };
 
-constexpr std::size_t kParallelChunk = std::size_t{1} << 20;
-
 // A file: encoded in chunks cut at guaranteed piece boundaries, printing as
 // it goes, so memory stays bounded and `tok encode big | head` stops early.
-// A special token that --special error refuses is looked for first, so
-// nothing is printed for a refused text.
+// A special token that --special error refuses is looked for in the whole
+// text before anything is printed (with several threads, while the others
+// already encode), so nothing is printed for a refused text.
 int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile& in,
                 const std::string& name, double load_ms) {
   std::string_view text = in.bytes();
   bpe::SpecialMode mode = a.enc.special_mode();
-  if (mode == bpe::SpecialMode::kError) {
-    if (Status st = tk.check_no_specials(text); !st.ok()) {
-      return report(make_error("{}: {}", name, st.error().message));
-    }
-    mode = bpe::SpecialMode::kText;
-  }
+  const bool refuse = mode == bpe::SpecialMode::kError;
+  if (refuse) mode = bpe::SpecialMode::kText;  // once none is found, specials are text
   EncodeWriter w(a, tk, name);
   // Several threads: 1 MiB chunks, enough of them to share out evenly
   // (text and code encode at different speeds) and few enough that the
   // per-chunk handoff costs nothing measurable. --tokens stays on one thread.
   unsigned threads = a.tokens ? 1 : a.jsonl.threads ? a.jsonl.threads : available_cpus();
-  if (threads > 1 && text.size() >= 2 * kParallelChunk && tk.can_cut()) {
-    std::vector<std::size_t> cuts = tk.chunk_boundaries(text, kParallelChunk, mode);
-    if (Status st = w.chunks_in_order(text, cuts, mode, threads); !st.ok()) {
+  if (threads > 1 && text.size() >= 2 * bpe::Tokenizer::kParallelChunk && tk.can_cut()) {
+    std::vector<std::size_t> cuts = tk.parallel_boundaries(text, threads, mode);
+    auto check = [&]() -> Status { return refuse ? tk.check_no_specials(text) : Status{}; };
+    if (Status st = w.chunks_in_order(text, cuts, mode, threads, check); !st.ok()) {
       w.abandon();
       return report(st.error());
     }
     w.finish(load_ms);
     return 0;
+  }
+  if (refuse) {
+    if (Status st = tk.check_no_specials(text); !st.ok()) {
+      return report(make_error("{}: {}", name, st.error().message));
+    }
   }
   std::vector<std::size_t> cuts = tk.chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::size_t largest = 0;

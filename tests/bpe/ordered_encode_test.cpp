@@ -50,6 +50,68 @@ TEST_CASE("chunks encoded on 1..8 threads come back in order as the ids of one c
   }
 }
 
+// Random words: nearly every piece is new, so the threads' shared piece cache
+// (sized for the text) fills early and the rest goes through each thread's
+// own cache.
+TEST_CASE("chunks on several threads stay exact when the shared piece cache is full") {
+  std::mt19937 rng(11);
+  std::string text;
+  while (text.size() < (3u << 20)) {
+    text += rng() % 16 == 0 ? ".\n" : " ";  // lines: where chunks may be cut
+    for (std::size_t k = 3 + rng() % 10; k > 0; --k) text += static_cast<char>('a' + rng() % 26);
+  }
+  for (std::string enc : {"cl100k_base", "gpt2"}) {
+    CAPTURE(enc);
+    auto tk = tok::formats::load_tokenizer(enc);
+    REQUIRE(tk.ok());
+    auto whole = tk->encode(text, SpecialMode::kText);
+    REQUIRE(whole.ok());
+    std::vector<std::size_t> cuts = tk->chunk_boundaries(text, 64u << 10, SpecialMode::kText);
+    REQUIRE(cuts.size() > 20);
+    for (unsigned threads : {2u, 3u}) {
+      std::vector<TokenId> got;
+      Status st = encode_in_order(*tk, text, cuts, SpecialMode::kText, threads,
+                                  [&](std::size_t, std::span<const TokenId> ids) {
+                                    got.insert(got.end(), ids.begin(), ids.end());
+                                    return Status{};
+                                  });
+      CHECK(st.ok());
+      CHECK(got == *whole);
+    }
+  }
+}
+
+TEST_CASE("parallel cuts: 1 MiB chunks, then quarters for the last stretch, at piece boundaries") {
+  auto tk = tok::formats::load_tokenizer("o200k_base");
+  REQUIRE(tk.ok());
+  std::string text = mixed_text(9u << 20);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    std::vector<std::size_t> cuts = tk->parallel_boundaries(text, threads, SpecialMode::kText);
+    REQUIRE(cuts.front() == 0);
+    REQUIRE(cuts.back() == text.size());
+    const std::size_t chunk = Tokenizer::kParallelChunk;
+    std::size_t small = 0;
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      std::size_t len = cuts[c + 1] - cuts[c];
+      bool tail = text.size() - cuts[c] <= threads * chunk;
+      // A cut lands at the first boundary at or after its target.
+      if (c + 2 < cuts.size()) CHECK(len >= (tail ? chunk / 4 : chunk));
+      CHECK(len < (tail ? chunk / 4 : chunk) + 4096);
+      small += tail;
+    }
+    CHECK(small >= 4 * threads - 1);
+    // The cuts are guaranteed boundaries: chunk by chunk is the whole.
+    std::vector<TokenId> got;
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      auto part = tk->encode(std::string_view(text).substr(cuts[c], cuts[c + 1] - cuts[c]),
+                             SpecialMode::kText);
+      REQUIRE(part.ok());
+      got.insert(got.end(), part->begin(), part->end());
+    }
+    CHECK(got == *tk->encode(text, SpecialMode::kText));
+  }
+}
+
 TEST_CASE("a consumer's error stops the run and is returned") {
   auto tk = tok::formats::load_tokenizer("cl100k_base");
   REQUIRE(tk.ok());

@@ -38,6 +38,13 @@ cp "$T/big.txt" "$T/special.txt"
 printf 'end <|endoftext|>\n' >>"$T/special.txt"
 expect_error 1 "special.txt.*<\|endoftext\|>" "$TOK" encode --threads 2 "$T/special.txt"
 expect_eq "nothing printed for a refused file" "" "$(cat "$T/out")"
+# The same with --json (the check runs while other threads encode: not even
+# the array's opening bracket may come out) and with the token at the start.
+expect_error 1 "special.txt.*<\|endoftext\|>" "$TOK" encode --json --threads 3 "$T/special.txt"
+expect_eq "nothing printed for a refused file (--json)" "" "$(cat "$T/out")"
+{ printf '<|endoftext|>'; cat "$T/big.txt"; } >"$T/special_first.txt"
+expect_error 1 "special_first.txt.*at byte 0" "$TOK" encode --threads 2 "$T/special_first.txt"
+expect_eq "nothing printed for a file refused at byte 0" "" "$(cat "$T/out")"
 # A reader that stops early ends the run (no hang, no error line).
 "$TOK" encode --threads 2 "$T/big.txt" 2>"$T/err" | head -c 100 >/dev/null
 expect_eq "stderr when stdout closes early" "" "$(cat "$T/err")"
