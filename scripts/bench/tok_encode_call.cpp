@@ -1,11 +1,16 @@
-// tok_encode_call CORPUS ENCODING REPS IDS_OUT [--first]: tok's encode call
-// timed exactly as scripts/bench/quicktok_encode.cpp times quicktok's, so that
-// scripts/bench/encode compares like with like. The corpus is read into
+// tok_encode_call CORPUS ENCODING REPS IDS_OUT [--first] [--threads N]: tok's
+// encode call timed exactly as scripts/bench/quicktok_encode.cpp times
+// quicktok's, so that scripts/bench/encode compares like with like. The corpus is read into
 // memory and the tokenizer loaded before any timing; the id vector is
 // reserved (text size / 3) and reused. Without --first: one untimed call,
 // then the best of REPS calls, every call with the same EncodeScratch (its
 // caches kept, as quicktok keeps its pair-validity memo). With --first: the
 // first call of the process alone (REPS must be 1), both tools' caches empty.
+// With --threads N (scripts/bench/encode-threads): the call is instead
+// `tok encode --threads N`'s, encode_in_order over the cuts
+// Tokenizer::parallel_boundaries gives, its chunks appended in order to the
+// id vector; every such call starts with empty caches (they live for one
+// call), and its CPU time is the whole process's.
 // Prints one JSON line {"tokens":N,"best_ms":..,"best_cpu_ms":..} and writes
 // the ids (uint32, native byte order) to IDS_OUT. Built on demand
 // (cmake --build build --target tok_encode_call), never installed.
@@ -21,14 +26,15 @@
 #include <vector>
 
 #include "bpe/encoder.hpp"
+#include "bpe/ordered_encode.hpp"
 #include "bpe/tokenizer.hpp"
 #include "formats/registry.hpp"
 
 namespace {
 
-double cpu_ms() {
+double cpu_ms(clockid_t clock) {
   timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  clock_gettime(clock, &t);
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
@@ -40,9 +46,21 @@ int fail(const std::string& why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool first = argc == 6 && std::strcmp(argv[5], "--first") == 0;
-  if (argc != 5 && !first) {
-    std::fprintf(stderr, "usage: tok_encode_call CORPUS ENCODING REPS IDS_OUT [--first]\n");
+  bool first = false;
+  unsigned threads = 0;  // 0: the single-thread call
+  for (int i = 5; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--first") == 0) {
+      first = true;
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc &&
+               std::atoi(argv[i + 1]) > 0) {
+      threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    } else {
+      argc = 0;
+    }
+  }
+  if (argc < 5) {
+    std::fprintf(stderr,
+                 "usage: tok_encode_call CORPUS ENCODING REPS IDS_OUT [--first] [--threads N]\n");
     return 2;
   }
   int reps = std::atoi(argv[3]);
@@ -61,9 +79,21 @@ int main(int argc, char** argv) {
   out.resize(text.size() / 3);
   out.clear();
   tok::bpe::EncodeScratch scratch;
+  const auto mode = tok::bpe::SpecialMode::kText;
+  std::vector<std::size_t> cuts;
+  if (threads) cuts = tk->parallel_boundaries(text, threads, mode);
   auto encode = [&]() -> bool {
     out.clear();
-    auto st = tk->encode(text, tok::bpe::SpecialMode::kText, out, scratch);
+    tok::Status st;
+    if (threads) {
+      st = tok::bpe::encode_in_order(*tk, text, cuts, mode, threads,
+                                     [&](std::size_t, std::span<const tok::bpe::TokenId> ids) {
+                                       out.insert(out.end(), ids.begin(), ids.end());
+                                       return tok::Status{};
+                                     });
+    } else {
+      st = tk->encode(text, mode, out, scratch);
+    }
     if (!st.ok()) {
       fail(std::string(argv[1]) + ": " + st.error().message);
       return false;
@@ -74,9 +104,10 @@ int main(int argc, char** argv) {
   double best = 1e300, best_cpu = 1e300;
   for (int r = 0; r < reps; ++r) {
     auto t0 = std::chrono::steady_clock::now();
-    double c0 = cpu_ms();
+    const clockid_t clock = threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID;
+    double c0 = cpu_ms(clock);
     if (!encode()) return 1;
-    double cpu = cpu_ms() - c0;
+    double cpu = cpu_ms(clock) - c0;
     double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     best_cpu = cpu < best_cpu ? cpu : best_cpu;
     best = wall < best ? wall : best;
