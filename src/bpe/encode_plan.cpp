@@ -235,9 +235,9 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
   // Chunks are handed out one at a time: text and code encode at different
   // speeds, so a fixed assignment would leave one thread idle at the end.
   ThreadPool pool(threads);
-  SharedPieceCache shared(text.size());
+  auto shared = SharedPieceCache::create(text.size());
   std::vector<EncodeScratch> scratch(pool.size());
-  for (EncodeScratch& s : scratch) s.shared = &shared;
+  for (EncodeScratch& s : scratch) s.shared = shared.get();
   (void)pool.for_each(nchunks, [&](std::size_t c, unsigned w) {
     CountSink sink{table_};
     (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch[w]);

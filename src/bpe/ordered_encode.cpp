@@ -101,10 +101,10 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
     ring.finish(c, std::move(st));
   };
   // One piece cache for all the threads: a piece merged once answers them all.
-  SharedPieceCache shared(text.size());
+  auto shared = SharedPieceCache::create(text.size());
   auto worker = [&] {
     EncodeScratch scratch;
-    scratch.shared = &shared;
+    scratch.shared = shared.get();
     bool ready = false;
     while (auto c = ring.claim(false, &ready)) encode_chunk(*c, scratch);
   };
@@ -122,7 +122,7 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
     if (first) result = first();
     if (!result.ok()) return;
     EncodeScratch scratch;
-    scratch.shared = &shared;
+    scratch.shared = shared.get();
     while (!errors.stopped() && !ring.all_taken()) {
       bool ready = false;
       auto c = ring.claim(true, &ready);

@@ -37,6 +37,14 @@ SharedPieceCache::SharedPieceCache(std::size_t text_bytes) {
   }
 }
 
+std::unique_ptr<SharedPieceCache> SharedPieceCache::create(std::size_t text_bytes) noexcept {
+  try {
+    return std::make_unique<SharedPieceCache>(text_bytes);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
 SharedPieceCache::~SharedPieceCache() {
   huge_deallocate(arena_, arena_bytes_);
   huge_deallocate(slots_, slots() * sizeof(*slots_));

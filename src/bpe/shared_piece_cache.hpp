@@ -43,6 +43,9 @@ class SharedPieceCache {
   // A cache for a text of text_bytes bytes (more slots for longer texts,
   // within fixed bounds: 8 MiB of slots at most).
   explicit SharedPieceCache(std::size_t text_bytes);
+  // The same, or nullptr when its memory cannot be had: the threads then
+  // keep private caches (slower, never wrong).
+  static std::unique_ptr<SharedPieceCache> create(std::size_t text_bytes) noexcept;
   ~SharedPieceCache();
   SharedPieceCache(const SharedPieceCache&) = delete;
   SharedPieceCache& operator=(const SharedPieceCache&) = delete;
