@@ -102,9 +102,9 @@ int main(int argc, char** argv) {
   };
   if (!first && !encode()) return 1;  // the untimed call
   double best = 1e300, best_cpu = 1e300;
+  const clockid_t clock = threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID;
   for (int r = 0; r < reps; ++r) {
     auto t0 = std::chrono::steady_clock::now();
-    const clockid_t clock = threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID;
     double c0 = cpu_ms(clock);
     if (!encode()) return 1;
     double cpu = cpu_ms(clock) - c0;

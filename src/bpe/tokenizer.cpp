@@ -151,26 +151,28 @@ bool Tokenizer::strips_across(std::string_view text, std::size_t p, std::size_t 
   }
 }
 
-std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
-                                                     SpecialMode mode) const {
+// Cut points `chunk` bytes apart, a quarter of that within the last `tail`
+// bytes (none when tail is 0).
+std::vector<std::size_t> Tokenizer::cut_points(std::string_view text, std::size_t chunk,
+                                               std::size_t tail, SpecialMode mode) const {
   std::vector<std::size_t> cuts{0};
   while (cuts.back() < text.size()) {
-    std::size_t from = cuts.back() + chunk;
-    cuts.push_back(from >= text.size() ? text.size() : next_boundary(text, from, chunk, mode));
-  }
-  return cuts;
-}
-
-std::vector<std::size_t> Tokenizer::parallel_boundaries(std::string_view text, unsigned threads,
-                                                        SpecialMode mode) const {
-  const std::size_t tail = std::size_t{std::max(threads, 1u)} * kParallelChunk;
-  std::vector<std::size_t> cuts{0};
-  while (cuts.back() < text.size()) {
-    std::size_t step = text.size() - cuts.back() > tail ? kParallelChunk : kParallelChunk / 4;
+    std::size_t step = text.size() - cuts.back() > tail ? chunk : chunk / 4;
     std::size_t from = cuts.back() + step;
     cuts.push_back(from >= text.size() ? text.size() : next_boundary(text, from, step, mode));
   }
   return cuts;
+}
+
+std::vector<std::size_t> Tokenizer::chunk_boundaries(std::string_view text, std::size_t chunk,
+                                                     SpecialMode mode) const {
+  return cut_points(text, chunk, 0, mode);
+}
+
+std::vector<std::size_t> Tokenizer::parallel_boundaries(std::string_view text, unsigned threads,
+                                                        SpecialMode mode) const {
+  return cut_points(text, kParallelChunk, std::size_t{std::max(threads, 1u)} * kParallelChunk,
+                    mode);
 }
 
 Result<std::string> Tokenizer::decode(std::span<const TokenId> ids) const {

@@ -172,6 +172,10 @@ class Tokenizer {
   // strip flag swallows?
   bool inside_special(std::string_view text, std::size_t p, std::size_t max_special) const;
   bool strips_across(std::string_view text, std::size_t p, std::size_t max_special) const;
+  // For chunk_boundaries and parallel_boundaries: cuts `chunk` apart,
+  // closer within the last `tail` bytes.
+  std::vector<std::size_t> cut_points(std::string_view text, std::size_t chunk, std::size_t tail,
+                                      SpecialMode mode) const;
   // The plan (encode_plan.cpp); Sink receives the tokens.
   template <class Sink>
   Status run(std::string_view text, SpecialMode mode, Sink& sink, EncodeScratch& scratch) const;

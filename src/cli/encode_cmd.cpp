@@ -217,9 +217,9 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
   // (text and code encode at different speeds) and few enough that the
   // per-chunk handoff costs nothing measurable. --tokens stays on one thread.
   unsigned threads = a.tokens ? 1 : a.jsonl.threads ? a.jsonl.threads : available_cpus();
+  auto check = [&]() -> Status { return refuse ? tk.check_no_specials(text) : Status{}; };
   if (threads > 1 && text.size() >= 2 * bpe::Tokenizer::kParallelChunk && tk.can_cut()) {
     std::vector<std::size_t> cuts = tk.parallel_boundaries(text, threads, mode);
-    auto check = [&]() -> Status { return refuse ? tk.check_no_specials(text) : Status{}; };
     if (Status st = w.chunks_in_order(text, cuts, mode, threads, check); !st.ok()) {
       w.abandon();
       return report(st.error());
@@ -227,11 +227,7 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
     w.finish(load_ms);
     return 0;
   }
-  if (refuse) {
-    if (Status st = tk.check_no_specials(text); !st.ok()) {
-      return report(make_error("{}: {}", name, st.error().message));
-    }
-  }
+  if (Status st = check(); !st.ok()) return report(make_error("{}: {}", name, st.error().message));
   std::vector<std::size_t> cuts = tk.chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::size_t largest = 0;
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) largest = std::max(largest, cuts[c + 1] - cuts[c]);

@@ -34,8 +34,7 @@ struct CacheHeader {
 };
 static_assert(sizeof(CacheHeader) % 8 == 0);
 
-// source_hash is bpe::hash_bytes(source): hashed once per load (o200k's
-// 3.6 MB file hashed twice was a tenth of a load).
+// source_hash is source_hash_of(source).
 CacheHeader header_for(std::string_view source, std::uint64_t source_hash) {
   CacheHeader h{};
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
@@ -44,6 +43,13 @@ CacheHeader header_for(std::string_view source, std::uint64_t source_hash) {
   h.source_hash = source_hash;
   h.source_size = source.size();
   return h;
+}
+
+// The hash that keys the cache (0 for a file too small to be cached):
+// computed once per load (o200k's 3.6 MB file hashed twice was a tenth of a
+// load).
+std::uint64_t source_hash_of(std::string_view source) {
+  return source.size() < kTableCacheMinBytes ? 0 : bpe::hash_bytes(source);
 }
 
 // Where the table for `source` (whose hash is source_hash) is cached.
@@ -99,13 +105,12 @@ std::shared_ptr<const HugeBuffer> read_image(const std::string& path, const Cach
 }  // namespace
 
 std::string table_cache_path(std::string_view source) {
-  return cache_path(source, source.size() < kTableCacheMinBytes ? 0 : bpe::hash_bytes(source));
+  return cache_path(source, source_hash_of(source));
 }
 
 Result<bpe::MergeTable> cached_merge_table(
     std::string_view source, const std::function<Result<bpe::MergeTable>()>& build) {
-  const std::uint64_t source_hash =
-      source.size() < kTableCacheMinBytes ? 0 : bpe::hash_bytes(source);
+  const std::uint64_t source_hash = source_hash_of(source);
   std::string path = cache_path(source, source_hash);
   if (path.empty()) return build();
   std::filesystem::path tables = std::filesystem::path(path).parent_path();
