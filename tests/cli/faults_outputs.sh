@@ -29,17 +29,17 @@ same_or_new() {
 # the race; it never may on all of them.
 exec {tick}<> <(:)  # `read -t` on it: a sleep without a process per poll
 interrupt() {
-  local what=$1 glob=$2 try pid seen st
+  local what=$1 glob=$2 try pid seen st end
   shift 2
   for try in 1 2 3 4 5; do
     "$@" >/dev/null 2>"$T/err" &
-    pid=$! seen=0
-    while kill -0 "$pid" 2>/dev/null; do
+    pid=$! seen=0 end=$((SECONDS + 120))
+    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do
       if compgen -G "$glob" >/dev/null; then seen=1; break; fi
       read -r -t 0.001 -u "$tick" || true
     done
     [ $seen = 1 ] && kill -INT "$pid"
-    wait "$pid"; st=$?
+    wait_bounded "$pid" 120 "$what"; st=$?
     if [ $seen = 1 ]; then
       expect_eq "$what: exit status after SIGINT" 130 "$st"
       echo "$what: interrupted on try $try"

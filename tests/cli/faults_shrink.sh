@@ -11,7 +11,7 @@ for delay in 0.02 0.05 0.1 0.2 0.4; do
   pid=$!
   sleep "$delay"
   truncate -s 1000 "$T/log.txt"
-  wait "$pid"; st=$?
+  wait_bounded "$pid" 120 "count of a shrinking input"; st=$?
   if [ $st -gt 128 ]; then
     fail "count died of signal $((st - 128)) when its input shrank after ${delay}s"
   elif [ $st == 1 ]; then

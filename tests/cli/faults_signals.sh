@@ -22,18 +22,18 @@ exec {tick}<> <(:)  # `read -t` on it: a sleep without a process per poll
 # matching GLOB (its temporary) exists, expects death by SIG. Retried if tok
 # wins the race; it never may on all tries.
 signal_during() {
-  local sig=$1 what=$2 glob=$3 try pid seen st want
+  local sig=$1 what=$2 glob=$3 try pid seen st want end
   shift 3
   want=$((128 + $(kill -l "$sig")))
   for try in 1 2 3 4 5; do
     "$@" >/dev/null 2>"$T/err" &
-    pid=$! seen=0
-    while kill -0 "$pid" 2>/dev/null; do
+    pid=$! seen=0 end=$((SECONDS + 120))
+    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do
       if compgen -G "$glob" >/dev/null; then seen=1; break; fi
       read -r -t 0.001 -u "$tick" || true
     done
     [ $seen = 1 ] && kill -s "$sig" "$pid"
-    wait "$pid"; st=$?
+    wait_bounded "$pid" 120 "$what, SIG$sig"; st=$?
     if [ $seen = 1 ]; then
       expect_eq "$what: exit status after SIG$sig" "$want" "$st"
       return 0
@@ -74,7 +74,7 @@ for try in $(seq 1 12); do
   pid=$!
   read -r -t "$(printf '%d.%06d' $((delay / 1000000)) $((delay % 1000000)))" -u "$tick" || true
   kill -INT "$pid" 2>/dev/null
-  wait "$pid"
+  wait_bounded "$pid" 120 "train -o, SIGINT after ${delay} us"
   if cmp -s "$T/v.tiktoken" "$T/old.tiktoken" && cmp -s "$T/v.tiktoken.json" "$T/old.tiktoken.json"; then
     old=$((old + 1))
   elif cmp -s "$T/v.tiktoken" "$T/new.tiktoken" && cmp -s "$T/v.tiktoken.json" "$T/new.tiktoken.json"; then

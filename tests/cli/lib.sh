@@ -21,3 +21,23 @@ expect_error() {
   grep -q '^tok: error: ' "$T/err" || fail "$*: stderr does not start with 'tok: error:': $(cat "$T/err")"
   grep -qE -- "$pat" "$T/err" || fail "$*: stderr does not match /$pat/: $(cat "$T/err")"
 }
+# wait_bounded PID SECONDS WHAT: `wait PID` (its status is returned) for a
+# background tok, but one still running after SECONDS is a hang: its threads'
+# states and kernel wait channels are printed, it is killed and the test fails,
+# instead of the test (and CI with it) waiting for ever.
+wait_bounded() {
+  local pid=$1 limit=$2 what=$3 end=$((SECONDS + $2)) t threads=""
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ $SECONDS -ge $end ]; then
+      for t in /proc/"$pid"/task/*; do
+        threads+=" [$(cat "$t/comm" 2>/dev/null) $(awk '/^State/ {print $2}' "$t/status" 2>/dev/null)"
+        threads+=" $(cat "$t/wchan" 2>/dev/null) $(awk '/^SigBlk/ {print "blocked " $2}' "$t/status" 2>/dev/null)]"
+      done
+      kill -KILL "$pid" 2>/dev/null
+      wait "$pid"
+      fail "$what: tok still running after $limit s; killed. Threads:$threads"
+    fi
+    sleep 0.01
+  done
+  wait "$pid"
+}
