@@ -1,13 +1,14 @@
 // encode_piece / count_piece: byte-pair encoding of one pre-tokenized piece
 // against a MergeTable. Every command's merge runs here (the trainer's and the
-// model's tokenizer included); the three strategies below are one merge rule
+// model's tokenizer included); the strategies below are one merge rule
 // sized to the piece, not separate tokenizers.
 //
-// Short pieces (the vast majority) use a linear scan for the lowest pair, as
-// tiktoken does (for n < ~100 symbols a scan beats a heap), over blocks of 8
-// pairs that each keep their minimum, on symbols merged in place. Medium
-// pieces use a binary heap with lazy invalidation over a linked list of
-// symbols. Pieces of kLongPieceBytes and more (a 1 MB run of one
+// Short pieces (up to 32 symbols: most pieces that reach the merge loop) use
+// a linear scan for the lowest pair over compact arrays, as tiktoken does,
+// each merge shifting the symbols after it down. Pieces of up to 127 symbols
+// scan blocks of 8 pairs that each keep their minimum, on symbols merged in
+// place. Longer pieces use a binary heap with lazy invalidation over a
+// linked list of symbols. Pieces of kLongPieceBytes and more (a 1 MB run of one
 // letter) go to long_piece.hpp: per-rank queues, linear time, about 8 bytes of
 // state per input byte. All pick the lowest priority and, on ties, the
 // leftmost pair, so they give identical results (tested).

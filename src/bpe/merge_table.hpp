@@ -120,15 +120,17 @@ class MergeTable {
   // contiguous in the piece being encoded (the ranked form looks it up; the
   // merge-list form looks up the id pair).
   PairInfo pair(TokenId left, TokenId right, std::string_view joined) const {
-    if (!priority_.empty()) {
-      std::uint64_t h = hash_bytes(joined);
-      if (!may_have(h)) return {};
-      TokenId t = find(joined, h);
-      if (t == kNoToken) return {};
-      // tiktoken: the rank is the id; skip a cache miss in priority_.
-      return {priority_is_id_ ? t : priority_[t], t};
-    }
+    if (!priority_.empty()) return ranked_pair(joined, hash_bytes(joined));
     return pair_from_list(left, right);
+  }
+  // The ranked form's answer, hash_bytes(joined) already computed (and its
+  // slots prefetched with prefetch_pair). Only when ranked().
+  PairInfo ranked_pair(std::string_view joined, std::uint64_t h) const {
+    if (!may_have(h)) return {};
+    TokenId t = find(joined, h);
+    if (t == kNoToken) return {};
+    // tiktoken: the rank is the id; skip a cache miss in priority_.
+    return {priority_is_id_ ? t : priority_[t], t};
   }
   // Merge priority of a token in the ranked form (kNoRank otherwise).
   std::uint32_t priority(TokenId id) const {

@@ -88,6 +88,33 @@ TEST_CASE("linear scan and heap agree on runs of CJK characters (many merges a p
   }
 }
 
+TEST_CASE("every merge strategy agrees across its size boundaries and under rank limits") {
+  // Short pieces (up to 32 symbols) shift compact arrays, longer ones merge
+  // in place in blocks, the heap takes 128 and more: pieces of 1-150
+  // symbols against the heap, on a ranked table (cl100k_base), a merge list
+  // (qwen3) and a SentencePiece table with byte fallback (mistral), with and
+  // without a limit on the merges' priority.
+  const char* units[] = {"a", "b", "e", "r", "t", " ", "1", "é", "中", "の", "😀", "th", "ing", "\n"};
+  for (const char* name : {"cl100k_base", "qwen3", "mistral"}) {
+    auto tk = tok::formats::load_tokenizer(name);
+    REQUIRE_MESSAGE(tk.ok(), name);
+    const MergeTable& t = tk->table();
+    std::mt19937 rng(23);
+    for (int i = 0; i < 600; ++i) {
+      std::string s;
+      std::size_t bytes = 1 + rng() % 150;
+      while (s.size() < bytes) s += units[rng() % 14];
+      for (std::uint32_t max_rank : {kNoRank, 2000u, 300u}) {
+        EncodeScratch a, b;
+        std::vector<TokenId> small_or_linear, heap;
+        merge_symbols(t, s, max_rank, false, small_or_linear, a);
+        merge_symbols(t, s, max_rank, true, heap, b);
+        CHECK_MESSAGE(small_or_linear == heap, name << " " << s.size() << " bytes, max_rank " << max_rank);
+      }
+    }
+  }
+}
+
 TEST_CASE("long runs are not quadratic") {
   auto tk = tok::formats::load_tokenizer("o200k_base");
   REQUIRE(tk.ok());
