@@ -7,7 +7,7 @@
 
 namespace tok::text {
 
-std::size_t valid_utf8_prefix(std::string_view s) {
+std::size_t utf8::valid_prefix_scalar(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const std::size_t n = s.size();
   std::size_t i = 0;

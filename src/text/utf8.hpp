@@ -48,4 +48,9 @@ inline std::size_t char_length(unsigned char b) {
 // s, else 0. s must not be empty.
 std::size_t valid_char_length(std::string_view s);
 
+// valid_utf8_prefix (pretokenizer.hpp) a byte at a time, with word-sized
+// steps over ASCII: what the vector form falls back to near an error and at
+// the end of the text, and what the tests compare it with.
+std::size_t valid_prefix_scalar(std::string_view s);
+
 }  // namespace tok::text::utf8
