@@ -174,6 +174,7 @@ template <class Sink>
 Status Tokenizer::run(std::string_view text, SpecialMode mode, Sink& sink,
                       EncodeScratch& scratch) const {
   if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
+  scratch.expect_bytes(text.size());
   if (!matches_specials(mode)) {
     if (!text.empty()) run_ordinary(text, 0, sink, scratch);
     return {};

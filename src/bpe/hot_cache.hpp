@@ -33,6 +33,14 @@ class HotCache {
     std::memcpy(out, s.tokens, sizeof(s.tokens));
     return std::size_t{s.tokens[1] != kNoToken} + (s.tokens[2] != kNoToken) + 1;
   }
+  // Takes its full size now (a large text fills it anyway; growing there
+  // drops the contents three times).
+  void reserve_full() {
+    if (slots_.size() >= kMaxSlots) return;
+    slots_.assign(kMaxSlots, Slot{});
+    mask_ = slots_.size() - 1;
+    inserts_ = 0;
+  }
   // Starts loading the slot for hash h (see encode_pieces).
   void prefetch(std::uint64_t h) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);

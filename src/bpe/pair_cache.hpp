@@ -33,6 +33,13 @@ class PairCache {
   void prefetch(std::uint64_t k) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[index(k)]);
   }
+  // Takes its full size now (see HotCache::reserve_full).
+  void reserve_full() {
+    if (slots_.size() >= kMaxSlots) return;
+    bits_ = kMaxBits;
+    slots_.assign(kMaxSlots, Slot{});
+    inserts_ = 0;
+  }
   void insert(std::uint64_t k, PairInfo info) {
     // Start small and grow (dropping the contents: it is only a cache), so a
     // scratch used for one small text costs little to create.
@@ -46,7 +53,8 @@ class PairCache {
 
  private:
   static constexpr unsigned kMinBits = 8;
-  static constexpr std::size_t kMaxSlots = std::size_t{1} << 14;  // 256 KiB
+  static constexpr unsigned kMaxBits = 14;
+  static constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxBits;  // 256 KiB
   struct Slot {
     std::uint64_t key = UINT64_MAX;  // never a real key: ids are < UINT32_MAX
     PairInfo info;

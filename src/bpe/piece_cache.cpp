@@ -19,6 +19,17 @@ void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* 
   ++entries_;
 }
 
+void PieceCache::reserve(std::size_t entries) {
+  if (!slots_.empty()) return;
+  grow();  // the first table, at kMinEntries
+  std::size_t want = kMinEntries;
+  while (want < entries && want < kMaxEntries) want *= 2;
+  if (want == capacity_) return;
+  capacity_ = want;
+  slots_.assign(capacity_ * 2, Slot{});
+  mask_ = slots_.size() - 1;
+}
+
 // The first empty slot of h's probe sequence.
 PieceCache::Slot& PieceCache::free_slot(std::uint64_t h) {
   std::uint64_t i = h & mask_;

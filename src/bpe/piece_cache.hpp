@@ -40,6 +40,10 @@ class PieceCache {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
   }
   void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n);
+  // Room for about `entries` pieces before the first grow, when the cache
+  // is still unused (a large text would otherwise rehash it at every
+  // doubling on the way there).
+  void reserve(std::size_t entries);
 
  private:
   // 16 bytes: the slots are most of the cache's memory, and every page of

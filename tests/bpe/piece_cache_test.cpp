@@ -65,3 +65,26 @@ TEST_CASE("piece cache ignores empty and oversized pieces") {
   std::size_t n = 0;
   CHECK(c.find(big, tok::bpe::hash_bytes(big), &n) == nullptr);
 }
+
+TEST_CASE("a reserved piece cache keeps every entry up to its bound, then clears, as a grown one") {
+  for (std::size_t want : {std::size_t{0}, std::size_t{5000}, std::size_t{1} << 17,
+                           PieceCache::kMaxEntries * 4}) {
+    PieceCache c;
+    c.reserve(want);
+    c.reserve(want * 2);  // only before first use: the second call changes nothing
+    std::size_t n = PieceCache::kMaxEntries;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string p = piece_of(i);
+      auto t = tokens_of(i);
+      c.insert(p, tok::bpe::hash_bytes(p), t.data(), t.size());
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; ++i) kept += holds(c, i);
+    CHECK_MESSAGE(kept == n, "reserve(" << want << ")");
+    std::string p = piece_of(n);
+    auto t = tokens_of(n);
+    c.insert(p, tok::bpe::hash_bytes(p), t.data(), t.size());
+    CHECK(holds(c, n));
+    CHECK_FALSE(holds(c, 0));  // cleared at the bound
+  }
+}
