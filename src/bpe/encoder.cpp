@@ -104,11 +104,24 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
     next[i] = i + 1;
     prev[i] = i == 0 ? UINT32_MAX : i - 1;
   }
-  for (std::uint32_t i = 0; i + 1 < n; ++i) {
-    s.pair_cache.prefetch(PairCache::key(syms[i].id, syms[i + 1].id));
+  if (const TokenId* bp = table.byte_pairs()) {
+    // Byte symbols: every first pair is two bytes of the piece (see merge_small).
+    const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
+    for (std::uint32_t i = 0; i < n; ++i) {
+      key[i] = kNone;
+      if (i + 1 == n) break;
+      TokenId t = bp[p[i] | (p[i + 1] << 8)];
+      if (t == kNoToken || table.rank_of(t) >= max_rank) continue;
+      key[i] = (std::uint64_t{table.rank_of(t)} << 32) | i;
+      result[i] = t;
+    }
+  } else {
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+      s.pair_cache.prefetch(PairCache::key(syms[i].id, syms[i + 1].id));
+    }
+    for (std::uint32_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
+    for (std::uint32_t i = 0; i < n; ++i) set_pair(i);
   }
-  for (std::uint32_t i = 0; i + 1 < n; ++i) prefetch_pair(i);
-  for (std::uint32_t i = 0; i < n; ++i) set_pair(i);
   for (std::uint32_t b = 0; b < blocks; ++b) scan_block(b);
   for (;;) {
     // A compare and a conditional move per block: a branch on each
@@ -199,8 +212,17 @@ void merge_small(const MergeTable& table, std::string_view piece, std::uint32_t 
     }
   };
   std::uint32_t q[kSmallPiece];
-  for (std::uint32_t i = 0; i + 1 < m; ++i) q[i] = i;
-  if (m > 1) ask(q, m - 1);
+  if (const TokenId* bp = table.byte_pairs()) {
+    // Byte symbols: every first-round pair is two bytes of the piece.
+    const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
+    for (std::uint32_t i = 0; i + 1 < m; ++i) {
+      TokenId t = bp[p[i] | (p[i + 1] << 8)];
+      set(i, t == kNoToken ? PairInfo{} : PairInfo{table.rank_of(t), t});
+    }
+  } else {
+    for (std::uint32_t i = 0; i + 1 < m; ++i) q[i] = i;
+    if (m > 1) ask(q, m - 1);
+  }
   while (m > 1) {
     // The lowest rank, leftmost on ties: the minimum of rank << 32 | position,
     // a conditional move a pair (a branch would mispredict half the time).

@@ -133,6 +133,7 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
   t.build_filter();
   t.finish_byte_tokens();
   t.build_cuts();
+  t.build_byte_pairs();
   return t;
 }
 
@@ -147,6 +148,19 @@ void MergeTable::build_filter() {
     f[filter_word(h)] |= filter_bits(h);
   }
   filter_.sync();
+}
+
+void MergeTable::build_byte_pairs() {
+  byte_pairs_.clear();
+  if (!ranked() || options_.initial != InitialSymbols::kBytes) return;
+  byte_pairs_.assign(std::size_t{1} << 16, kNoToken);
+  for (TokenId id = 0; id < size(); ++id) {
+    if (!present_[id] || offsets_[id + 1] - offsets_[id] != 2) continue;
+    std::string_view t = bytes(id);
+    // find's answer, not id: with two tokens of the same bytes, the pair
+    // lookup it stands in for returns the one the index holds.
+    byte_pairs_[static_cast<unsigned char>(t[0]) | (static_cast<unsigned char>(t[1]) << 8)] = find(t);
+  }
 }
 
 void MergeTable::build_cuts() {

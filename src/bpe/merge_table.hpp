@@ -132,6 +132,13 @@ class MergeTable {
     // tiktoken: the rank is the id; skip a cache miss in priority_.
     return {priority_is_id_ ? t : priority_[t], t};
   }
+  // Ranked form with byte initial symbols: the token whose bytes are the two
+  // bytes b0 b1, at [b0 | b1 << 8] (kNoToken: none); nullptr otherwise. A
+  // merge's first round, where every pair is two single bytes, then needs no
+  // hash, probe or key compare. Built on load, never stored in the image.
+  const TokenId* byte_pairs() const { return byte_pairs_.empty() ? nullptr : byte_pairs_.data(); }
+  // The rank of token t in the ranked form (t < size()).
+  std::uint32_t rank_of(TokenId t) const { return priority_is_id_ ? t : priority_[t]; }
   // Merge priority of a token in the ranked form (kNoRank otherwise).
   std::uint32_t priority(TokenId id) const {
     return id < priority_.size() ? priority_[id] : kNoRank;
@@ -217,6 +224,8 @@ class MergeTable {
   bool cuts_usable_ = false;
   void build_cuts();
   void finish_cuts();  // cut_shift_ and cuts_usable_ from the built or loaded table
+  std::vector<TokenId> byte_pairs_;  // 65536 entries, or empty
+  void build_byte_pairs();  // from the index, after build or load
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.
   struct PairSlot {
     std::uint64_t key = UINT64_MAX;

@@ -208,6 +208,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   t.pairs_by_id_ = (h.options >> 16) & 1;
   t.options_.unk = static_cast<TokenId>(h.unk);
   t.finish_cuts();
+  t.build_byte_pairs();
   t.keeper_ = std::move(keeper);
   return t;
 }

@@ -98,6 +98,71 @@ TEST_CASE("ranked form: every split of every token is a merge, before and after 
   }
 }
 
+TEST_CASE("byte-pair table: the index's answer for every two bytes, built and loaded") {
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  const MergeTable& t = tk->table();
+  auto back = MergeTable::deserialize(t.serialize());
+  REQUIRE(back.ok());
+  const MergeTable* tables[] = {&t, &*back};
+  for (const MergeTable* m : tables) {
+    const TokenId* bp = m->byte_pairs();
+    REQUIRE(bp != nullptr);
+    std::size_t tokens = 0;
+    for (unsigned k = 0; k < 65536; ++k) {
+      char two[2] = {static_cast<char>(k & 0xff), static_cast<char>(k >> 8)};
+      TokenId want = t.find(std::string_view(two, 2));
+      tokens += want != kNoToken;
+      if (bp[k] != want) FAIL_CHECK("bytes " << (k & 0xff) << " " << (k >> 8) << ": " << bp[k]);
+    }
+    CHECK(tokens > 1000);
+  }
+  // A merge list and SentencePiece characters have none: their first round
+  // is not a question about two bytes.
+  auto v = testing::tiny_merge_list();
+  auto list = MergeTable::from_merges(v.tokens, v.merges, v.options);
+  REQUIRE(list.ok());
+  CHECK(list->byte_pairs() == nullptr);
+  std::vector<std::optional<std::string>> chars;
+  for (int b = 0; b < 256; ++b) chars.push_back(std::string(1, static_cast<char>(b)));
+  chars.push_back("ab");
+  MergeTable::Options sp;
+  sp.initial = InitialSymbols::kCharsByteFallback;
+  auto sp_table = MergeTable::from_priorities(chars, std::vector<std::uint32_t>(257, 0), sp);
+  REQUIRE(sp_table.ok());
+  CHECK(sp_table->byte_pairs() == nullptr);
+}
+
+TEST_CASE("byte-pair table: ranks that are not ids") {
+  // Tokens: the 256 bytes, then "ab", "xa", "bc", "abc", "ca", with
+  // priorities that run against the ids: the short merge's first round (the
+  // byte-pair table) must give what the heap (the index) gives.
+  std::vector<std::optional<std::string>> tokens;
+  std::vector<std::uint32_t> priority;
+  for (int b = 0; b < 256; ++b) {
+    tokens.push_back(std::string(1, static_cast<char>(b)));
+    priority.push_back(1000 + static_cast<std::uint32_t>(b));
+  }
+  for (const char* x : {"ab", "xa", "bc", "abc", "ca"}) tokens.push_back(std::string(x));
+  for (std::uint32_t p : {7u, 3u, 5u, 1u, 6u}) priority.push_back(p);
+  auto t = MergeTable::from_priorities(tokens, priority, {});
+  REQUIRE(t.ok());
+  REQUIRE(t->byte_pairs() != nullptr);
+  CHECK(t->byte_pairs()['a' | ('b' << 8)] == 256);
+  CHECK(t->rank_of(256) == 7);
+  std::mt19937 rng(5);
+  for (int i = 0; i < 2000; ++i) {
+    std::string s;
+    std::size_t n = 1 + rng() % 40;
+    while (s.size() < n) s += "abcx"[rng() % 4];
+    EncodeScratch a, b;
+    std::vector<TokenId> small, heap;
+    merge_symbols(*t, s, kNoRank, false, small, a);
+    merge_symbols(*t, s, kNoRank, true, heap, b);
+    CHECK_MESSAGE(small == heap, s);
+  }
+}
+
 TEST_CASE("merge table image: the merge-list form round-trips too") {
   auto v = testing::tiny_merge_list();
   auto t = MergeTable::from_merges(v.tokens, v.merges, v.options);
