@@ -135,6 +135,13 @@ std::size_t run(const Tables& t, const unsigned char* s, std::size_t n, std::siz
     std::size_t e = step.piece(k ? ends[k - 1] : pos);
     ends[k++] = e;
     if (k == max || e == n) return k;
+    // Indentation after a newline piece: the run of blanks that follows is
+    // a piece the general scanner settles at once (blanks(e) == e: not
+    // such a run), and taken here it costs no second escape.
+    if (std::size_t f = step.blanks(e); f != e) {
+      ends[k++] = e = f;
+      if (k == max) return k;
+    }
     i = e;
     step.reset();
   }
@@ -145,6 +152,7 @@ template <class Piece>
 struct ScalarStep {
   const Tables& t;
   Piece& piece;
+  std::size_t blanks(std::size_t p) { return piece.blanks(p); }
   unsigned st = 0;
   unsigned advance(unsigned char b) { return st = t.row[t.cls[b]][st & 15]; }
   unsigned state() const { return st; }
@@ -165,6 +173,7 @@ template <class Piece>
 struct Ssse3Step {
   const Tables& t;
   Piece& piece;
+  std::size_t blanks(std::size_t p) { return piece.blanks(p); }
   __m128i x = _mm_setzero_si128();
   __attribute__((target("ssse3"))) unsigned advance(unsigned char b) {
     x = _mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(t.row[t.cls[b]])), x);

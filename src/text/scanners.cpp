@@ -440,6 +440,31 @@ bool has_ssse3() {
 }
 #endif
 
+// The piece at q when it starts a run of blanks that ends before a
+// non-space character, holds no \r or \n and has two or more characters
+// (indentation after a newline piece), else q. It is the run less its last
+// character, for cl100k and o200k alike: the alternatives before
+// \s+(?!\S) all fail there (a word needs a letter or mark at q or, after a
+// one-character prefix, at q + 1; a number or punctuation needs one at q or
+// after a space; \s*[\r\n]+ a newline; tiktoken's \s++$ the end of the
+// text), and \s+(?!\S) gives back exactly the last blank.
+std::size_t blank_run_piece(const Cursor& c, std::size_t q) {
+  auto blank = [](unsigned char b) { return b == ' ' || b == '\t'; };
+  if (q + 2 >= c.n || !blank(c.s[q]) || !blank(c.s[q + 1])) return q;
+  WsRun r = whitespace_run(c, q);
+  if (r.last_newline_end || r.end == c.n) return q;
+  return r.last_start;
+}
+
+// The general scanner as a state machine's escape (piece_machine::run).
+template <class General>
+struct Escape {
+  const Cursor& c;
+  General& general;
+  std::size_t operator()(std::size_t p) { return general(c, p); }
+  std::size_t blanks(std::size_t p) const { return blank_run_piece(c, p); }
+};
+
 // Up to `max` pieces from pos through the state machine of tables t, the
 // general scanner taking the pieces it escapes.
 template <class General>
@@ -447,7 +472,7 @@ std::size_t scan_machine(const piece_machine::Tables& t, std::string_view text, 
                          std::size_t* ends, std::size_t max, ScanEngine engine,
                          General general) {
   Cursor c(text);
-  auto piece = [&](std::size_t p) { return general(c, p); };
+  Escape<General> piece{c, general};
 #if defined(TOK_PIECE_MACHINE_SSSE3)
   if (engine == ScanEngine::kAuto && has_ssse3()) {
     return piece_machine::scan_ssse3(t, c.s, c.n, pos, ends, max, piece);
