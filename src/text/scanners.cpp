@@ -461,7 +461,11 @@ template <class General>
 struct Escape {
   const Cursor& c;
   General& general;
-  std::size_t operator()(std::size_t p) { return general(c, p); }
+  std::size_t operator()(std::size_t p) {
+    // Most escapes on code start at indentation: that case first.
+    std::size_t e = blank_run_piece(c, p);
+    return e != p ? e : general(c, p);
+  }
   std::size_t blanks(std::size_t p) const { return blank_run_piece(c, p); }
 };
 
