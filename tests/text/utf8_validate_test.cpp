@@ -1,6 +1,6 @@
 // valid_utf8_prefix's vector form against the scalar loop: every byte pair
-// and lead-byte sequence at every place around a 16-byte block boundary,
-// and random mixed-script text with random damage.
+// and lead-byte sequence at every place around a 16-byte block boundary and
+// a 64-byte step, and random mixed-script text with random damage.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -14,13 +14,15 @@ using tok::text::utf8::valid_prefix_scalar;
 
 TEST_CASE("vector and scalar UTF-8 validation agree on every byte pair at every block offset") {
   // Two bytes (b1 >= 0x80: the pairs that matter), then a continuation, in
-  // 80 bytes of ASCII, at offsets around the first two block boundaries.
-  std::string base(80, 'x');
+  // 160 bytes of ASCII, at offsets around block boundaries inside the
+  // first 64-byte step, between steps, and inside the second.
+  std::string base(160, 'x');
   std::size_t disagreements = 0;
   for (int b1 = 0x80; b1 <= 0xFF; ++b1) {
     for (int b2 = 0; b2 <= 0xFF; ++b2) {
       for (int b3 : {0x41, 0x80, 0x9F, 0xA0, 0xBF}) {
-        for (std::size_t at : {0u, 12u, 13u, 14u, 15u, 16u, 29u, 30u, 31u, 32u, 61u, 62u, 63u}) {
+        for (std::size_t at : {0u, 12u, 13u, 14u, 15u, 16u, 29u, 30u, 31u, 32u, 46u, 47u, 61u, 62u,
+                                63u, 64u, 93u, 109u, 125u, 126u, 127u, 128u}) {
           std::string s = base;
           s[at] = static_cast<char>(b1);
           s[at + 1] = static_cast<char>(b2);
@@ -31,6 +33,28 @@ TEST_CASE("vector and scalar UTF-8 validation agree on every byte pair at every 
       }
     }
   }
+  CHECK(disagreements == 0);
+}
+
+TEST_CASE("a character cut off at the end of a block or step, then only ASCII") {
+  // The vector check skips all-ASCII blocks and steps: what the block
+  // before them left unfinished must still count.
+  std::size_t disagreements = 0, cases = 0;
+  for (int lead = 0xC2; lead <= 0xF4; ++lead) {
+    for (int cont = 0; cont <= 2; ++cont) {
+      for (std::size_t end : {16u, 32u, 48u, 64u, 80u, 128u, 192u}) {
+        for (std::size_t tail : {16u, 64u, 130u}) {
+          std::string s(end + tail, 'x');
+          std::size_t at = end - 1 - static_cast<std::size_t>(cont);
+          s[at] = static_cast<char>(lead);
+          for (int k = 1; k <= cont; ++k) s[at + static_cast<std::size_t>(k)] = static_cast<char>(0xA0);
+          if (valid_utf8_prefix(s) != valid_prefix_scalar(s)) ++disagreements;
+          ++cases;
+        }
+      }
+    }
+  }
+  CHECK(cases > 2000);
   CHECK(disagreements == 0);
 }
 
