@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "bpe/long_piece.hpp"
 #include "bpe/symbol_lookup.hpp"
@@ -554,14 +555,40 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
       }
     }
   }
-  // Stage 3: in order, the answers or the cold path.
+  // Stage 3: in order, the answers or the cold path. The tokens gather in
+  // a local buffer that goes to *out once a batch: appending piece by
+  // piece kept the vector's end in memory, a store and a reload a piece.
+  constexpr std::size_t kBuf = kPieceBatch * HotCache::kMaxTokens;
+  TokenId buf[kBuf];
+  std::size_t nb = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (pieces[i].empty()) continue;
     std::size_t k = nhot[i];
-    const TokenId* toks = k ? hot[i] : lookup_cold(table, pieces[i], h[i], s, &k);
-    if (count) *count += k;
-    if (out) append_tokens(*out, toks, k);
+    const TokenId* toks = hot[i];
+    if (k) {
+      if (count) *count += k;
+      if (!out) continue;
+      if (nb + HotCache::kMaxTokens <= kBuf) {
+        std::memcpy(buf + nb, toks, sizeof(hot[i]));  // all kMaxTokens places: a fixed copy
+        nb += k;
+        continue;
+      }
+    } else {
+      toks = lookup_cold(table, pieces[i], h[i], s, &k);
+      if (count) *count += k;
+      if (!out) continue;
+      if (nb + k <= kBuf) {
+        std::memcpy(buf + nb, toks, k * sizeof(TokenId));
+        nb += k;
+        continue;
+      }
+    }
+    // Full: what is gathered, then these tokens, straight to *out.
+    out->insert(out->end(), buf, buf + nb);
+    out->insert(out->end(), toks, toks + k);
+    nb = 0;
   }
+  if (out) out->insert(out->end(), buf, buf + nb);
 }
 
 }  // namespace tok::bpe

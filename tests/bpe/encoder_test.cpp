@@ -192,3 +192,34 @@ TEST_CASE("one scratch reused across many texts gives the ids of a fresh scratch
     MESSAGE(enc << ": " << total << " tokens");
   }
 }
+
+TEST_CASE("a batch of pieces gives each piece's tokens in order, however many there are") {
+  // encode_pieces gathers a batch's tokens before appending them; pieces of
+  // many tokens (long runs no cache answers whole) overflow what it gathers,
+  // at every place in a batch. Against one piece at a time, and as counts.
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  const MergeTable& t = tk->table();
+  std::mt19937 rng(29);
+  const char* units[] = {"the", " of", "中", "x", "7", "é", "Ж", "\xff", "qz", "😀"};
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> texts;
+    std::size_t n = 1 + rng() % kPieceBatch;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string p;
+      std::size_t units_in = rng() % 4 == 0 ? 20 + rng() % 200 : rng() % 3;
+      for (std::size_t u = 0; u < units_in; ++u) p += units[rng() % 10];
+      texts.push_back(p);
+    }
+    std::vector<std::string_view> pieces(texts.begin(), texts.end());
+    EncodeScratch batch_scratch, one_scratch;
+    std::vector<TokenId> batched, one_by_one;
+    std::size_t counted = 0;
+    encode_pieces(t, pieces.data(), n, &batched, nullptr, batch_scratch);
+    EncodeScratch count_scratch;
+    encode_pieces(t, pieces.data(), n, nullptr, &counted, count_scratch);
+    for (auto p : pieces) encode_piece(t, p, one_by_one, one_scratch);
+    REQUIRE(batched == one_by_one);
+    CHECK(counted == one_by_one.size());
+  }
+}
