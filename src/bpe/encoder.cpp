@@ -578,7 +578,8 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
       if (count) *count += k;
       if (!out) continue;
       if (nb + k <= kBuf) {
-        std::memcpy(buf + nb, toks, k * sizeof(TokenId));
+        // k == 0 (every byte dropped) may come with a null toks.
+        if (k) std::memcpy(buf + nb, toks, k * sizeof(TokenId));
         nb += k;
         continue;
       }
