@@ -105,16 +105,16 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
     next[i] = i + 1;
     prev[i] = i == 0 ? UINT32_MAX : i - 1;
   }
-  if (const TokenId* bp = table.byte_pairs()) {
+  if (table.byte_pairs()) {
     // Byte symbols: every first pair is two bytes of the piece (see merge_small).
     const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
     for (std::uint32_t i = 0; i < n; ++i) {
       key[i] = kNone;
       if (i + 1 == n) break;
-      TokenId t = bp[p[i] | (p[i + 1] << 8)];
-      if (t == kNoToken || table.rank_of(t) >= max_rank) continue;
-      key[i] = (std::uint64_t{table.rank_of(t)} << 32) | i;
-      result[i] = t;
+      PairInfo pi = table.byte_pair(p + i);
+      if (pi.rank >= max_rank) continue;
+      key[i] = (std::uint64_t{pi.rank} << 32) | i;
+      result[i] = pi.result;
     }
   } else {
     for (std::uint32_t i = 0; i + 1 < n; ++i) {
@@ -213,13 +213,10 @@ void merge_small(const MergeTable& table, std::string_view piece, std::uint32_t 
     }
   };
   std::uint32_t q[kSmallPiece];
-  if (const TokenId* bp = table.byte_pairs()) {
+  if (table.byte_pairs()) {
     // Byte symbols: every first-round pair is two bytes of the piece.
     const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
-    for (std::uint32_t i = 0; i + 1 < m; ++i) {
-      TokenId t = bp[p[i] | (p[i + 1] << 8)];
-      set(i, t == kNoToken ? PairInfo{} : PairInfo{table.rank_of(t), t});
-    }
+    for (std::uint32_t i = 0; i + 1 < m; ++i) set(i, table.byte_pair(p + i));
   } else {
     for (std::uint32_t i = 0; i + 1 < m; ++i) q[i] = i;
     if (m > 1) ask(q, m - 1);

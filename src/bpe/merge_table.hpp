@@ -137,6 +137,12 @@ class MergeTable {
   // merge's first round, where every pair is two single bytes, then needs no
   // hash, probe or key compare. Built on load, never stored in the image.
   const TokenId* byte_pairs() const { return byte_pairs_.empty() ? nullptr : byte_pairs_.data(); }
+  // The pair answer for the two bytes at p, from byte_pairs() (non-null).
+  PairInfo byte_pair(const unsigned char* p) const {
+    TokenId t = byte_pairs_[p[0] | (p[1] << 8)];
+    if (t == kNoToken) return {};
+    return {rank_of(t), t};
+  }
   // The rank of token t in the ranked form (t < size()).
   std::uint32_t rank_of(TokenId t) const { return priority_is_id_ ? t : priority_[t]; }
   // Merge priority of a token in the ranked form (kNoRank otherwise).
