@@ -213,31 +213,49 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   return t;
 }
 
-// Bounds of everything the encoder and decoder trust without checks.
+bool MergeTable::reseal(std::string& image) {
+  if (image.size() < sizeof(Header)) return false;
+  Header h;
+  std::memcpy(&h, image.data(), sizeof(Header));
+  h.body_hash = body_checksum(std::string_view(image).substr(sizeof(Header)));
+  std::memcpy(image.data(), &h, sizeof(Header));
+  return true;
+}
+
+// Bounds of everything the encoder and decoder trust without checks. Every
+// load runs this over the whole image (8 MB of index and pair slots for
+// o200k), so the loops are branch-free: a flag gathers the bad cases. Where
+// every id has a token (tiktoken's tables), a slot's id needs only a bound;
+// only tables with holes look each id up in present_.
 Status MergeTable::check_image(const std::vector<TokenId>& bytes256) const {
-  std::size_t n = present_.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (offsets_[i] > offsets_[i + 1]) return make_error("token offsets out of order");
-  }
+  const std::size_t n = present_.size();
+  bool bad = false;
+  for (std::size_t i = 0; i < n; ++i) bad |= offsets_[i] > offsets_[i + 1];
+  if (bad) return make_error("token offsets out of order");
   if (offsets_[0] != 0 || offsets_[n] != arena_.size()) {
     return make_error("token offsets out of range");
   }
-  for (const IndexSlot& s : index_) {
-    if (s.id_plus1 == 0) continue;
-    // Only bounds: whether a slot's head and length match its token is the
-    // checksum's to catch (the encoder compares them, never indexes by them).
-    if (s.id_plus1 > n || !present_[s.id_plus1 - 1]) return make_error("index id out of range");
+  const bool holes = std::find(present_.begin(), present_.end(), 0) != present_.end();
+  // Only bounds: whether a slot's head and length match its token is the
+  // checksum's to catch (the encoder compares them, never indexes by them).
+  std::uint32_t top = 0;
+  for (const IndexSlot& s : index_) top = std::max(top, s.id_plus1);
+  if (top > n) return make_error("index id out of range");
+  if (holes) {
+    for (const IndexSlot& s : index_) bad |= s.id_plus1 != 0 && !present_[s.id_plus1 - 1];
+    if (bad) return make_error("index id out of range");
   }
   for (const PairSlot& s : pairs_) {
-    if (s.key != UINT64_MAX && (s.info.result >= n || !present_[s.info.result] ||
-                                (s.key >> 32) >= n || (s.key & 0xffffffffu) >= n)) {
-      return make_error("pair out of range");
-    }
+    bad |= (s.key != UINT64_MAX) & ((s.info.result >= n) | ((s.key >> 32) >= n) |
+                                    ((s.key & 0xffffffffu) >= n));
   }
+  if (holes && !bad) {  // every result is in range by now
+    for (const PairSlot& s : pairs_) bad |= s.key != UINT64_MAX && !present_[s.info.result];
+  }
+  if (bad) return make_error("pair out of range");
   if (priority_is_id_) {
-    for (std::size_t id = 0; id < n; ++id) {
-      if (present_[id] && priority_[id] != id) return make_error("priorities are not the ids");
-    }
+    for (std::size_t id = 0; id < n; ++id) bad |= present_[id] && priority_[id] != id;
+    if (bad) return make_error("priorities are not the ids");
   }
   for (TokenId id : bytes256) {
     if (id != kNoToken && id >= n) return make_error("byte token out of range");

@@ -225,3 +225,105 @@ TEST_CASE("merge table image: damage is refused, never trusted") {
     CHECK_MESSAGE(!MergeTable::deserialize(bad).ok(), "byte " << i);
   }
 }
+
+namespace {
+
+// Where `bytes` first occurs in `image` at an 8-aligned offset (slots are).
+std::size_t find_aligned(const std::string& image, const std::string& bytes) {
+  for (std::size_t at = image.find(bytes); at != std::string::npos; at = image.find(bytes, at + 1)) {
+    if (at % 8 == 0) return at;
+  }
+  return std::string::npos;
+}
+
+std::string le64(std::uint64_t v) {
+  std::string s(8, '\0');
+  std::memcpy(s.data(), &v, 8);
+  return s;
+}
+
+std::string le32(std::uint32_t v) {
+  std::string s(4, '\0');
+  std::memcpy(s.data(), &v, 4);
+  return s;
+}
+
+// The image with the 4 bytes at `at` set to v, its checksum made to match.
+std::string sealed_with(std::string image, std::size_t at, std::uint32_t v) {
+  std::memcpy(image.data() + at, &v, 4);
+  REQUIRE(MergeTable::reseal(image));
+  return image;
+}
+
+std::string message_of(const tok::Result<MergeTable>& r) {
+  return r.ok() ? "(loaded)" : r.error().message;
+}
+
+}  // namespace
+
+// The checksum catches accidents; the bounds checks behind it are what keep a
+// table that passed it (or one crafted to) from sending the encoder out of
+// its arrays. An index slot, a pair's ids and result, and tiktoken's
+// priorities, each pointed past the vocabulary (or at an id with no token),
+// in a resealed image.
+TEST_CASE("merge table image: a resealed image with bad bounds is still refused") {
+  for (bool holes : {false, true}) {
+    CAPTURE(holes);
+    std::vector<std::optional<std::string>> toks;
+    for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
+    toks.push_back("ab");           // 256
+    toks.push_back("abcdefghijk");  // 257
+    if (holes) toks.push_back(std::nullopt);  // 258: an id without a token
+    toks.push_back("zz");                     // 258 or 259
+    // The merge-list form: the ranked one keeps no pairs.
+    auto t = MergeTable::from_merges(toks, {{'a', 'b'}}, {});
+    REQUIRE(t.ok());
+    const std::string image = t->serialize();
+    std::string copy = image;
+    REQUIRE(MergeTable::reseal(copy));
+    CHECK(copy == image);  // resealing a good image changes nothing
+    REQUIRE(MergeTable::deserialize(image).ok());
+    const std::uint32_t n = static_cast<std::uint32_t>(toks.size());
+    std::vector<std::uint32_t> bad_ids = {n, n + 1000, 0xfffffffeu};
+    if (holes) bad_ids.push_back(258);  // in range, but no token
+
+    // The index slot of "abcdefghijk": its first 8 bytes, then id + 1.
+    std::size_t slot = find_aligned(image, "abcdefgh" + le32(258));
+    REQUIRE(slot != std::string::npos);
+    for (std::uint32_t id : bad_ids) {
+      CAPTURE(id);
+      CHECK(message_of(MergeTable::deserialize(sealed_with(image, slot + 8, id + 1))) ==
+            "index id out of range");
+    }
+    // The pair ('a', 'b') -> "ab": its key, then rank (0) and result.
+    std::size_t pair = find_aligned(image, le64(std::uint64_t{'a'} << 32 | 'b') + le32(0) + le32(256));
+    REQUIRE(pair != std::string::npos);
+    for (std::uint32_t id : bad_ids) {
+      CAPTURE(id);
+      CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair + 12, id))) ==
+            "pair out of range");
+      if (id == 258) continue;  // a key's ids need only be in range
+      CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair, id))) == "pair out of range");
+      CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair + 4, id))) ==
+            "pair out of range");
+    }
+    // Damage that the checksum catches is reported as such, whatever else
+    // it broke.
+    std::string unsealed = image;
+    std::uint32_t big = n + 5;
+    std::memcpy(unsealed.data() + slot + 8, &big, 4);
+    CHECK(message_of(MergeTable::deserialize(unsealed)) == "checksum mismatch");
+  }
+}
+
+TEST_CASE("merge table image: tiktoken's priorities must be the ids") {
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  std::string image = tk->table().serialize();
+  // priority_ is stored right after present_; find the run 1000, 1001, 1002.
+  std::size_t at = image.find(le32(1000) + le32(1001) + le32(1002));
+  REQUIRE(at != std::string::npos);
+  REQUIRE(MergeTable::deserialize(image).ok());
+  CHECK(message_of(MergeTable::deserialize(sealed_with(image, at, 999))) ==
+        "priorities are not the ids");
+}
