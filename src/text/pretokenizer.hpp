@@ -51,7 +51,8 @@ class PreTokenizer {
   // counted) independently with the same result; text.size() if none found
   // before `limit` bytes past `from`. For the named scanners p is just after
   // a "\n" that follows an ASCII non-space character and precedes an ASCII
-  // letter (proof in pretokenizer.cpp); a general regex has none.
+  // letter, or just before a "\n" that follows an ASCII letter or digit
+  // (proofs in pretokenizer.cpp); a general regex has none.
   std::size_t safe_boundary(std::string_view text, std::size_t from, std::size_t limit) const;
 
  private:

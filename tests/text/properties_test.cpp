@@ -129,8 +129,14 @@ TEST_CASE("safe_boundary stays in (from, from + limit] or returns size") {
   CHECK(pt->safe_boundary(text, 4, 100) == 10);
   CHECK(pt->safe_boundary(text, 4, 6) == 10);
   CHECK(pt->safe_boundary(text, 4, 5) == text.size());
-  CHECK(pt->safe_boundary(text, 10, 100) == text.size());
+  CHECK(pt->safe_boundary(text, 10, 100) == text.size());  // a last "\n" is not looked at
   CHECK(pt->safe_boundary(text, text.size(), 100) == text.size());
+  // Before a newline: after an ASCII letter or digit, never at `from` itself,
+  // and not after punctuation, a space or a non-ASCII letter.
+  CHECK(pt->safe_boundary("    x = 1\n    y", 0, 100) == 9);
+  CHECK(pt->safe_boundary("    x = 1\n    y", 9, 100) == 15);  // none after from
+  CHECK(pt->safe_boundary("f(x);\n  g(y);\n  else\n  h", 0, 100) == 20);
+  CHECK(pt->safe_boundary("a.\n b;\n c \n d\xc3\xa9\n e", 0, 100) == 18);  // none
   CHECK(pt->safe_boundary("x \nA", 0, 100) == 4);  // size: none found  // space before '\n': not safe
   CHECK(pt->safe_boundary("\nA", 0, 100) == 2);     // nothing before '\n'
   CHECK(pt->safe_boundary("", 0, 100) == 0);
