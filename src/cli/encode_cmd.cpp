@@ -67,6 +67,12 @@ class EncodeWriter {
     }
   }
 
+  // Sizes the encoder's caches once for an input of `bytes` bytes that is
+  // then encoded in chunks: sized by each 4 MiB chunk instead, the piece
+  // cache of a 25 MB file doubled and rehashed three times on the way, about
+  // 6% of a one-thread `tok encode`.
+  void expect_input(std::size_t bytes) { scratch_.expect_bytes(bytes); }
+
   // The tokens of `text`, which starts at byte `base` of the input.
   Status chunk(std::string_view text, std::uint64_t base, bpe::SpecialMode mode) {
     try {
@@ -232,6 +238,7 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
   std::size_t largest = 0;
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) largest = std::max(largest, cuts[c + 1] - cuts[c]);
   w.reserve(largest);
+  w.expect_input(text.size());
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
     Status st = w.chunk(text.substr(cuts[c], cuts[c + 1] - cuts[c]), cuts[c], mode);
     if (!st.ok()) return report(st.error());
