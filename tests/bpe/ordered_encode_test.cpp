@@ -129,3 +129,40 @@ TEST_CASE("a consumer's error stops the run and is returned") {
   CHECK(st.error().message == "stop at chunk 4");
   CHECK(calls == 5);
 }
+
+// Indented code: nearly every line starts with blanks, so the boundary after
+// a newline (before a letter) is rare; the one before a newline that follows
+// a letter or digit is what lets the last stretch be cut finely.
+TEST_CASE("parallel cuts in indented code: quarters for the last stretch too, exact") {
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  std::mt19937 rng(5);
+  std::string text;
+  while (text.size() < (5u << 20)) {
+    switch (rng() % 4) {
+      case 0: text += "    int x_" + std::to_string(rng() % 1000) + " = f(y);\n"; break;
+      case 1: text += "        // the value of x, before it is used\n"; break;
+      case 2: text += "        return total + 1\n"; break;
+      default: text += "    }\n"; break;
+    }
+  }
+  const unsigned threads = 2;
+  std::vector<std::size_t> cuts = tk->parallel_boundaries(text, threads, SpecialMode::kText);
+  const std::size_t chunk = Tokenizer::kParallelChunk;
+  std::size_t small = 0;
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    std::size_t len = cuts[c + 1] - cuts[c];
+    bool tail = text.size() - cuts[c] <= threads * chunk;
+    CHECK(len < (tail ? chunk / 4 : chunk) + 4096);
+    small += tail;
+  }
+  CHECK(small >= 4 * threads - 1);
+  std::vector<TokenId> got;
+  Status st = encode_in_order(*tk, text, cuts, SpecialMode::kText, threads,
+                              [&](std::size_t, std::span<const TokenId> ids) {
+                                got.insert(got.end(), ids.begin(), ids.end());
+                                return Status{};
+                              });
+  CHECK(st.ok());
+  CHECK(got == *tk->encode(text, SpecialMode::kText));
+}
