@@ -22,6 +22,19 @@ std::string mixed_text(std::size_t bytes) {
   return s;
 }
 
+// The ids of text encoded on `threads` threads over `cuts`, in order.
+std::vector<TokenId> threaded_ids(const Tokenizer& tk, std::string_view text,
+                                  const std::vector<std::size_t>& cuts, unsigned threads) {
+  std::vector<TokenId> got;
+  Status st = encode_in_order(tk, text, cuts, SpecialMode::kText, threads,
+                              [&](std::size_t, std::span<const TokenId> ids) {
+                                got.insert(got.end(), ids.begin(), ids.end());
+                                return Status{};
+                              });
+  CHECK(st.ok());
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE("chunks encoded on 1..8 threads come back in order as the ids of one call") {
@@ -68,16 +81,7 @@ TEST_CASE("chunks on several threads stay exact when the shared piece cache is f
     REQUIRE(whole.ok());
     std::vector<std::size_t> cuts = tk->chunk_boundaries(text, 64u << 10, SpecialMode::kText);
     REQUIRE(cuts.size() > 20);
-    for (unsigned threads : {2u, 3u}) {
-      std::vector<TokenId> got;
-      Status st = encode_in_order(*tk, text, cuts, SpecialMode::kText, threads,
-                                  [&](std::size_t, std::span<const TokenId> ids) {
-                                    got.insert(got.end(), ids.begin(), ids.end());
-                                    return Status{};
-                                  });
-      CHECK(st.ok());
-      CHECK(got == *whole);
-    }
+    for (unsigned threads : {2u, 3u}) CHECK(threaded_ids(*tk, text, cuts, threads) == *whole);
   }
 }
 
@@ -157,12 +161,5 @@ TEST_CASE("parallel cuts in indented code: quarters for the last stretch too, ex
     small += tail;
   }
   CHECK(small >= 4 * threads - 1);
-  std::vector<TokenId> got;
-  Status st = encode_in_order(*tk, text, cuts, SpecialMode::kText, threads,
-                              [&](std::size_t, std::span<const TokenId> ids) {
-                                got.insert(got.end(), ids.begin(), ids.end());
-                                return Status{};
-                              });
-  CHECK(st.ok());
-  CHECK(got == *tk->encode(text, SpecialMode::kText));
+  CHECK(threaded_ids(*tk, text, cuts, threads) == *tk->encode(text, SpecialMode::kText));
 }
