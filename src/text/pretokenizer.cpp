@@ -11,6 +11,8 @@
 namespace tok::text {
 namespace {
 
+bool ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+
 struct NamedPattern {
   std::string_view name;
   Scanner scanner;
@@ -151,26 +153,24 @@ std::size_t PreTokenizer::next_ends(std::string_view text, std::size_t pos, std:
 // '\n' as it fails at the end, and which alternative matched was settled by
 // the bytes before p. Pieces before it ended by p-1 and looked at most at y.
 // Matching from p is then as in (3). Indented code, whose lines mostly start
-// with blanks, has few boundaries of the first kind: without this kind, the
-// last chunk of a threaded encode was often several times the size of the
-// others and left the other threads idle.
+// with blanks, has few boundaries of the first kind: with that kind alone,
+// the last chunk of a threaded encode can be several times the size of the
+// others and leave the other threads idle.
 std::size_t PreTokenizer::safe_boundary(std::string_view text, std::size_t from,
                                         std::size_t limit) const {
   if (scanner_ == Scanner::kRegex) return text.size();
   std::size_t last = limit >= text.size() - std::min(from, text.size())
                          ? text.size()
                          : from + limit;  // candidates p <= last, p < size
-  std::size_t i = from < 1 ? 1 : from;   // index of the '\n' (p - 1)
+  std::size_t i = from < 1 ? 1 : from;   // index of a '\n': p - 1 or p
   while (i + 1 < text.size() && i + 1 <= last) {
     const void* hit = std::memchr(text.data() + i, '\n', std::min(last, text.size() - 1) - i);
     if (hit == nullptr) break;
     i = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
     unsigned char y = static_cast<unsigned char>(text[i - 1]);
     unsigned char x = static_cast<unsigned char>(text[i + 1]);
-    bool y_alnum = ((y | 0x20) >= 'a' && (y | 0x20) <= 'z') || (y >= '0' && y <= '9');
-    if (y_alnum && i > from) return i;  // before the '\n'
-    bool letter = (x | 0x20) >= 'a' && (x | 0x20) <= 'z';
-    if (y > 0x20 && y < 0x7F && letter) return i + 1;
+    if ((ascii_letter(y) || (y >= '0' && y <= '9')) && i > from) return i;  // before the '\n'
+    if (y > 0x20 && y < 0x7F && ascii_letter(x)) return i + 1;
     ++i;
   }
   return text.size();

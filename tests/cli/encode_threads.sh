@@ -49,16 +49,15 @@ expect_eq "nothing printed for a file refused at byte 0" "" "$(cat "$T/out")"
 "$TOK" encode --threads 2 "$T/big.txt" 2>"$T/err" | head -c 100 >/dev/null
 expect_eq "stderr when stdout closes early" "" "$(cat "$T/err")"
 # A BOS token (the shipped GGUF model asks for one) opens the line before
-# the first chunk's ids, which the worker that encoded them formatted: plain
-# and --json alike.
-ds="$(cd "$(dirname "$0")/../.." && pwd)/vocab/tok-tiny-bible.gguf"
+# the first chunk's ids: plain and --json alike.
+gguf="$(cd "$(dirname "$0")/../.." && pwd)/vocab/tok-tiny-bible.gguf"
+bos=$("$TOK" encode -e "$gguf" --add-special -t "x" | cut -d' ' -f1)
 for form in "" --json; do
-  "$TOK" encode -e "$ds" --add-special $form --threads 1 "$T/big.txt" >"$T/one" || fail "gguf $form, one thread"
-  "$TOK" encode -e "$ds" --add-special $form --threads 3 --stats "$T/big.txt" >"$T/many" 2>"$T/stats" ||
+  "$TOK" encode -e "$gguf" --add-special $form --threads 1 "$T/big.txt" >"$T/one" || fail "gguf $form, one thread"
+  "$TOK" encode -e "$gguf" --add-special $form --threads 3 --stats "$T/big.txt" >"$T/many" 2>"$T/stats" ||
     fail "gguf $form, 3 threads"
   grep -q '"threads":3' "$T/stats" || fail "gguf $form: not encoded on 3 threads: $(cat "$T/stats")"
   cmp -s "$T/one" "$T/many" || fail "gguf $form: --threads 3 differs from one thread"
-  bos=$("$TOK" encode -e "$ds" --add-special -t "x" | cut -d' ' -f1)
   want="$bos "
   [ -z "$form" ] || want="[$bos,"
   [ "$(head -c ${#want} "$T/many")" = "$want" ] || fail "gguf $form: the BOS does not open the line"
