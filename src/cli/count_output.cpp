@@ -98,6 +98,13 @@ namespace {
 
 bool total_is_one_request(const CountReport& r) { return r.one_request && !r.per_request; }
 
+// Inputs that alone overflow the model's context window.
+std::size_t inputs_over_window(const CountReport& r, std::size_t c) {
+  std::size_t n = 0;
+  for (const auto& row : r.rows) n += !row_cost(r, c, row).fits;
+  return n;
+}
+
 }  // namespace
 
 cost::CostLine total_cost(const CountReport& r, std::size_t c) {
@@ -113,13 +120,6 @@ cost::CostLine total_cost(const CountReport& r, std::size_t c) {
 }
 
 namespace {
-
-// Inputs that alone overflow the model's context window.
-std::size_t inputs_over_window(const CountReport& r, std::size_t c) {
-  std::size_t n = 0;
-  for (const auto& row : r.rows) n += !row_cost(r, c, row).fits;
-  return n;
-}
 
 // Under the model lines: which inputs do not fit, and what the total means.
 void print_table_notes(const CountReport& r, Output& out) {
@@ -158,7 +158,8 @@ void print_table(const CountReport& r) {
     const cost::ModelInfo& m = *r.columns[c].model;
     cost::CostLine cl = total_cost(r, c);
     // The largest request's share (the whole total's with --total); '!': over.
-    std::string window = m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
+    std::string window =
+        m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
     out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
                           id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
