@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/ids_format.hpp"
 #include "core/atomic_file.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
@@ -42,12 +43,11 @@ Result<bpe::TokenId> find_eot(const JsonlEncodeOptions& o, const bpe::Tokenizer&
 }
 
 Format choose_format(const JsonlEncodeOptions& o) {
-  if (o.format == "u16") return Format::kU16;
-  if (o.format == "u32") return Format::kU32;
-  if (o.format == "npy") return Format::kNpy;
-  if (o.format == "text") return Format::kText;
-  if (o.output.empty()) return Format::kText;
-  return o.output.ends_with(".npy") ? Format::kNpy : Format::kU32;
+  std::string f = ids_format(o.format, o.output);
+  if (f == "u16") return Format::kU16;
+  if (f == "u32") return Format::kU32;
+  if (f == "npy") return Format::kNpy;
+  return Format::kText;
 }
 
 // NumPy format 1.0: magic, version, header length, then a Python dict padded
@@ -218,7 +218,8 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
       ->check(integer_in(0, max_of<std::uint32_t>() - 1));
   sub->add_option("--format", format,
                   "With --jsonl: text (one line per document), u16, u32 (little-endian) or npy "
-                  "(default: text on stdout, u32 with -o, npy for -o *.npy)")
+                  "(default: from -o's suffix .u16, .u32, .npy or .txt; .bin needs --format; u32 "
+                  "for another name, text on stdout)")
       ->check(CLI::IsMember({"text", "u16", "u32", "npy"}));
   sub->add_option("-o,--output", output, "With --jsonl: write the ids to FILE (atomically)");
   sub->add_option("--index", index,

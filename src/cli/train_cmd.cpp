@@ -15,11 +15,12 @@
 #include "cli/command.hpp"
 #include "cli/numeric_options.hpp"
 #include "cli/progress_bar.hpp"
-#include "cli/train_corpus.hpp"
+#include "cli/walk_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
+#include "cost/corpus_files.hpp"
 #include "cost/jsonl_count.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
@@ -44,6 +45,7 @@ struct TrainArgs {
   std::vector<std::string> from_counts;
   std::string jsonl;  // --jsonl FIELD: the inputs are JSON Lines documents
   bool skip_bad = false;
+  WalkFlags walk;
 };
 
 struct Stats {
@@ -90,7 +92,9 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
 Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
                                      Stats& stats) {
   if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
-  TOK_ASSIGN(TrainCorpus corpus, open_train_corpus(a.inputs));
+  std::vector<std::string> inputs = a.inputs;
+  if (inputs.empty()) inputs.push_back("-");
+  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(inputs, a.walk.options()));
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
     for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
@@ -297,7 +301,10 @@ int run_train(const TrainArgs& a) {
 void add_train(CLI::App& app, Registry& r) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
-  sub->add_option("FILE", a->inputs, "Text files or directories (recursive); default: stdin");
+  sub->add_option("FILE", a->inputs,
+                  "Text files or directories (walked recursively, as tok count walks them); "
+                  "default: stdin");
+  a->walk.add(sub);
   sub->add_option("--vocab-size", a->vocab_size,
                   "Total ids: 256 byte tokens + merges + special tokens")
       ->check(integer_in(1, max_of<std::uint32_t>()));

@@ -9,7 +9,7 @@
 #include "bpe/word_counter.hpp"
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
-#include "cost/file_walk.hpp"
+#include "cost/corpus_files.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/native_tokenizer.hpp"
@@ -25,22 +25,10 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   auto pre = text::PreTokenizer::named(pattern);
   if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
   if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
-  std::vector<MappedFile> files;
-  std::vector<Error> errors;
-  std::vector<std::pair<std::string, bool>> found;
-  errors = cost::expand_inputs(
-      paths, {}, [&](std::string p, bool walked) { found.emplace_back(std::move(p), walked); });
-  if (!errors.empty()) return errors.front();
+  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(paths, {}));
   std::vector<std::string_view> texts;
-  for (const auto& [path, walked] : found) {
-    TOK_ASSIGN(MappedFile f, MappedFile::open(path));
-    if (walked && cost::looks_binary(f.bytes())) continue;
-    files.push_back(std::move(f));
-    texts.push_back(files.back().bytes());
-  }
-  std::size_t bytes = 0;
-  for (auto t : texts) bytes += t.size();
-  if (bytes == 0) {
+  for (const auto& f : corpus.files) texts.push_back(f.bytes());
+  if (corpus.bytes == 0) {
     return make_error("{}: no text to train on (empty corpus)",
                       paths.empty() ? std::string("(no files)") : paths.front());
   }
