@@ -4,7 +4,7 @@
 
 namespace tok::text {
 
-const CodePointRange kNormalizationChars[] = {
+const NormalizationRange kNormalizationChars[] = {
     {0x0000, 0x0377},
     {0x037A, 0x037F},
     {0x0384, 0x038A},

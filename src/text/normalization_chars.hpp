@@ -11,15 +11,12 @@
 
 namespace tok::text {
 
-// The Unicode version of Hugging Face's normalization tables.
-inline constexpr int kNormalizationUnicodeMajor = 9;
-
-struct CodePointRange {
+struct NormalizationRange {
   char32_t first, last;  // inclusive
 };
 
 // Code points assigned in Unicode 9.0, ascending and disjoint.
-extern const CodePointRange kNormalizationChars[];
+extern const NormalizationRange kNormalizationChars[];
 extern const std::size_t kNormalizationCharRanges;
 
 }  // namespace tok::text

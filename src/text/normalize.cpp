@@ -110,10 +110,10 @@ void normalize_known(std::string_view run, std::size_t base, int opts, bool alig
 
 bool in_normalization_tables(char32_t c) {
   if (c < 0x378) return true;  // Latin, IPA, combining marks, Greek: all assigned by 1.1
-  const CodePointRange* b = kNormalizationChars;
-  const CodePointRange* e = kNormalizationChars + kNormalizationCharRanges;
-  const CodePointRange* r =
-      std::upper_bound(b, e, c, [](char32_t x, const CodePointRange& k) { return x < k.first; });
+  const NormalizationRange* b = kNormalizationChars;
+  const NormalizationRange* e = kNormalizationChars + kNormalizationCharRanges;
+  const NormalizationRange* r =
+      std::upper_bound(b, e, c, [](char32_t x, const NormalizationRange& k) { return x < k.first; });
   return r != b && c <= (r - 1)->last;
 }
 
