@@ -172,6 +172,10 @@ std::string unicode_lowercase(std::string_view text, std::vector<std::size_t>* t
     utf8proc_uint8_t buf[4];
     utf8proc_ssize_t n = utf8proc_encode_char(utf8proc_tolower(c), buf);
     std::string_view lower(reinterpret_cast<char*>(buf), static_cast<std::size_t>(n));
+    // HF lowercases with Rust's char::to_lowercase, the full mapping: U+0130
+    // is the one code point whose unconditional full lowercase
+    // (SpecialCasing.txt) is not the simple one utf8proc gives ("i").
+    if (c == 0x130) lower = "i\u0307";
     if (lower == text.substr(i, len)) {
       w.copy(lower, i);
     } else {

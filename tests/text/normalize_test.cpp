@@ -56,3 +56,11 @@ TEST_CASE("normalize: invalid bytes are kept and the text around them is normali
   CHECK(m == Map{0, 3, 3, 4, 7, 7});
   CHECK(unicode_normalize("\xE5\xEF\xAC\x81", "NFKC") == "\xE5" "fi");
 }
+
+TEST_CASE("lowercase: the full mapping, as Hugging Face's Lowercase (Rust) gives it") {
+  // U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE: "i" + U+0307, not "i".
+  Map m;
+  CHECK(unicode_lowercase("A\u0130b", &m) == "ai\u0307b");
+  CHECK(m == Map{0, 1, 3, 3, 3, 4});
+  CHECK(unicode_lowercase("\u00C9") == "\u00E9");
+}
