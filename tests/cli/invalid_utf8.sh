@@ -13,6 +13,10 @@ expect_eq "mistral \\xffa" "28705 258 28708" "$(printf '\xffa' | "$TOK" encode -
 # around it ("▁", "�", "ab"; "▁x", "�", "é", "y").
 expect_eq "mistral \\xf0\\x9fab" "28705 243 162 375" "$(printf '\xf0\x9fab' | "$TOK" encode -e mistral)"
 expect_eq "mistral x\\xc3\\xc3\\xa9y" "1318 198 28797 28724" "$(printf 'x\xc3\xc3\xa9y' | "$TOK" encode -e mistral)"
+# A SentencePiece GGUF (llama.cpp's llama-spm vocabulary) the same way.
+spm="$TOK_TEST_DATA/llama.cpp-vocab/ggml-vocab-llama-spm.gguf"
+expect_eq "llama-spm \\xe5a" "29871 232 29874" "$(printf '\xe5a' | "$TOK" encode -e "$spm")"
+expect_eq "llama-spm \\xffa" "29871 258 29874" "$(printf '\xffa' | "$TOK" encode -e "$spm")"
 for s in '\xe5a' '\xe5\t b' 'x\xc3\xc3\xa9y' '\xf0\x9f\x98' '\xed\xa0\x80z' '\xe5'; do
   printf "$s" >"$T/in"
   "$TOK" encode -e mistral "$T/in" | "$TOK" decode -e mistral >"$T/back" 2>"$T/err" ||
