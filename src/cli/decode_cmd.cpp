@@ -37,14 +37,20 @@ Error unknown_id(const bpe::Tokenizer& tk, bpe::TokenId id) {
 // The positions of the vocabulary's unknown token among the decoded ids.
 // Encode gives it for bytes that have no token (a SentencePiece vocabulary
 // without that byte-fallback token), so decode cannot give those bytes back:
-// one warning says where, after the output (docs/encode.md).
+// one warning says where, after the output (docs/encode.md). Only for
+// vocabularies that lack a byte token: where every byte has one, the unk id
+// (some files name <|endoftext|>) never stands for lost bytes.
 class UnkPositions {
  public:
   explicit UnkPositions(const bpe::Tokenizer& tk)
-      : unk_(tk.table().options().unk), text_(tk.token_bytes(unk_)), vocab_(tk.name()) {}
+      : unk_(tk.table().options().unk), text_(tk.token_bytes(unk_)), vocab_(tk.name()) {
+    for (int b = 0; b < 256 && unk_ != bpe::kNoToken && !lacks_byte_; ++b) {
+      lacks_byte_ = tk.table().byte_token(static_cast<unsigned char>(b)) == unk_;
+    }
+  }
   // ids are the decoded ids from position `base` of the whole list.
   void scan(std::span<const bpe::TokenId> ids, std::size_t base) {
-    if (unk_ == bpe::kNoToken) return;
+    if (!lacks_byte_) return;
     for (std::size_t i = 0; i < ids.size(); ++i) {
       if (ids[i] != unk_) continue;
       if (first_.size() < kListed) first_.push_back(base + i);
@@ -65,6 +71,7 @@ class UnkPositions {
  private:
   static constexpr std::size_t kListed = 10;
   bpe::TokenId unk_;
+  bool lacks_byte_ = false;  // some byte encodes as unk_
   std::string_view text_;
   std::string vocab_;
   std::vector<std::size_t> first_;

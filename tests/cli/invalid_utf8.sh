@@ -54,4 +54,7 @@ grep -q '^tok: warning: id 0 (<unk>) at position 2 (counting from 0) stands for'
 [ -s "$T/err" ] && fail "warned without <unk>: $(cat "$T/err")"
 "$TOK" decode 0 1 2 >/dev/null 2>"$T/err"
 [ -s "$T/err" ] && fail "o200k_base decode warned: $(cat "$T/err")"
+# Mistral has every byte token, so its <unk> never stands for lost bytes.
+"$TOK" decode -e mistral 0 1 2 >/dev/null 2>"$T/err"
+[ -s "$T/err" ] && fail "mistral decode of <unk> warned: $(cat "$T/err")"
 true
