@@ -86,8 +86,10 @@ void normalize_known(std::string_view run, std::size_t base, int opts, bool alig
     begin = end;
   };
   for (std::size_t i = 0; i < run.size();) {
-    utf8proc_int32_t c;
-    std::size_t len = next_code_point(run, i, c);
+    // The run is valid UTF-8 (tok's rule, which utf8proc shares); a byte it
+    // did not take would still only end a cluster, never stall the loop.
+    utf8proc_int32_t c = 0;
+    std::size_t len = std::max<std::size_t>(next_code_point(run, i, c), 1);
     if (cluster_start(c)) flush(i);
     i += len;
   }
@@ -146,13 +148,13 @@ std::string unicode_normalize(std::string_view text, std::string_view form,
       i += len;
       continue;
     }
-    if (i > run) normalize_known(text.substr(run, i - run), run, opts, to_input, w);
+    if (i > run) normalize_known(text.substr(run, i - run), run, opts, to_input != nullptr, w);
     len = std::max<std::size_t>(len, 1);
     w.copy(text.substr(i, len), i);
     i += len;
     run = i;
   }
-  if (text.size() > run) normalize_known(text.substr(run), run, opts, to_input, w);
+  if (text.size() > run) normalize_known(text.substr(run), run, opts, to_input != nullptr, w);
   w.finish(text.size());
   return out;
 }
