@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <memory>
-#include <set>
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
@@ -205,11 +204,7 @@ Status check_args(const TrainArgs& a) {
     throw UsageError{"train: --jsonl reads text; --from-counts reads tables, not both"};
   }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
-  std::set<std::string> seen;
-  for (const auto& s : a.specials) {
-    if (s.empty()) return make_error("--special: a special token cannot be empty");
-    if (!seen.insert(s).second) return make_error("--special {}: given twice", s);
-  }
+  TOK_TRY(bpe::check_new_specials(a.specials, "--special"));
   if (!a.out.empty() && a.vocab_size < 256 + a.specials.size()) {
     return make_error("--vocab-size {} is too small: a byte-level vocabulary needs 256 byte tokens{}",
                       a.vocab_size,
