@@ -2,7 +2,6 @@
 #include "cli/encode_jsonl.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -111,9 +111,9 @@ struct Run {
   std::optional<bpe::TokenId> eot;
   std::unique_ptr<Sink> ids, index;
   std::uint64_t tokens = 0;
-  std::uint64_t special_text = 0;           // documents quoting a special token, as text
+  std::uint64_t special_text = 0;            // documents quoting a special token, as text
   std::atomic<std::uint64_t> bytes_read{0};  // input bytes done, for the progress bar
-  std::string bytes;                        // reused conversion buffer
+  std::string bytes;                         // reused conversion buffer
 
   Status encode(EncodeSlot& s, std::string_view text) const {
     std::size_t before = s.ids.size();
@@ -129,7 +129,8 @@ struct Run {
     // Counted for the summary: such a document is encoded as text (the
     // --jsonl default), which a user who meant the token should hear of.
     if (enc.special_mode() == bpe::SpecialMode::kText &&
-        tk.find_special(text, 0, bpe::Tokenizer::Match::kRefusable).first != std::string_view::npos) {
+        tk.find_special(text, 0, bpe::Tokenizer::Match::kRefusable).first !=
+            std::string_view::npos) {
       ++s.special_text;
     }
     return {};
@@ -221,9 +222,9 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
   {
     // A bar only where a run can be long: a stream, or inputs of 16 MB or more.
     const std::uint64_t total = total_input_bytes(paths);
-    ProgressBar bar("encoding", total, ProgressBar::Unit::kBytes,
-                    [&r] { return r.bytes_read.load(); },
-                    !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
+    ProgressBar bar(
+        "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
+        !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
     TOK_TRY(cost::for_each_document(
         paths, field, r.o.skip_bad, slots,
         [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
@@ -246,7 +247,8 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
   return {};
 }
 
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
@@ -254,23 +256,31 @@ double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_c
 // the dataset's counts), else one summary line unless -q.
 void report_run(const Run& r, const cost::JsonlStats& stats, double load_ms, double encode_ms,
                 unsigned threads) {
-  const double mb_per_s = encode_ms > 0 ? static_cast<double>(stats.input_bytes) / 1e3 / encode_ms : 0.0;
+  const double mb_per_s =
+      encode_ms > 0 ? static_cast<double>(stats.input_bytes) / 1e3 / encode_ms : 0.0;
   if (r.o.stats) {
     auto two = [](double x) { return std::round(x * 100) / 100; };
-    nlohmann::ordered_json j{{"encoding", r.tk.name()},       {"bytes", stats.input_bytes},
-                             {"documents", stats.documents},  {"tokens", r.tokens},
-                             {"skipped", stats.bad},          {"special_as_text", r.special_text},
-                             {"text_bytes", stats.text_bytes}, {"load_ms", two(load_ms)},
-                             {"encode_ms", two(encode_ms)},   {"encode_mb_per_s", two(mb_per_s)},
+    nlohmann::ordered_json j{{"encoding", r.tk.name()},
+                             {"bytes", stats.input_bytes},
+                             {"documents", stats.documents},
+                             {"tokens", r.tokens},
+                             {"skipped", stats.bad},
+                             {"special_as_text", r.special_text},
+                             {"text_bytes", stats.text_bytes},
+                             {"load_ms", two(load_ms)},
+                             {"encode_ms", two(encode_ms)},
+                             {"encode_mb_per_s", two(mb_per_s)},
                              {"threads", threads}};
-    std::fprintf(stderr, "%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::fprintf(stderr, "%s\n",
+                 j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
   }
   if (r.o.quiet) return;
   std::string quoted;
   if (r.special_text) {
-    quoted = fmt::format(", {} quoting special tokens (encoded as text; --special error refuses them)",
-                         r.special_text);
+    quoted =
+        fmt::format(", {} quoting special tokens (encoded as text; --special error refuses them)",
+                    r.special_text);
   }
   std::fprintf(stderr, "tok: encode: %s\n",
                fmt::format("{} documents, {} tokens, {} skipped{}; {} in {:.2f} s ({:.1f} MB/s)",
@@ -310,7 +320,8 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
 
 void JsonlEncodeOptions::check_unused() const {
   if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad || quiet) {
-    throw UsageError{"--eot, --eot-id, --format, -o, --index, --skip-bad and -q need --jsonl FIELD"};
+    throw UsageError{
+        "--eot, --eot-id, --format, -o, --index, --skip-bad and -q need --jsonl FIELD"};
   }
 }
 
