@@ -10,6 +10,7 @@ The tables are kept in OUT.counts/ (removed with --clean).
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,13 +19,18 @@ import tokjobs  # this folder is sys.path[0]; it holds no name of the standard l
 
 
 def count_task(tok_argv, source, start, end, table):
-    """On a worker: the word counts of one piece. tok refusing the input is
-    returned as {"error": ...}: not retried."""
+    """On a worker: the word counts of one piece, its documents and skipped
+    lines (from tok train's summary) and tok's warnings. tok refusing the
+    input is returned as {"error": ...}: not retried."""
     try:
         lines = tokjobs.run_tok(tok_argv + ["--save-counts", table], source, start, end)
     except tokjobs.DataError as e:
         return {"error": str(e)}
-    return {"table": table, "warnings": [tokjobs.name_range(l, source, start, end) for l in lines]}
+    summary = next(re.search(r"\((\d+) documents, (\d+) bad lines skipped\)", l)
+                   for l in lines if l.startswith("tok: train: "))
+    return {"table": table, "documents": int(summary.group(1)), "skipped": int(summary.group(2)),
+            "warnings": [tokjobs.name_range(l, source, start, end) for l in lines
+                         if not l.startswith("tok: train: ")]}
 
 
 def main():
@@ -43,7 +49,7 @@ def main():
     args = p.parse_args()
     tables_dir = args.output + ".counts"
     os.makedirs(tables_dir, exist_ok=True)
-    tok_argv = [args.tok, "train", "-q", "--jsonl", args.field, "--threads", str(args.threads)]
+    tok_argv = [args.tok, "train", "--jsonl", args.field, "--threads", str(args.threads)]
     if args.pattern:
         tok_argv += ["--pattern", args.pattern]
     if args.skip_bad:
@@ -57,6 +63,7 @@ def main():
             merge_argv += [flag, str(value)]
     tasks = tokjobs.plan(args.files, args.task_bytes)
     tables = [None] * len(tasks)
+    documents = skipped = 0
     from distributed import as_completed
     client, cluster = tokjobs.client_for(args)
     try:
@@ -71,8 +78,11 @@ def main():
             for w in r["warnings"]:
                 print(w, file=sys.stderr)
             tables[futures[fut]] = r["table"]
+            documents += r["documents"]
+            skipped += r["skipped"]
             if not args.quiet:
-                print(f"train.py: counted {os.path.basename(r['table'])} ({done}/{len(tasks)})", file=sys.stderr)
+                print(f"train.py: counted {os.path.basename(r['table'])} ({done}/{len(tasks)}): "
+                      f"{r['documents']} documents", file=sys.stderr)
     finally:
         tokjobs.close_client(client, cluster)
     r = subprocess.run(merge_argv + ["--from-counts", *tables], stderr=subprocess.PIPE)
@@ -80,7 +90,8 @@ def main():
         tokjobs.fail(r.stderr.decode(errors="replace").strip().removeprefix("tok: error: "))
     if args.clean:
         shutil.rmtree(tables_dir)
-    print(f"train.py: {len(tasks)} tasks, vocabulary {args.output}.tiktoken", file=sys.stderr)
+    print(f"train.py: {len(tasks)} tasks, {documents} documents, {skipped} bad lines skipped, "
+          f"vocabulary {args.output}.tiktoken", file=sys.stderr)
 
 
 if __name__ == "__main__":

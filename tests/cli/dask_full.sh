@@ -165,6 +165,13 @@ $PY "$D/train.py" --workers 2 --field meta.text --vocab-size 400 --task-bytes 10
 "$TOK" train --jsonl meta.text --vocab-size 400 --special-token '<|end|>' --min-frequency 2 -o "$T/v" -q "${F[@]}"
 cmp -s "$T/v.tiktoken" "$T/dv.tiktoken" || fail "Dask-trained vocabulary differs"
 cmp -s "$T/v.tiktoken.json" "$T/dv.tiktoken.json" || fail "Dask-trained sidecar differs"
+grep -q "^train.py: [0-9]* tasks, 7500 documents, 0 bad lines skipped, vocabulary .*dv.tiktoken$" "$T/err" ||
+  fail "train.py summary: $(tail -1 "$T/err")"
+$PY "$D/train.py" -q --workers 1 --field meta.text --vocab-size 300 --task-bytes 30000 --skip-bad \
+  -o "$T/sv" "$T/bad.jsonl" 2>"$T/err" || fail "train.py --skip-bad: $(cat "$T/err")"
+grep -q "^tok: warning: skipped 1 bad line (first: .*bad.jsonl (bytes [0-9]*-[0-9]*), line [0-9]* of that range: not JSON" "$T/err" ||
+  fail "train.py warning lost: $(cat "$T/err")"
+grep -q "^train.py: [0-9]* tasks, 2999 documents, 1 bad lines skipped, " "$T/err" || fail "train.py skip summary: $(cat "$T/err")"
 expect_error 1 "^tok: error: .*bad.jsonl:2500: not JSON" $PY "$D/train.py" -q --workers 1 --field meta.text --vocab-size 300 \
   --task-bytes 30000 -o "$T/bv" "$T/bad.jsonl"
 

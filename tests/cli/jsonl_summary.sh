@@ -42,4 +42,8 @@ for k in ("load_ms", "encode_ms", "encode_mb_per_s", "threads"):
     assert k in s, k
 PY
 expect_error 2 "need --jsonl" "$TOK" encode -q -t hi
+
+# train --jsonl's summary counts documents and skipped lines too.
+"$TOK" train --jsonl text --skip-bad --save-counts "$T/x.counts" "$T/x.jsonl" 2>"$T/err" || fail "train: $(cat "$T/err")"
+grep -q "^tok: train: .* read (4 documents, 1 bad lines skipped), " "$T/err" || fail "train summary: $(cat "$T/err")"
 echo ok
