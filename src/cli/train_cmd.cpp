@@ -6,7 +6,7 @@
 
 #include <chrono>
 #include <memory>
-#include <set>
+#include <optional>
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
@@ -50,6 +50,8 @@ struct TrainArgs {
 
 struct Stats {
   std::size_t bytes = 0;
+  std::optional<std::uint64_t> documents;  // --jsonl: documents read, and bad lines skipped
+  std::uint64_t skipped = 0;
   double count_seconds = 0, merge_seconds = 0;
 };
 
@@ -82,6 +84,8 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
   cost::JsonlStats js;
   TOK_ASSIGN(bpe::WordCounts words, cost::count_jsonl_words(paths, o, pre, js));
   stats.bytes = js.text_bytes;
+  stats.documents = js.documents;
+  stats.skipped = js.bad;
   if (js.bad && !a.quiet) {
     warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
   }
@@ -209,11 +213,7 @@ Status check_args(const TrainArgs& a) {
     throw UsageError{"train: --jsonl reads text; --from-counts reads tables, not both"};
   }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
-  std::set<std::string> seen;
-  for (const auto& s : a.specials) {
-    if (s.empty()) return make_error("--special: a special token cannot be empty");
-    if (!seen.insert(s).second) return make_error("--special {}: given twice", s);
-  }
+  TOK_TRY(bpe::check_new_specials(a.specials, "--special"));
   if (!a.out.empty() && a.vocab_size < 256 + a.specials.size()) {
     return make_error("--vocab-size {} is too small: a byte-level vocabulary needs 256 byte tokens{}",
                       a.vocab_size,
@@ -279,11 +279,18 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
   TOK_TRY(commit_together(out.files));
-  summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
-                        "(count {:.2f} s, merge {:.2f} s), peak memory {}",
-                        human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),
-                        learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds,
-                        stats.count_seconds, stats.merge_seconds, human_bytes(peak_memory_bytes()));
+  // The documents of a dataset, so that a run over parts (scripts/dask/train.py) can sum them.
+  std::string documents;
+  if (stats.documents) {
+    documents =
+        fmt::format(" ({} documents, {} bad lines skipped)", *stats.documents, stats.skipped);
+  }
+  summary = fmt::format(
+      "{} read{}, {} unique words, {} merges learned, {:.2f} s "
+      "(count {:.2f} s, merge {:.2f} s), peak memory {}",
+      human_bytes(static_cast<std::uint64_t>(stats.bytes)), documents, words.size(),
+      learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds, stats.count_seconds,
+      stats.merge_seconds, human_bytes(peak_memory_bytes()));
   return {};
 }
 

@@ -59,6 +59,10 @@ void bind_train(py::module_& m) {
          const std::string& pattern, const std::vector<std::string>& specials,
          std::uint64_t min_frequency, std::size_t max_token_bytes, unsigned threads) {
         if (vocab_size < 256) throw py::value_error("vocab_size must be at least 256");
+        // The CLI's own check (tok train --special), so both refuse alike.
+        if (Status s = bpe::check_new_specials(specials, "specials"); !s.ok()) {
+          throw py::value_error(s.error().message);
+        }
         if (!output.empty() && !output.ends_with(".tiktoken")) {
           throw py::value_error("output must end in .tiktoken: " + output);
         }

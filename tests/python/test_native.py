@@ -270,3 +270,31 @@ def test_load_vocab_json_with_merges_txt(tmp_path):
     t = tok.load(str(tmp_path / "vocab.json"))
     assert t.encode("hello") == [257, ord("l"), ord("o")]
     assert t.decode([257, 108, 111]) == "hello"
+
+
+def test_train_refuses_empty_and_repeated_specials_as_the_cli_does(tmp_path):
+    import subprocess
+    corpus = os.path.join(SAMPLES, "en.txt")
+    for specials, suffix in (([""], ": a special token cannot be empty"),
+                             (["<|a|>", "<|b|>", "<|a|>"], " <|a|>: given twice")):
+        with pytest.raises(ValueError) as e:
+            tok.train([corpus], vocab_size=300, output=str(tmp_path / "v.tiktoken"), specials=specials)
+        assert str(e.value) == "specials" + suffix
+        cli = subprocess.run([os.environ["TOK"], "train", "-q", "--vocab-size", "300", "-o", str(tmp_path / "c"),
+                              *[x for s in specials for x in ("--special-token", s)], corpus], capture_output=True, text=True)
+        assert (cli.returncode, cli.stderr) == (1, "tok: error: --special" + suffix + "\n")
+    assert not os.path.exists(tmp_path / "v.tiktoken")
+
+
+def test_encoding_refuses_a_huge_rank_before_allocating():
+    import resource
+    import time
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks[b"ab"] = 100_000_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.monotonic()
+    with pytest.raises(ValueError) as e:
+        tiktoken.Encoding("huge", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
+    assert str(e.value) == "rank 100000000 but mergeable_ranks has only 257 entries"
+    assert time.monotonic() - t0 < 2
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB
