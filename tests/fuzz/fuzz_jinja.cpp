@@ -137,8 +137,12 @@ class Grammar {
   }
 
   std::string iterable(int d) {
-    return pick({"messages", "range(3)", "range(1000)", "ns.a", "[1, 2]", "{'a': 1}.items()", "x"}) +
-           (coin() ? "" : "|" + filter(d));
+    std::string it = pick({"messages", "range(3)", "range(1000)", "ns.a", "[1, 2]", "{'a': 1}.items()", "x"});
+    if (coin()) {
+      it += '|';
+      it += filter(d);
+    }
+    return it;
   }
 
   std::string filter(int d) {
