@@ -127,8 +127,7 @@ TEST_CASE("hostile templates end with an error, not a crash or a hang") {
   CHECK(error_of("{% for i in range(100000000) %}{% endfor %}").find("range()") != std::string::npos);
   CHECK(error_of("{% for i in range(3000) %}{% for j in range(3000) %}{% endfor %}{% endfor %}").find("steps") !=
         std::string::npos);
-  CHECK(error_of("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}").find("nests deeper than 1000 levels") !=
-        std::string::npos);
+  CHECK(error_of("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}").find("the template nests ") != std::string::npos);
   CHECK(error_of("{% break %}").find("outside a loop") != std::string::npos);
 }
 
@@ -163,7 +162,8 @@ TEST_CASE("macro recursion and nested blocks share one depth bound") {
     ends += "{% endif %}";
   }
   std::string tpl = "{% macro f(n) %}{% if n > 0 %}" + ifs + "{{ f(n - 1) }}" + ends + "{% endif %}{% endmacro %}{{ f(98) }}";
-  CHECK(error_of(tpl).find("nests deeper than 1000 levels") != std::string::npos);
+  // The depth count, or under a sanitizer's larger frames the stack check.
+  CHECK(error_of(tpl).find("the template nests ") != std::string::npos);
   // A shallow recursion still renders.
   CHECK(render("{% macro f(n) %}{% if n > 0 %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(50) }}")
             .starts_with("5049"));
