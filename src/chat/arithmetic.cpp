@@ -25,13 +25,17 @@ bool int_pow(std::int64_t base, std::int64_t exp, std::int64_t* out) {
   return true;
 }
 
-std::int64_t as_int(const Value& v) { return v.kind == Kind::kInt ? v.i : v.b ? 1 : 0; }
+std::int64_t as_int(const Value& v) {
+  return v.kind == Kind::kInt ? v.i : v.b ? 1 : 0;
+}
 
 }  // namespace
 
 Value Interpreter::numeric(const std::string& op, const Value& l, const Value& r) {
   bool ints = l.kind != Kind::kFloat && r.kind != Kind::kFloat;  // integers or booleans
-  auto overflow = [&]() -> Value { fail("integer overflow in '" + op + "' (results must fit in 64 bits)"); };
+  auto overflow = [&]() -> Value {
+    fail("integer overflow in '" + op + "' (results must fit in 64 bits)");
+  };
   double a = l.number(), b = r.number();
   if (op == "**") {
     if (a == 0 && b < 0) fail("0.0 cannot be raised to a negative power");
