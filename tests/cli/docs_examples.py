@@ -16,6 +16,7 @@ actual output for console blocks). Exit 1 if any failed.
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -126,9 +127,19 @@ def run_block(b, args, fixture, env):
     # without piping into it (an option that swallowed its argument) fails
     # instead of reading nothing or waiting.
     unreadable = open(os.devnull, "wb")
+    # The commands of a block run as typed into one shell: what one exports
+    # or where it cd's carries to the next (kept in two files between them).
+    state, pwd_file = os.path.join(args.work, "env"), os.path.join(args.work, "pwd")
+    with open(pwd_file, "w") as f:
+        f.write(work + "\n")
+    if os.path.exists(state):
+        os.remove(state)
     for line, cmd, expected in b.commands:
+        script = (f"[ -f {shlex.quote(state)} ] && . {shlex.quote(state)}\n"
+                  f"cd \"$(cat {shlex.quote(pwd_file)})\"\n{cmd}\n"
+                  f"rc=$?; export -p >{shlex.quote(state)}; pwd >{shlex.quote(pwd_file)}; exit $rc\n")
         try:
-            p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=work, env=env,
+            p = subprocess.run(["bash", "-o", "pipefail", "-c", script], cwd=work, env=env,
                                stdin=unreadable, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=TIMEOUT[args.mode])
             out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
