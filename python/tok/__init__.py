@@ -23,6 +23,9 @@ from tok._tok import count_files as count_files
 
 __all__ = ["Tokenizer", "load", "train", "count_files"]
 
+# The version of the tok build this module came from, as `tok --version` prints it.
+__version__: str = _tok.__version__
+
 
 class Tokenizer:
     """A loaded vocabulary. `special` is "text" (special-token strings are

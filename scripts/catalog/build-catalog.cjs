@@ -7,7 +7,8 @@
 // pass the threshold, as genai-prices' calcPrice does) and a batch discount
 // where one is known (see batch_of). Each model gets its tokenizer by name
 // (tokenizer_of): exact where its vocabulary is known, else o200k_base marked
-// as an estimate.
+// as an estimate, with the provider's published tokenizer where there is one
+// (published_of).
 const fs = require('fs');
 const path = require('path');
 const g = require('@pydantic/genai-prices');
@@ -107,6 +108,13 @@ function tokenizer_of(id) {
   return ['o200k_base', false, 'openai'];
 }
 
+// A tokenizer the model's provider published that tok can fetch (tok vocab
+// fetch NAME): the model counts with it once it is on the machine, with the
+// proxy from tokenizer_of until then.
+function published_of(id) {
+  return /gemini/i.test(id) ? 'gemini' : undefined;
+}
+
 // Exact names a model's match rule accepts, kept as aliases.
 function equals_of(match, out = []) {
   if (!match || typeof match !== 'object') return out;
@@ -183,6 +191,8 @@ for (const prov of provider_ids()) {
     const e = { id: names[0], provider: prov, tokenizer };
     if (names.length > 1) e.aliases = names.slice(1);
     if (!exact) e.estimate = true;
+    const published = published_of(info.id);
+    if (published) e.published_tokenizer = published;
     e.chat = chat;
     if (info.context_window) e.context_window = info.context_window;
     if (info.deprecated) e.deprecated = true;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/flag_hints.hpp"
 
 namespace tok::bpe {
 
@@ -82,10 +83,8 @@ std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view tex
 Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset) const {
   auto [pos, k] = find_special(text, 0, Match::kRefusable);
   if (pos == std::string_view::npos) return {};
-  return make_error(
-      "the text contains the special token {} at byte {}; pass --special allow to encode it as "
-      "a special token or --special text to encode it as ordinary text",
-      specials_[k].text, offset + pos);
+  return make_error("the text contains the special token {} at byte {}; {}", specials_[k].text,
+                    offset + pos, hints::kRefusedSpecial);
 }
 
 namespace {

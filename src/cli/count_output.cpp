@@ -161,10 +161,10 @@ void print_table(const CountReport& r) {
     std::string window =
         m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
+    const char* kind = m.estimate ? "ESTIMATE, " : m.published ? "published tokenizer, " : "";
     out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
                           id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
-                          usd(cl.total_usd), window, rates, m.estimate ? "ESTIMATE, " : "",
-                          m.price.date, m.price.source));
+                          usd(cl.total_usd), window, rates, kind, m.price.date, m.price.source));
   }
   print_table_notes(r, out);
   if (r.kv) print_kv(r, out);
@@ -208,6 +208,7 @@ ordered_json model_json(const CountReport& r, std::size_t c) {
   e["provider"] = m.provider;
   e["encoding"] = r.columns[c].tokenizer->name();
   e["estimate"] = m.estimate;
+  e["tokenizer_kind"] = std::string(cost::tokenizer_kind(m));
   e["context_window"] = m.context_window;
   e["price"] = price_json(m.price);
   e["files"] = ordered_json::array();

@@ -34,8 +34,10 @@ const char* attention_name(cost::Attention a) {
 
 nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
   nlohmann::ordered_json j{{"id", m.id}, {"aliases", m.aliases}, {"provider", m.provider},
-                           {"tokenizer", m.tokenizer}, {"estimate", m.estimate}, {"chat", m.chat},
-                           {"context_window", m.context_window}, {"max_output", m.max_output}};
+                           {"tokenizer", m.tokenizer}, {"estimate", m.estimate},
+                           {"tokenizer_kind", std::string(cost::tokenizer_kind(m))},
+                           {"chat", m.chat}, {"context_window", m.context_window},
+                           {"max_output", m.max_output}};
   j["price"] = {{"input", m.price.input}, {"cached_input", m.price.cached_input},
                 {"output", m.price.output}};
   j["price"]["tiers"] = nlohmann::ordered_json::array();
@@ -99,15 +101,17 @@ int run_models(const ModelsArgs& a) {
     std::string kv = m->kv ? attention_name(m->kv->attention) : "-";
     std::string batch = m->price.batch ? fmt::format("x{}", format_decimal(m->price.batch->factor, 3)) : "-";
     std::string context = m->context_window ? group_digits(m->context_window) : "?";
+    std::string tokenizer = m->tokenizer + (m->estimate ? "~" : m->published ? "*" : "");
     out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n", m->id,
-                          w, m->provider, m->tokenizer + (m->estimate ? "~" : ""), context,
+                          w, m->provider, tokenizer, context,
                           input_rates(m->price), format_usd(m->price.cached_input),
                           format_usd(m->price.output), batch, kv, m->price.date,
                           m->deprecated ? " (deprecated)" : ""));
   }
   out.write(fmt::format("{} of {} models. ~ = tokenizer not public: counts use this encoding as a "
-                        "proxy and are estimates. >Nk = rates for requests over N thousand input "
-                        "tokens; batch = Batch API price factor.\n",
+                        "proxy and are estimates; * = the tokenizer the provider published "
+                        "(agreement with its counts not verified). >Nk = rates for requests over "
+                        "N thousand input tokens; batch = Batch API price factor.\n",
                         shown.size(), catalog->models().size()));
   if (!catalog->models().empty()) {
     out.write(fmt::format("prices: {}\n", catalog->models().front().price.source.substr(

@@ -1,4 +1,4 @@
-// tok vocab info -e ENC [--json]: what a vocabulary holds: size, special
+// tok vocab info NAME [--json] (or -e NAME): what a vocabulary holds: size, special
 // tokens, text pipeline, longest tokens, mean token length and the share of
 // tokens in each Unicode script (compare::compose, ICU's uscript_getScript).
 #include <fmt/format.h>
@@ -24,6 +24,7 @@ constexpr std::size_t kSpecialsShown = 12;
 
 struct InfoArgs {
   EncodingOptions enc;
+  std::string name;  // the positional NAME, as `tok vocab fetch NAME` takes it; else -e
   bool json = false;
 };
 
@@ -130,7 +131,8 @@ void print_text(const bpe::Tokenizer& tk, const compare::Composition& c,
                         percent(c.partial, c.tokens)));
 }
 
-int run_info(const InfoArgs& a) {
+int run_info(InfoArgs a) {
+  if (!a.name.empty()) a.enc.encoding = a.name;
   auto tk = a.enc.load();
   if (!tk.ok()) return report(tk.error());
   compare::Composition c = compare::compose(*tk);
@@ -153,6 +155,10 @@ void add_vocab_info(CLI::App& vocab, Registry& r) {
       "info", "Size, special tokens, split pattern and pipeline, longest tokens, mean token "
               "length and share of tokens per Unicode script of one vocabulary");
   args->enc.add_encoding(info);
+  info->add_option("NAME", args->name,
+                   "The vocabulary, as -e takes it (a name such as qwen3 or llama3, or a path); "
+                   "default o200k_base")
+      ->excludes("--encoding");
   info->add_flag("--json", args->json, "One JSON object");
   r.add(info, [args] { return run_info(*args); });
 }

@@ -15,6 +15,7 @@
 #include "core/suggest.hpp"
 #include "formats/json_error.hpp"
 #include "formats/registry.hpp"
+#include "formats/vocab_catalog.hpp"
 
 namespace tok::cost {
 namespace fs = std::filesystem;
@@ -194,6 +195,12 @@ Result<ModelInfo> parse_model(const json& o, const std::string& source) {
   TOK_TRY(field(o, "provider", m.provider, where));
   TOK_TRY(field(o, "tokenizer", m.tokenizer, where));
   TOK_TRY(field(o, "estimate", m.estimate, where));
+  TOK_TRY(field(o, "published_tokenizer", m.published_tokenizer, where));
+  if (!m.published_tokenizer.empty() && !formats::find_named_vocab(m.published_tokenizer)) {
+    return make_error("{}: 'published_tokenizer' '{}' is not a vocabulary tok can fetch (see "
+                      "tok vocab list)",
+                      where, m.published_tokenizer);
+  }
   TOK_TRY(field(o, "chat", m.chat, where));
   TOK_TRY(count_field(o, "context_window", m.context_window, where));
   TOK_TRY(count_field(o, "max_output", m.max_output, where));
@@ -258,7 +265,29 @@ Result<Catalog> Catalog::load_default(const std::vector<std::string>& extra_file
     }
   }
   for (const auto& f : extra_files) TOK_TRY(c.add_file(f));
+  c.use_published_tokenizers();
   return c;
+}
+
+void Catalog::use_published_tokenizers() {
+  std::unordered_map<std::string, bool> installed;  // one look per vocabulary, not per model
+  for (auto& m : models_) {
+    if (m.published_tokenizer.empty()) continue;
+    auto [it, fresh] = installed.try_emplace(m.published_tokenizer, false);
+    if (fresh) {
+      const formats::NamedVocab* v = formats::find_named_vocab(m.published_tokenizer);
+      it->second = v && formats::named_vocab_path(*v);
+    }
+    if (!it->second) continue;
+    m.tokenizer = m.published_tokenizer;
+    m.estimate = false;
+    m.published = true;
+  }
+}
+
+std::string_view tokenizer_kind(const ModelInfo& m) {
+  if (m.estimate) return "proxy";
+  return m.published ? "published" : "exact";
 }
 
 namespace {

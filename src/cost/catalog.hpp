@@ -79,6 +79,12 @@ struct ModelInfo {
   // The tokenizer is not public: counts come from `tokenizer` as a proxy and
   // every report says so.
   bool estimate = false;
+  // A tokenizer the provider published (a named vocabulary, installed by
+  // `tok vocab fetch NAME`): once it is on this machine, load_default puts
+  // it in `tokenizer`, clears `estimate` and sets `published`; until then the
+  // proxy counts. Its agreement with the provider's own counts is not known.
+  std::string published_tokenizer;
+  bool published = false;
   std::string chat = "openai";  // chat-overhead family (see chat.hpp)
   std::uint64_t context_window = 0;
   std::uint64_t max_output = 0;
@@ -113,6 +119,8 @@ class Catalog {
 
  private:
   const ModelInfo* find_exact(std::string_view name) const;
+  // Models with a published_tokenizer that is installed count with it.
+  void use_published_tokenizers();
 
   std::vector<ModelInfo> models_;
   std::vector<std::string> sources_;
@@ -120,6 +128,11 @@ class Catalog {
   // user files stays linear instead of quadratic.
   std::unordered_map<std::string, std::size_t> by_id_;
 };
+
+// How the model's counts relate to its provider's: "exact" (its own
+// tokenizer), "published" (the tokenizer its provider published) or "proxy"
+// (an estimate).
+std::string_view tokenizer_kind(const ModelInfo& m);
 
 // Parses one model object (exposed for tests); source names it in errors.
 Result<ModelInfo> parse_model(const nlohmann::json& object, const std::string& source);

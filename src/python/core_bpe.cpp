@@ -16,6 +16,7 @@
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/py_convert.hpp"
+#include "python/py_error.hpp"
 #include "text/pretokenizer.hpp"
 
 namespace tok::python {
@@ -66,7 +67,7 @@ std::optional<std::string_view> bytes_of(const bpe::Tokenizer& t, TokenId id) {
 CoreBPE CoreBPE::from_spec(const std::string& spec, const std::string& name,
                            std::optional<py::dict> special_tokens) {
   Result<bpe::Tokenizer> r = formats::load_tokenizer(spec);
-  if (!r.ok()) throw py::value_error(r.error().message);
+  if (!r.ok()) raise_error(r.error().message);
   bpe::Tokenizer t = std::move(r).value();
   if (special_tokens) {
     t = bpe::Tokenizer(name, t.table(), t.pretokenizers(), specials_of(*special_tokens));
@@ -97,7 +98,7 @@ CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_r
   std::vector<std::uint32_t> priority(tokens.size());
   for (std::size_t i = 0; i < priority.size(); ++i) priority[i] = static_cast<std::uint32_t>(i);
   auto table = bpe::MergeTable::from_priorities(std::move(tokens), std::move(priority), {});
-  if (!table.ok()) throw py::value_error(table.error().message);
+  if (!table.ok()) raise_error(table.error().message);
   // As for a .tiktoken file: text with a byte that has no token could not
   // be encoded.
   for (unsigned b = 0; b < 256; ++b) {

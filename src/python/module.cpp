@@ -4,9 +4,11 @@
 #include <pybind11/pybind11.h>
 
 #include "python/bindings.hpp"
+#include "tok/build_info.hpp"
 
 PYBIND11_MODULE(_tok, m) {
   m.doc() = "tok's native tokenizers (used by the tok and tok.tiktoken packages)";
+  m.attr("__version__") = tok::build_info::kVersion;
   tok::python::bind_core_bpe(m);
   tok::python::bind_native_tokenizer(m);
   tok::python::bind_count_files(m);

@@ -16,6 +16,7 @@
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
 #include "python/native_tokenizer.hpp"
+#include "python/py_error.hpp"
 
 namespace tok::python {
 
@@ -31,7 +32,7 @@ struct FileRow {
 
 template <class T>
 T or_throw(Result<T> r) {
-  if (!r.ok()) throw py::value_error(r.error().message);
+  if (!r.ok()) raise_error(r.error().message);
   return std::move(r).value();
 }
 
@@ -97,7 +98,7 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
         paths, walk, [&](std::string p, bool walked) { files.emplace_back(std::move(p), walked); });
     if (!errors.empty()) {
       py::gil_scoped_acquire acquire;
-      throw py::value_error(errors.front().message);
+      raise_error(errors.front().message);
     }
     rows = count_all(files, tokenizers, threads);
   }
@@ -106,7 +107,7 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
   std::vector<std::uint64_t> totals(tokenizers.size());
   std::vector<const FileRow*> counted;
   for (const auto& row : rows) {
-    if (!row.error.empty()) throw py::value_error(row.error);
+    if (!row.error.empty()) raise_error(row.error);
     if (row.skipped) {
       skipped.append(row.path);
       continue;
@@ -138,6 +139,7 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
       e["provider"] = m.provider;
       e["encoding"] = tokenizers[c]->name();
       e["estimate"] = m.estimate;
+      e["tokenizer_kind"] = std::string(cost::tokenizer_kind(m));
       e["context_window"] = m.context_window;
       e["price"] = py::dict(py::arg("input_per_mtok") = m.price.input,
                             py::arg("cached_input_per_mtok") = m.price.cached_input,

@@ -16,6 +16,7 @@
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
 #include "python/py_convert.hpp"
+#include "python/py_error.hpp"
 
 namespace tok::python {
 
@@ -40,7 +41,7 @@ NativeTokenizer NativeTokenizer::load(const std::string& spec, std::optional<std
     py::gil_scoped_release release;
     return formats::load_tokenizer(spec, options);
   }();
-  if (!r.ok()) throw py::value_error(r.error().message);
+  if (!r.ok()) raise_error(r.error().message);
   return NativeTokenizer{std::make_shared<Engine>(std::move(r).value())};
 }
 
@@ -52,7 +53,7 @@ std::vector<TokenId> NativeTokenizer::encode_view(std::string_view text, Special
     Engine::Lease scratch(*engine);
     st = engine->tokenizer().encode(text, mode, out, *scratch);
   }
-  if (!st.ok()) throw py::value_error(st.error().message);
+  if (!st.ok()) raise_error(st.error().message);
   return out;
 }
 
@@ -76,7 +77,7 @@ std::size_t count(const NativeTokenizer& t, py::handle text, const std::string& 
     py::gil_scoped_release release;
     return t.engine->tokenizer().count(s, mode, thread_count(threads));
   }();
-  if (!n.ok()) throw py::value_error(n.error().message);
+  if (!n.ok()) raise_error(n.error().message);
   return n.value();
 }
 
@@ -90,7 +91,7 @@ py::list offsets(const NativeTokenizer& t, py::handle text, const std::string& s
     Engine::Lease scratch(*t.engine);
     st = t.engine->tokenizer().encode_spans(s, mode, spans, *scratch);
   }
-  if (!st.ok()) throw py::value_error(st.error().message);
+  if (!st.ok()) raise_error(st.error().message);
   py::list out(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
     out[i] = py::make_tuple(spans[i].id, spans[i].begin, spans[i].end);
@@ -104,7 +105,7 @@ py::bytes decode_bytes(const NativeTokenizer& t, py::handle ids) {
     py::gil_scoped_release release;
     return t.engine->tokenizer().decode(v);
   }();
-  if (!r.ok()) throw py::value_error(r.error().message);
+  if (!r.ok()) raise_error(r.error().message);
   return py::bytes(r.value());
 }
 
@@ -129,7 +130,7 @@ void for_each_text(const NativeTokenizer& t, std::size_t n, unsigned threads, F&
       }
     });
   }
-  if (!error.empty()) throw py::value_error(error);
+  if (!error.empty()) raise_error(std::move(error));
 }
 
 std::vector<std::string_view> views_of(const py::sequence& texts) {

@@ -13,6 +13,7 @@
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/native_tokenizer.hpp"
+#include "python/py_error.hpp"
 
 namespace tok::python {
 
@@ -71,7 +72,7 @@ void bind_train(py::module_& m) {
           return train(files, vocab_size, pattern, specials, min_frequency, max_token_bytes,
                        threads, output);
         }();
-        if (!r.ok()) throw py::value_error(r.error().message);
+        if (!r.ok()) raise_error(r.error().message);
         return NativeTokenizer{std::make_shared<Engine>(std::move(r).value())};
       },
       py::arg("files"), py::arg("vocab_size"), py::arg("output") = "", py::arg("pattern") = "o200k",

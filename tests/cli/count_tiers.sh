@@ -3,6 +3,9 @@
 # rates for batch files, -e beside -m as its own column, the --kv cost line
 # naming what it sums, one money format; tok models --search.
 source "$(dirname "$0")/lib.sh"
+# An empty cache: Gemini models count with their o200k_base proxy here, even
+# where `tok vocab fetch gemini` has put the published tokenizer in ~/.cache.
+export XDG_CACHE_HOME="$T/cache"
 D="$TOK_TEST_DATA/cost"
 printf 'Hello, world! This is a test.\n' >"$T/a.txt"
 js() { node -e "const j=JSON.parse(require('fs').readFileSync(0)); $1"; }

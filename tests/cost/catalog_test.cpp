@@ -165,3 +165,21 @@ TEST_CASE("catalog counts are whole numbers from 1: no wrapped negatives, no cut
   CHECK(msg(R"("context_window": "big")").find("wrong type") != std::string::npos);
   CHECK(msg(R"("context_window": 8192.0, "kv": {"layers": 2, "heads": 8, "kv_heads": 8, "head_dim": 64})") == "ok");
 }
+
+TEST_CASE("Gemini models name the published Gemini tokenizer; an unknown one is refused") {
+  cost::Catalog c = shipped();
+  std::size_t gemini = 0;
+  for (const auto& m : c.models()) {
+    INFO(m.id);
+    bool is_gemini = m.id.find("gemini") != std::string::npos;
+    gemini += is_gemini;
+    CHECK((m.published_tokenizer == "gemini") == is_gemini);
+    CHECK_FALSE(m.published);  // only load_default puts an installed one to use
+  }
+  CHECK(gemini == 78);
+  auto bad = cost::parse_model(nlohmann::json::parse(R"({"id": "m", "tokenizer": "o200k_base",
+                                                          "published_tokenizer": "nope"})"),
+                               "t.json");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("'nope' is not a vocabulary tok can fetch") != std::string::npos);
+}

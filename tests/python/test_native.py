@@ -60,6 +60,38 @@ def test_special_modes():
         t.encode(text, special="bogus")
 
 
+def test_errors_name_the_python_argument_not_the_cli_flag(tmp_path):
+    t = tok.load("cl100k_base")
+    for call in (lambda: t.encode("a<|endoftext|>b", special="error"),
+                 lambda: t.count("a<|endoftext|>b", special="error"),
+                 lambda: t.encode_batch(["x", "a<|endoftext|>b"], special="error")):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert 'pass special="allow"' in str(e.value) and 'special="text"' in str(e.value)
+        assert "--special" not in str(e.value)
+    odd = tmp_path / "odd.tiktoken"
+    # A modified copy (its last token dropped): no built-in checksum, no sidecar.
+    lines = open(os.path.join(VOCAB, "r50k_base.tiktoken"), "rb").read().splitlines(keepends=True)
+    odd.write_bytes(b"".join(lines[:-1]))
+    with pytest.raises(ValueError) as e:
+        tok.load(str(odd))
+    assert "pattern=" in str(e.value) and "--pattern" not in str(e.value)
+    assert tok.load(str(odd), pattern="gpt2").encode("hello world") == [31373, 995]
+
+
+def test_version_is_the_cli_version():
+    cli = subprocess.run([os.environ["TOK"], "--version"], capture_output=True, text=True, check=True)
+    assert cli.stdout.split() == ["tok", tok.__version__]
+
+
+def test_load_tiktoken_bpe_does_not_fetch_urls():
+    from tok.tiktoken.load import load_tiktoken_bpe
+    with pytest.raises(ValueError, match="URLs are not fetched"):
+        load_tiktoken_bpe("https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken")
+    ranks = load_tiktoken_bpe(os.path.join(VOCAB, "r50k_base.tiktoken"))
+    assert ranks[b"hello"] == 31373
+
+
 def test_offsets_are_the_input_bytes_each_token_covers():
     t = tok.load("cl100k_base")
     text = "héllo wörld <|endoftext|> 日本語"

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import base64
+import re
 
 
 def load_tiktoken_bpe(tiktoken_bpe_file: str, expected_hash: str | None = None) -> dict[bytes, int]:
-    """Ranks from a .tiktoken file: one "BASE64 RANK" line per token."""
+    """Ranks from a .tiktoken file: one "BASE64 RANK" line per token. Unlike
+    tiktoken, a URL is not downloaded: tok never uses the network here."""
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", str(tiktoken_bpe_file)):
+        raise ValueError(
+            f"{tiktoken_bpe_file}: URLs are not fetched (tok.tiktoken reads local files only); "
+            "download the file and pass its path"
+        )
     with open(tiktoken_bpe_file, "rb") as f:
         contents = f.read()
     if expected_hash is not None:
