@@ -156,20 +156,26 @@ struct Outputs {
 
 // Creates every output's temporary file up front: an unwritable directory
 // fails before any work, and a failed run leaves no partial file.
+// None may be an input (a corpus file, stdin, a --from-counts table).
 Result<Outputs> open_outputs(const TrainArgs& a) {
   Outputs o;
-  auto add = [&](const std::string& path, int& slot) -> Status {
-    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
-    slot = static_cast<int>(o.files.size());
-    o.files.push_back(std::move(f));
-    return {};
-  };
-  if (!a.save_counts.empty() && a.save_counts != "-") TOK_TRY(add(a.save_counts, o.counts));
+  std::vector<std::pair<std::string, int*>> paths;
+  if (!a.save_counts.empty() && a.save_counts != "-") paths.emplace_back(a.save_counts, &o.counts);
   if (!a.out.empty()) {
     std::string base = base_name(a.out);
-    TOK_TRY(add(base + ".tiktoken", o.tiktoken));
-    TOK_TRY(add(base + ".tiktoken.json", o.sidecar));
-    if (a.format != "tiktoken") TOK_TRY(add(base + ".tokenizer.json", o.hf));
+    paths.emplace_back(base + ".tiktoken", &o.tiktoken);
+    paths.emplace_back(base + ".tiktoken.json", &o.sidecar);
+    if (a.format != "tiktoken") paths.emplace_back(base + ".tokenizer.json", &o.hf);
+  }
+  std::vector<std::string> inputs = a.inputs, outputs;
+  if (a.inputs.empty() && a.from_counts.empty()) inputs.push_back("-");
+  inputs.insert(inputs.end(), a.from_counts.begin(), a.from_counts.end());
+  for (const auto& p : paths) outputs.push_back(p.first);
+  require_distinct_outputs(inputs, outputs);
+  for (auto& [path, slot] : paths) {
+    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+    *slot = static_cast<int>(o.files.size());
+    o.files.push_back(std::move(f));
   }
   return o;
 }
