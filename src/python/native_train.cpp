@@ -9,6 +9,7 @@
 #include "bpe/word_counter.hpp"
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
+#include "core/output_paths.hpp"
 #include "cost/file_walk.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
@@ -22,6 +23,11 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
                              const std::string& pattern, const std::vector<std::string>& specials,
                              std::uint64_t min_frequency, std::size_t max_token_bytes,
                              unsigned threads, const std::string& output) {
+  if (!output.empty()) {
+    // As the CLI: an output may not replace a corpus file, nor the other output.
+    std::vector<std::string> outputs{output, output + ".json"};
+    TOK_TRY(check_outputs(paths, outputs));
+  }
   auto pre = text::PreTokenizer::named(pattern);
   if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
   if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
