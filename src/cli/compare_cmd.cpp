@@ -83,8 +83,8 @@ Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
 std::string svg_path(const std::string& svg, std::size_t c) {
   if (c == 0) return svg;
   std::filesystem::path p(svg);
-  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(c + 1) + p.extension().string()))
-      .string();
+  std::string name = p.stem().string() + "-" + std::to_string(c + 1) + p.extension().string();
+  return (p.parent_path() / name).string();
 }
 
 // Before any work: no chart or page may replace a corpus file, a vocabulary

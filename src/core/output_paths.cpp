@@ -44,7 +44,8 @@ std::optional<Identity> output_identity(const std::string& path) {
   auto target = resolve_links(path);
   if (!target.ok()) return std::nullopt;  // AtomicFile::create reports it
   std::error_code ec;
-  std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(*target, ec), ec);
+  std::filesystem::path p =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(*target, ec), ec);
   if (ec) return std::nullopt;
   return Identity{false, 0, 0, p.lexically_normal().string()};
 }
@@ -64,10 +65,12 @@ Result<std::string> resolve_links(const std::string& path) {
     char buf[PATH_MAX];
     ssize_t n = ::readlink(p.c_str(), buf, sizeof(buf));
     if (n < 0 || n == sizeof(buf)) {
-      return make_error("{}: cannot read symbolic link: {}", path, std::strerror(n < 0 ? errno : ENAMETOOLONG));
+      return make_error("{}: cannot read symbolic link: {}", path,
+                        std::strerror(n < 0 ? errno : ENAMETOOLONG));
     }
     std::filesystem::path link(std::string(buf, static_cast<std::size_t>(n)));
-    p = link.is_absolute() ? link.string() : (std::filesystem::path(p).parent_path() / link).string();
+    p = link.is_absolute() ? link.string()
+                           : (std::filesystem::path(p).parent_path() / link).string();
   }
   return make_error("{}: too many levels of symbolic links", path);
 }
@@ -83,7 +86,8 @@ Status check_outputs(std::span<const std::string> inputs, std::span<const std::s
     if (!id) continue;
     for (const auto& [other, name] : in) {
       if (other == *id) {
-        return make_error("{}: is also an input{}; write to another file", path, other_name(path, *name));
+        return make_error("{}: is also an input{}; write to another file", path,
+                          other_name(path, *name));
       }
     }
     for (const auto& [other, name] : out) {

@@ -52,7 +52,8 @@ bool count_if_stream(FileRow& row, const std::vector<const bpe::Tokenizer*>& tok
     ::close(fd);
     return false;
   }
-  Result<cost::StreamCount> n = cost::count_stream(fd, row.path, tokenizers, bpe::SpecialMode::kText, 1);
+  Result<cost::StreamCount> n =
+      cost::count_stream(fd, row.path, tokenizers, bpe::SpecialMode::kText, 1);
   ::close(fd);
   if (!n.ok()) {
     row.error = n.error().message;

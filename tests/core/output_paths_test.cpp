@@ -30,9 +30,11 @@ TEST_CASE("an output that is an input is refused, by any name") {
   std::string in = d.write("in.jsonl", "{}\n");
   CHECK(check({in}, {in}) == in + ": is also an input; write to another file");
   REQUIRE(::link(in.c_str(), d.file("hard").c_str()) == 0);
-  CHECK(check({in}, {d.file("hard")}) == d.file("hard") + ": is also an input (" + in + "); write to another file");
+  CHECK(check({in}, {d.file("hard")}) ==
+        d.file("hard") + ": is also an input (" + in + "); write to another file");
   REQUIRE(::symlink(in.c_str(), d.file("soft").c_str()) == 0);
-  CHECK(check({d.file("soft")}, {in}) == in + ": is also an input (" + d.file("soft") + "); write to another file");
+  CHECK(check({d.file("soft")}, {in}) ==
+        in + ": is also an input (" + d.file("soft") + "); write to another file");
   CHECK(check({"o200k_base", in}, {d.path.string() + "/./in.jsonl"}) != "");
   CHECK(check({in}, {d.file("out.bin")}) == "");
   CHECK(check({d.file("missing"), "o200k_base"}, {d.file("out.bin")}) == "");
@@ -45,8 +47,8 @@ TEST_CASE("an output that is another output is refused, existing or new") {
   CHECK(check({in}, {out, out}) == out + ": is also another output; write to another file");
   CHECK(check({in}, {out, d.path.string() + "/sub/../out.bin"}) != "");
   REQUIRE(::symlink(out.c_str(), d.file("dangling").c_str()) == 0);  // names the file to create
-  CHECK(check({in}, {d.file("dangling"), out}) == out + ": is also another output (" + d.file("dangling") +
-                                                     "); write to another file");
+  CHECK(check({in}, {d.file("dangling"), out}) ==
+        out + ": is also another output (" + d.file("dangling") + "); write to another file");
   d.write("out.bin", "old");
   CHECK(check({in}, {out, out}) != "");
   CHECK(check({in}, {out, d.file("idx")}) == "");
