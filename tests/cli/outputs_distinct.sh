@@ -61,6 +61,12 @@ refused "train --from-counts table as output" "$T/c.counts" "$T/c.orig" "$T/c.co
   "$TOK" train -q --from-counts "$T/c.counts" --vocab-size 300 -o "$T/v3" --save-counts "$T/c.counts"
 refused "train --save-counts over an output" "$T/s.txt" "$T/s.orig" "$T/v4.tiktoken: $other" \
   "$TOK" train -q --vocab-size 300 -o "$T/v4" --save-counts "$T/v4.tiktoken" "$T/s.txt"
+# A file found by walking a directory counts too (checked once the walk is done).
+mkdir "$T/corpus"; cp "$S" "$T/corpus/a.txt"
+"$TOK" train -q --save-counts "$T/corpus/c.counts" "$T/corpus/a.txt" || fail "train --save-counts"
+cp "$T/corpus/c.counts" "$T/cc.orig"
+refused "train DIR --save-counts DIR/FILE" "$T/corpus/c.counts" "$T/cc.orig" "$T/corpus/c.counts: $input" \
+  "$TOK" train -q --save-counts "$T/corpus/c.counts" "$T/corpus"
 
 # quantize IN OUT, show --html, compare --svg/--html, generate --attn-*.
 cp "$M" "$T/m.gguf"; cp "$M" "$T/m.orig"
