@@ -23,11 +23,6 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
                              const std::string& pattern, const std::vector<std::string>& specials,
                              std::uint64_t min_frequency, std::size_t max_token_bytes,
                              unsigned threads, const std::string& output) {
-  if (!output.empty()) {
-    // As the CLI: an output may not replace a corpus file, nor the other output.
-    std::vector<std::string> outputs{output, output + ".json"};
-    TOK_TRY(check_outputs(paths, outputs));
-  }
   auto pre = text::PreTokenizer::named(pattern);
   if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
   if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
@@ -43,6 +38,13 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
     if (walked && cost::looks_binary(f.bytes())) continue;
     files.push_back(std::move(f));
     texts.push_back(files.back().bytes());
+  }
+  if (!output.empty()) {
+    // As the CLI: an output may not replace a file read (named or found in a
+    // directory), nor the other output.
+    std::vector<std::string> inputs, outputs{output, output + ".json"};
+    for (const auto& f : files) inputs.push_back(f.path());
+    TOK_TRY(check_outputs(inputs, outputs));
   }
   std::size_t bytes = 0;
   for (auto t : texts) bytes += t.size();

@@ -163,6 +163,8 @@ def test_train_refuses_an_output_that_is_an_input(tmp_path):
     corpus.write_text("hello world " * 100)
     with pytest.raises(ValueError, match="c.tiktoken: is also an input; write to another file"):
         tok.train([str(corpus)], vocab_size=300, output=str(corpus))
+    with pytest.raises(ValueError, match="c.tiktoken: is also an input"):
+        tok.train([str(tmp_path)], vocab_size=300, output=str(corpus))
     assert corpus.read_text() == "hello world " * 100
 
 
