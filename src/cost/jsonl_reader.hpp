@@ -24,10 +24,11 @@ namespace tok::cost {
 
 inline constexpr std::size_t kJsonlBlock = 8u << 20;
 inline constexpr std::size_t kJsonlMaxDepth = 64;
-// The longest line (one document): as much as a plain-text stream may hold
-// without a piece boundary (bpe::kMaxPieceBytes, 16 MiB, plus a block), with
-// room to spare for JSON escapes. Memory for a batch is then at most about
-// one block plus this.
+// The longest line (one document): four times the longest piece the encoder
+// takes (bpe::kMaxPieceBytes, 16 MiB), which leaves room for JSON escapes,
+// and far more than any model's context. A batch then holds at most about
+// one block plus this; a plain-text stream with no piece boundary stops at
+// about half of it.
 inline constexpr std::size_t kJsonlMaxLine = 64u << 20;
 
 // The field path: "text" or "meta.text" (keys split at every dot).
