@@ -41,7 +41,7 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
     }
   } else {
     for (std::size_t i = 0; i < n;) {
-      std::size_t len = std::min(text::utf8::char_length(p[i]), n - i);
+      std::size_t len = text::utf8::symbol_length(piece.substr(i));
       TokenId id = table.find(piece.substr(i, len));
       if (id != kNoToken) {
         syms.push_back({static_cast<std::uint32_t>(i), id});

@@ -81,8 +81,7 @@ Symbols::Symbols(const MergeTable& table, std::string_view piece) : w_(piece.siz
     return;
   }
   for (std::uint32_t i = 0; i < n;) {
-    auto len =
-        static_cast<std::uint32_t>(std::min<std::size_t>(text::utf8::char_length(p[i]), n - i));
+    auto len = static_cast<std::uint32_t>(text::utf8::symbol_length(piece.substr(i)));
     TokenId id = table.find(piece.substr(i, len));
     if (id != kNoToken) {
       set_char(i, len, id);

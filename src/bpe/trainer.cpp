@@ -1,6 +1,7 @@
 #include "bpe/trainer.hpp"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "bpe/pair_map.hpp"
@@ -207,6 +208,15 @@ Result<TrainResult> train_bpe(const WordCounts& words, const TrainOptions& optio
   }
   Trainer trainer(words, options, progress);
   return trainer.run();
+}
+
+Status check_new_specials(const std::vector<std::string>& specials, std::string_view arg) {
+  std::set<std::string_view> seen;
+  for (const auto& s : specials) {
+    if (s.empty()) return make_error("{}: a special token cannot be empty", arg);
+    if (!seen.insert(s).second) return make_error("{} {}: given twice", arg, s);
+  }
+  return {};
 }
 
 }  // namespace tok::bpe

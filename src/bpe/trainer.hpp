@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bpe/merge_table.hpp"
@@ -58,5 +59,11 @@ struct TrainResult {
 
 Result<TrainResult> train_bpe(const WordCounts& words, const TrainOptions& options,
                               TrainProgress* progress = nullptr);
+
+// The special tokens a trained vocabulary appends after its learned ones
+// (`tok train --special`, Python's tok.train(specials=...)): an empty one or
+// one given twice is refused, since either would give bytes two ids or none.
+// `arg` names the list in the message ("--special", "specials").
+Status check_new_specials(const std::vector<std::string>& specials, std::string_view arg);
 
 }  // namespace tok::bpe

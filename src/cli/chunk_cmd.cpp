@@ -12,6 +12,7 @@
 #include "cli/input.hpp"
 #include "cli/model_options.hpp"
 #include "cli/text_inputs.hpp"
+#include "cli/walk_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "cost/file_walk.hpp"
@@ -26,8 +27,8 @@ struct ChunkArgs {
   std::size_t overlap = 0;
   bool no_text = false;
   TextInputs in;
-  std::vector<std::string> include, exclude;
-  bool no_ignore = false, verbose = false;
+  WalkFlags walk;
+  bool verbose = false;
 };
 
 // The JSONL lines of one input; `path` names it in every line. Each line is
@@ -62,9 +63,8 @@ int run_chunk(const ChunkArgs& a) {
   std::vector<std::string> inputs = a.in.files;
   if (a.in.empty()) inputs.push_back("-");
   std::vector<std::pair<std::string, bool>> files;  // (path, found in a walk)
-  cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
   int status = 0;
-  for (const auto& e : cost::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
+  for (const auto& e : cost::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
          files.emplace_back(std::move(path), walked);
        })) {
     status = report(e);
@@ -110,9 +110,7 @@ void add_chunk(CLI::App& app, Registry& r) {
   sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (path, offsets and counts only)");
   a->in.add(sub, "Files or directories (walked recursively, as tok count walks them; '-' is "
                  "stdin; default: stdin)");
-  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
-  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
-  sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  a->walk.add(sub);
   sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   r.add(sub, [a] { return run_chunk(*a); });
 }

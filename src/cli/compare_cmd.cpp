@@ -179,7 +179,9 @@ int run_compare(const CompareArgs& a) {
     }
   }
   if (Status st = write_outputs(a, rep); !st.ok()) return report(st.error());
-  if (a.quiet) return 0;
+  // -q leaves out the table (the charts and page are the output); JSON and
+  // CSV asked for by name are printed all the same.
+  if (a.quiet && !a.json && !a.csv) return 0;
   Output out;
   if (a.csv) {
     out.write(compare::render_csv(rep));
@@ -223,7 +225,7 @@ void add_compare(CLI::App& app, Registry& r) {
   sub->add_option("--svg", a->svg,
                   "Write a bar chart of premiums (one per corpus: FILE, then FILE-2.svg, ...)");
   sub->add_option("--html", a->html, "Write a self-contained HTML report");
-  sub->add_flag("-q,--quiet", a->quiet, "Print nothing (with --svg/--html)");
+  sub->add_flag("-q,--quiet", a->quiet, "Print no table (with --svg/--html); --json and --csv still print");
   sub->add_flag("--no-words", a->no_words,
                 "Skip ICU segmentation (characters, words, fertility, continued words): tokens "
                 "and bytes only, at full counting speed");

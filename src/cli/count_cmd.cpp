@@ -18,6 +18,7 @@
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
 #include "cli/text_inputs.hpp"
+#include "cli/walk_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
@@ -44,13 +45,14 @@ constexpr std::size_t kLargeFile = 4u << 20;  // counted alone, with all threads
 
 struct CountArgs {
   EncodingOptions enc;
-  CLI::Option* enc_opt = nullptr;
+  std::vector<std::string> encodings;  // -e, repeatable; empty: enc.encoding
   TextInputs in;
-  std::vector<std::string> models, model_files, include, exclude;
+  std::vector<std::string> models, model_files;
+  WalkFlags walk;
   std::string chat, batch, jsonl;
   bool skip_bad = false;
   unsigned threads = 0;
-  bool quiet = false, json = false, csv = false, no_ignore = false, kv = false, total = false;
+  bool quiet = false, json = false, csv = false, kv = false, total = false;
   bool verbose = false;
   bool batch_rates = false, no_batch_rates = false;
   std::uint64_t output_tokens = 0, cached_tokens = 0;
@@ -64,9 +66,8 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
   // Open-weight vocabularies bring their own chat template (exact counts);
   // OpenAI's models keep OpenAI's published per-message rule.
   auto add = [&](std::string label, const cost::ModelInfo* m, const bpe::Tokenizer* tk,
-                 const std::string& family) -> Status {
+                 const std::string& family, const std::string& spec) -> Status {
     bool own_rule = m && family.starts_with("openai");
-    std::string spec = m ? m->tokenizer : a.enc.encoding;
     TOK_ASSIGN(cost::ChatRules rules, a.chat.empty() && a.batch.empty() ? cost::chat_rules(family)
                                       : own_rule ? cost::chat_rules(family)
                                                  : cost::chat_rules_with_template(family, spec));
@@ -75,21 +76,18 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
     r.columns.push_back({std::move(label), m, tk, std::size_t(it - distinct.begin()), rules});
     return {};
   };
-  bool enc_given = a.enc_opt->count() > 0;
-  if (a.models.empty()) {
-    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
-    return add(tk->name(), nullptr, tk, "openai");
-  }
-  // A model's column always counts with the model's own tokenizer; -e beside
-  // -m adds a column of its own (counts only, no price).
+  // A model's column always counts with the model's own tokenizer; each -e
+  // (beside -m, or alone) adds a column of its own (counts only, no price).
   for (const auto& name : a.models) {
     TOK_ASSIGN(const cost::ModelInfo* m, catalog.get(name));
     TOK_ASSIGN(const bpe::Tokenizer* tk, set.get(*m));
-    TOK_TRY(add(m->id, m, tk, m->chat));
+    TOK_TRY(add(m->id, m, tk, m->chat, m->tokenizer));
   }
-  if (enc_given) {
-    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(a.enc.encoding));
-    TOK_TRY(add(tk->name(), nullptr, tk, "openai"));
+  std::vector<std::string> encodings = a.encodings;
+  if (encodings.empty() && a.models.empty()) encodings.push_back(a.enc.encoding);
+  for (const auto& spec : encodings) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(spec));
+    TOK_TRY(add(tk->name(), nullptr, tk, "openai", spec));
   }
   return {};
 }
@@ -314,31 +312,41 @@ std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce
   return std::move(outcomes);
 }
 
-// --budget: the first input (or the total, with --total) over budget.
+// --budget: every input (or the total, with --total) over budget, in one
+// line: the input and its largest count over, or how many and the first few.
 int check_budget(const CountArgs& a, const CountReport& r) {
   if (!a.budget) return 0;
+  constexpr std::size_t kNamed = 5;
+  // The column with the most tokens over the budget, or none.
   auto over = [&](const Row& row) -> std::optional<std::size_t> {
+    std::optional<std::size_t> col;
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
-      if (row.tokens[c] > *a.budget) return c;
+      if (row.tokens[c] > *a.budget && (!col || row.tokens[c] > row.tokens[*col])) col = c;
     }
-    return std::nullopt;
+    return col;
   };
-  const Row* bad = nullptr;
-  std::optional<std::size_t> col;
+  std::vector<std::pair<const Row*, std::size_t>> bad;
   if (a.total) {
-    if ((col = over(r.total))) bad = &r.total;
+    if (auto c = over(r.total)) bad.emplace_back(&r.total, *c);
   } else {
     for (const auto& row : r.rows) {
-      if ((col = over(row))) {
-        bad = &row;
-        break;
-      }
+      if (auto c = over(row)) bad.emplace_back(&row, *c);
     }
   }
-  if (!bad) return 0;
-  std::fprintf(stderr, "tok: error: over budget: %s has %llu tokens (%s), more than --budget %llu\n",
-               one_line(bad->path).c_str(), static_cast<unsigned long long>(bad->tokens[*col]),
-               r.columns[*col].label.c_str(), static_cast<unsigned long long>(*a.budget));
+  if (bad.empty()) return 0;
+  auto has = [&](const std::pair<const Row*, std::size_t>& b) {
+    return fmt::format("{} has {} tokens ({})", b.first->path, b.first->tokens[b.second],
+                       r.columns[b.second].label);
+  };
+  if (bad.size() == 1) {
+    report(make_error("over budget: {}, more than --budget {}", has(bad[0]), *a.budget));
+    return kExitBudget;
+  }
+  std::string list;
+  for (std::size_t i = 0; i < std::min(bad.size(), kNamed); ++i) list += (i ? "; " : "") + has(bad[i]);
+  if (bad.size() > kNamed) list += fmt::format("; and {} more", bad.size() - kNamed);
+  report(make_error("over budget: {} of {} inputs have more than --budget {} tokens: {}",
+                    bad.size(), r.rows.size(), *a.budget, list));
   return kExitBudget;
 }
 
@@ -352,7 +360,7 @@ Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads)
   if (a.skip_bad) throw UsageError{"--skip-bad needs --jsonl FIELD"};
   std::vector<std::string> inputs = a.in.files;
   if (a.in.empty()) inputs.push_back("-");
-  cost::WalkOptions wo{!a.no_ignore, a.include, a.exclude};
+  cost::WalkOptions wo = a.walk.options();
   std::vector<Error> walk_errors;
   auto produce = [&](JobList& list) {
     walk_errors = cost::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
@@ -413,6 +421,7 @@ int run_count(const CountArgs& a) {
   // A batch file goes through the Batch API: billed at batch rates unless
   // --no-batch-rates; --batch-rates bills any input so.
   r.per_request = !a.batch.empty();
+  r.one_request = a.total;
   r.batch_rates = a.batch_rates || (r.per_request && !a.no_batch_rates);
   unsigned threads = a.threads ? a.threads : available_cpus();
   int status = 0;
@@ -425,9 +434,11 @@ int run_count(const CountArgs& a) {
     r.total.bytes += row.bytes;
     for (std::size_t c = 0; c < r.columns.size(); ++c) r.total.tokens[c] += row.tokens[c];
   }
-  bool legacy = a.models.empty();
+  bool legacy = a.models.empty() && r.columns.size() == 1;
   if (a.quiet) {
-    if (r.columns.size() > 1) throw UsageError{"-q prints one number: pass a single -m MODEL"};
+    if (r.columns.size() > 1) {
+      throw UsageError{"-q prints one number: pass a single -m MODEL or -e ENC"};
+    }
     fmt::print("{}\n", r.total.tokens[0]);  // flushed and checked at exit (main.cpp)
   } else if (a.json) {
     print_json(r, legacy);
@@ -436,9 +447,11 @@ int run_count(const CountArgs& a) {
   } else {
     print_table(r);
   }
-  if (!legacy) warn_limits(r);
+  if (!a.models.empty()) warn_limits(r);
+  // An input that failed outranks the budget: exit 1, not 3, so a gate
+  // never reads an error as "over budget".
   int budget = check_budget(a, r);
-  return budget ? budget : status;
+  return status ? status : budget;
 }
 
 }  // namespace
@@ -446,8 +459,7 @@ int run_count(const CountArgs& a) {
 void add_count(CLI::App& app, Registry& r) {
   auto a = std::make_shared<CountArgs>();
   CLI::App* sub = app.add_subcommand("count", "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
-  a->enc.add_encoding(sub);
-  a->enc_opt = sub->get_option("-e");
+  a->enc.add_encoding_list(sub, a->encodings);
   a->enc.add_special(sub, "text");
   a->in.add(sub, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
   sub->add_option("-m,--model", a->models,
@@ -478,12 +490,12 @@ void add_count(CLI::App& app, Registry& r) {
                   "Budget gate: exit 3 if any input (or the total, with --total) has more than N "
                   "tokens (--max-tokens: the old name, kept for one release)")
       ->check(integer_in(0, kMaxTokenCount));
-  sub->add_flag("--total", a->total, "Apply --budget to the total instead of each input");
+  sub->add_flag("--total", a->total,
+                "Treat every input as one request: --budget applies to the total, and with -m the "
+                "total is priced as one prompt (default: each input one request, costs summed)");
   sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)")
       ->check(integer_in(0, kMaxTokenCount));
-  sub->add_option("--include", a->include, "Only walked files matching GLOB (repeatable)")->allow_extra_args(false);
-  sub->add_option("--exclude", a->exclude, "Skip walked files matching GLOB (repeatable)")->allow_extra_args(false);
-  sub->add_flag("--no-ignore", a->no_ignore, "Do not apply .gitignore rules when walking directories");
+  a->walk.add(sub);
   sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
   sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
   sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count")

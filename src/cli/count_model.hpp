@@ -38,22 +38,27 @@ struct CountReport {
   std::uint64_t output_tokens = 0;
   std::uint64_t cached_tokens = 0;
   bool output_is_max = false;  // output tokens are max_tokens sums (--batch)
-  // Rows are separate requests (a batch file): the total is billed request
-  // by request, each at its own tier, with Row::output and cached_tokens per
-  // request. Otherwise the total is billed as one request (one prompt).
+  // The total is billed request by request, each at its own tier: every row
+  // is one request (a file, a text, a chat, a batch line) with
+  // cached_tokens and its output. per_request: the rows carry their own
+  // output (Row::output, a batch file); else each has output_tokens.
+  // one_request (--total, not for a batch file): the total is billed as one
+  // request holding every input instead.
   bool per_request = false;
+  bool one_request = false;
   bool batch_rates = false;  // bill at the models' Batch API rates
   bool kv = false;
   std::size_t top = 0;
 };
 
-// Costs (count_output.cpp): one row as one request, and the total (one
-// request, or the sum of the rows' requests when per_request).
+// Costs (count_output.cpp): one row as one request, and the total (the sum
+// of the rows' requests, or one request with one_request).
 cost::CostLine row_cost(const CountReport& r, std::size_t column, const Row& row);
 cost::CostLine total_cost(const CountReport& r, std::size_t column);
 
 // Renderers (count_output.cpp). Each writes to stdout through Output.
 void print_table(const CountReport& r);
+// legacy: no -m and one encoding, {"encoding", "files", "total"}.
 void print_json(const CountReport& r, bool legacy);
 void print_csv(const CountReport& r);
 // Warnings on stderr: windows exceeded, estimates, output limits.

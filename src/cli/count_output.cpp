@@ -94,15 +94,51 @@ cost::CostLine row_cost(const CountReport& r, std::size_t c, const Row& row) {
                              r.batch_rates);
 }
 
+namespace {
+
+bool total_is_one_request(const CountReport& r) { return r.one_request && !r.per_request; }
+
+// Inputs that alone overflow the model's context window.
+std::size_t inputs_over_window(const CountReport& r, std::size_t c) {
+  std::size_t n = 0;
+  for (const auto& row : r.rows) n += !row_cost(r, c, row).fits;
+  return n;
+}
+
+}  // namespace
+
 cost::CostLine total_cost(const CountReport& r, std::size_t c) {
   const cost::ModelInfo& m = *r.columns[c].model;
-  if (!r.per_request) {
+  if (total_is_one_request(r)) {
     return cost::price_request(m, {r.total.tokens[c], r.cached_tokens, r.output_tokens}, r.batch_rates);
   }
   std::vector<cost::Request> requests;
-  for (const auto& row : r.rows) requests.push_back({row.tokens[c], r.cached_tokens, row.output});
+  for (const auto& row : r.rows) {
+    requests.push_back({row.tokens[c], r.cached_tokens, r.per_request ? row.output : r.output_tokens});
+  }
   return cost::price_requests(m, requests, r.batch_rates);
 }
+
+namespace {
+
+// Under the model lines: which inputs do not fit, and what the total means.
+void print_table_notes(const CountReport& r, Output& out) {
+  for (std::size_t c = 0; c < r.columns.size(); ++c) {
+    const cost::ModelInfo* m = r.columns[c].model;
+    std::size_t over = m ? inputs_over_window(r, c) : 0;
+    if (over == 0) continue;
+    out.write(fmt::format("! {}: {} of {} input{} do{} not fit its context window of {} tokens\n",
+                          m->id, over, r.rows.size(), r.rows.size() == 1 ? "" : "s",
+                          over == 1 ? "es" : "", group_digits(m->context_window)));
+  }
+  if (total_is_one_request(r)) {
+    out.write("total: priced as one request holding every input (--total)\n");
+  } else if (r.rows.size() > 1 && !r.per_request) {
+    out.write("total: each input priced as one request at its own tier, summed (--total: as one request)\n");
+  }
+}
+
+}  // namespace
 
 void print_table(const CountReport& r) {
   Output out;
@@ -121,13 +157,16 @@ void print_table(const CountReport& r) {
     if (!r.columns[c].model) continue;  // an -e encoding beside the models: counts only
     const cost::ModelInfo& m = *r.columns[c].model;
     cost::CostLine cl = total_cost(r, c);
-    std::string window = m.context_window ? fmt::format("{:.1f}%", 100 * cl.window_share) : "?";
+    // The largest request's share (the whole total's with --total); '!': over.
+    std::string window =
+        m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
     out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
                           id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
                           usd(cl.total_usd), window, rates, m.estimate ? "ESTIMATE, " : "",
                           m.price.date, m.price.source));
   }
+  print_table_notes(r, out);
   if (r.kv) print_kv(r, out);
   out.flush();
 }
@@ -184,7 +223,9 @@ ordered_json model_json(const CountReport& r, std::size_t c) {
                 {"cached_tokens", cl.cached_tokens}, {"output_tokens", cl.output_tokens},
                 {"input_cost", cl.input_usd},    {"output_cost", cl.output_usd},
                 {"total_cost", cl.total_usd},    {"window_share", cl.window_share},
-                {"fits", cl.fits},               {"rates", rates_json(cl)}};
+                {"fits", cl.fits},               {"rates", rates_json(cl)},
+                {"one_request", total_is_one_request(r)},
+                {"inputs_over_window", inputs_over_window(r, c)}};
   if (r.kv && m.kv) {
     cost::KvEstimate kv = cost::estimate_kv(*m.kv, r.total.tokens[c] + r.output_tokens);
     e["kv"] = {{"tokens", kv.tokens},          {"paged_tokens", kv.paged_tokens},
@@ -244,20 +285,20 @@ void print_csv(const CountReport& r) {
   };
   out.write(
       "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate,"
-      "tier\n");
+      "tier,fits\n");
   // Plain decimals (never an exponent), 6 significant digits.
   auto num = [](double v) { return format_decimal(v, 6); };
   auto emit = [&](const Row& row, bool total) {
     for (std::size_t c = 0; c < r.columns.size(); ++c) {
       const Column& col = r.columns[c];
-      std::string costs = ",,,,,";
+      std::string costs = ",,,,,,";
       if (col.model) {
         // A file row is input only (as before); per-request rows carry their output.
         cost::CostLine cl = total ? total_cost(r, c) : row_cost(r, c, row);
         if (!total && !r.per_request) cl.total_usd = cl.input_usd, cl.output_usd = 0;
-        costs = fmt::format("{},{},{},{},{},{}", num(cl.input_usd), num(cl.output_usd),
+        costs = fmt::format("{},{},{},{},{},{},{}", num(cl.input_usd), num(cl.output_usd),
                             num(cl.total_usd), num(cl.window_share), col.model->estimate,
-                            quote(cost::tier_label(cl)));
+                            quote(cost::tier_label(cl)), cl.fits);
       }
       out.write(fmt::format("{},{},{},{},{},{}\n", quote(row.path), row.bytes,
                             col.model ? col.model->id : "", col.tokenizer->name(), row.tokens[c],
@@ -290,7 +331,7 @@ void warn_limits(const CountReport& r) {
     }
     if (over > shown) warn(fmt::format("... and {} more inputs do not fit {}", over - shown, m->id));
     cost::CostLine t = total_cost(r, c);
-    if (r.rows.size() > 1 && !r.per_request && !t.fits) {
+    if (r.rows.size() > 1 && total_is_one_request(r) && !t.fits) {
       warn(fmt::format("the total of {} tokens does not fit the {} context window of {} tokens",
                        r.total.tokens[c] + r.output_tokens, m->id, m->context_window));
     }

@@ -1,5 +1,6 @@
 // tok decode [-e ENC] [IDS...]: ids (arguments, or stdin: whitespace-separated
 // or a JSON array) back to raw bytes on stdout; a pipe as it arrives.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <span>
@@ -33,9 +34,55 @@ Error unknown_id(const bpe::Tokenizer& tk, bpe::TokenId id) {
                     tk.vocab_size() - 1);
 }
 
+// The positions of the vocabulary's unknown token among the decoded ids.
+// Encode gives it for bytes that have no token (a SentencePiece vocabulary
+// without that byte-fallback token), so decode cannot give those bytes back:
+// one warning says where, after the output (docs/encode.md). Only for
+// vocabularies that lack a byte token: where every byte has one, the unk id
+// (some files name <|endoftext|>) never stands for lost bytes.
+class UnkPositions {
+ public:
+  explicit UnkPositions(const bpe::Tokenizer& tk)
+      : unk_(tk.table().options().unk), text_(tk.token_bytes(unk_)), vocab_(tk.name()) {
+    for (int b = 0; b < 256 && unk_ != bpe::kNoToken && !lacks_byte_; ++b) {
+      lacks_byte_ = tk.table().byte_token(static_cast<unsigned char>(b)) == unk_;
+    }
+  }
+  // ids are the decoded ids from position `base` of the whole list.
+  void scan(std::span<const bpe::TokenId> ids, std::size_t base) {
+    if (!lacks_byte_) return;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] != unk_) continue;
+      if (first_.size() < kListed) first_.push_back(base + i);
+      ++count_;
+    }
+  }
+  void warn_if_any() const {
+    if (count_ == 0) return;
+    std::string at;
+    for (std::size_t p : first_) at += (at.empty() ? "" : ", ") + std::to_string(p);
+    if (count_ > first_.size()) at += fmt::format(" and {} more", count_ - first_.size());
+    warn(fmt::format("id {} ({}) at position{} {} (counting from 0) stand{} for bytes that have "
+                     "no token in {}: decode cannot give them back",
+                     unk_, one_line(std::string(text_)), count_ == 1 ? "" : "s", at,
+                     count_ == 1 ? "s" : "", vocab_));
+  }
+
+ private:
+  static constexpr std::size_t kListed = 10;
+  bpe::TokenId unk_;
+  bool lacks_byte_ = false;  // some byte encodes as unk_
+  std::string_view text_;
+  std::string vocab_;
+  std::vector<std::size_t> first_;
+  std::size_t count_ = 0;
+};
+
 // All ids at once: checked before anything is written.
 int decode_all(const bpe::Tokenizer& tk, const std::vector<bpe::TokenId>& ids) {
   if (std::size_t n = known_prefix(tk, ids); n < ids.size()) return report(unknown_id(tk, ids[n]));
+  UnkPositions unk(tk);
+  unk.scan(ids, 0);
   Output out;
   if (tk.has_decode_transform()) {
     // SentencePiece-style vocabularies: "▁" back to spaces, prefix space removed.
@@ -46,6 +93,7 @@ int decode_all(const bpe::Tokenizer& tk, const std::vector<bpe::TokenId>& ids) {
     for (bpe::TokenId id : ids) out.write(tk.token_bytes(id));
   }
   out.flush();
+  unk.warn_if_any();
   return 0;
 }
 
@@ -59,9 +107,13 @@ int decode_stream(const bpe::Tokenizer& tk, int fd) {
   std::vector<bpe::TokenId> ids;
   std::string block(std::size_t{1} << 20, '\0');
   Output out;
+  UnkPositions unk(tk);
+  std::size_t done = 0;  // ids written before this block's
   auto write = [&]() -> Status {  // the ids parsed so far, up to an unknown one
     std::size_t n = known_prefix(tk, ids);
     for (std::size_t i = 0; i < n; ++i) out.write(tk.token_bytes(ids[i]));
+    unk.scan(std::span(ids).first(n), done);
+    done += n;
     Status st = n < ids.size() ? Status(unknown_id(tk, ids[n])) : Status{};
     ids.clear();
     return st;
@@ -84,6 +136,7 @@ int decode_stream(const bpe::Tokenizer& tk, int fd) {
   Status st = parser.finish(ids);
   Status wst = write();
   out.flush();
+  unk.warn_if_any();
   if (!st.ok()) return report(st.error());
   if (!wst.ok()) return report(wst.error());
   return 0;

@@ -33,8 +33,21 @@ struct EncodeArgs {
   bool json = false;
   bool tokens = false;
   bool stats = false;
+  bool special_given = false;  // --special or --allow-special on the command line
   JsonlEncodeOptions jsonl;
 };
+
+// --jsonl encodes a document quoting a special token as text unless told
+// otherwise, as nanoGPT (encode_ordinary), Megatron and datasets.map with
+// tiktoken do: refusing a whole dataset for one quoted <|endoftext|> is not
+// what its users expect. Plain encode keeps tiktoken's refusal.
+int run_encode_jsonl_args(const EncodeArgs& a) {
+  EncodingOptions enc = a.enc;
+  if (!a.special_given) enc.special = "text";
+  JsonlEncodeOptions jsonl = a.jsonl;
+  jsonl.stats = a.stats;
+  return run_encode_jsonl(jsonl, enc, a.in, a.json || a.tokens);
+}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -295,7 +308,7 @@ int encode_path(const EncodeArgs& a, const bpe::Tokenizer& tk, const std::string
 // Inputs in order (files, then -t texts), one output line each; the first
 // error stops, so line k is always input k's.
 int run_encode(const EncodeArgs& a) {
-  if (a.jsonl.active()) return run_encode_jsonl(a.jsonl, a.enc, a.in, a.json || a.tokens);
+  if (a.jsonl.active()) return run_encode_jsonl_args(a);
   a.jsonl.check_unused();
   auto t_load = std::chrono::steady_clock::now();
   auto tk = a.enc.load();
@@ -319,6 +332,9 @@ void add_encode(CLI::App& app, Registry& r) {
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of each input, one line each (default: stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
+  CLI::Option* special = sub->get_option("--special");
+  CLI::Option* allow_special = sub->get_option("--allow-special");
+  special->description(special->get_description() + " (default: error; text with --jsonl)");
   a->enc.add_edges(sub);
   a->in.add(sub, "Input files, read as raw bytes ('-' is stdin; default: stdin)");
   auto* j = sub->add_flag("--json", a->json, "Print a JSON array of ids");
@@ -328,7 +344,10 @@ void add_encode(CLI::App& app, Registry& r) {
   sub->add_flag("--stats", a->stats,
                 "Print timing as one JSON line on stderr (load and encode time, MB/s)");
   a->jsonl.add(sub);
-  r.add(sub, [a] { return run_encode(*a); });
+  r.add(sub, [a, special, allow_special] {
+    a->special_given = special->count() > 0 || allow_special->count() > 0;
+    return run_encode(*a);
+  });
 }
 
 }  // namespace tok::cli

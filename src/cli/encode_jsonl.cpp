@@ -2,16 +2,25 @@
 #include "cli/encode_jsonl.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/ids_format.hpp"
+#include "cli/progress_bar.hpp"
 #include "core/atomic_file.hpp"
+#include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/jsonl_documents.hpp"
@@ -25,6 +34,7 @@ enum class Format { kText, kU16, kU32, kNpy };
 struct EncodeSlot {
   std::vector<bpe::TokenId> ids;          // (tokens of the slot's documents)
   std::vector<std::uint64_t> doc_tokens;  // (documents) tokens of each
+  std::uint64_t special_text = 0;         // documents quoting a special token, encoded as text
   bpe::EncodeScratch scratch;
 };
 
@@ -49,12 +59,11 @@ Result<bpe::TokenId> find_eot(const JsonlEncodeOptions& o, const bpe::Tokenizer&
 }
 
 Format choose_format(const JsonlEncodeOptions& o) {
-  if (o.format == "u16") return Format::kU16;
-  if (o.format == "u32") return Format::kU32;
-  if (o.format == "npy") return Format::kNpy;
-  if (o.format == "text") return Format::kText;
-  if (o.output.empty()) return Format::kText;
-  return o.output.ends_with(".npy") ? Format::kNpy : Format::kU32;
+  std::string f = ids_format(o.format, o.output);
+  if (f == "u16") return Format::kU16;
+  if (f == "u32") return Format::kU32;
+  if (f == "npy") return Format::kNpy;
+  return Format::kText;
 }
 
 // NumPy format 1.0: magic, version, header length, then a Python dict padded
@@ -113,7 +122,9 @@ struct Run {
   std::optional<bpe::TokenId> eot;
   std::unique_ptr<Sink> ids, index;
   std::uint64_t tokens = 0;
-  std::string bytes;  // reused conversion buffer
+  std::uint64_t special_text = 0;            // documents quoting a special token, as text
+  std::atomic<std::uint64_t> bytes_read{0};  // input bytes done, for the progress bar
+  std::string bytes;                         // reused conversion buffer
 
   Status encode(EncodeSlot& s, std::string_view text) const {
     std::size_t before = s.ids.size();
@@ -126,6 +137,13 @@ struct Run {
     if (enc.add_edge_tokens && tk.add_eos && tk.eos) s.ids.push_back(*tk.eos);
     if (eot) s.ids.push_back(*eot);
     s.doc_tokens.push_back(s.ids.size() - before);
+    // Counted for the summary: such a document is encoded as text (the
+    // --jsonl default), which a user who meant the token should hear of.
+    if (enc.special_mode() == bpe::SpecialMode::kText &&
+        tk.find_special(text, 0, bpe::Tokenizer::Match::kRefusable).first !=
+            std::string_view::npos) {
+      ++s.special_text;
+    }
     return {};
   }
 
@@ -166,8 +184,10 @@ struct Run {
       } else {
         tokens += s.ids.size();
       }
+      special_text += s.special_text;
       s.ids.clear();
       s.doc_tokens.clear();
+      s.special_text = 0;
     }
     return {};
   }
@@ -184,7 +204,19 @@ Status check_width(const Run& r) {
   return {};
 }
 
-Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned threads, bool& skipped) {
+// The input's size for the progress bar: 0 (unknown) when one is a stream.
+std::uint64_t total_input_bytes(const std::vector<std::string>& paths) {
+  std::uint64_t total = 0;
+  for (const auto& p : paths) {
+    struct stat st {};
+    if (p == "-" || ::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total;
+}
+
+Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned threads,
+                  cost::JsonlStats& stats) {
   TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(r.o.field));
   TOK_ASSIGN(r.ids, Sink::open(r.o.output));
   if (!r.o.index.empty()) {
@@ -203,11 +235,21 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     if (npy_u16) r.format = Format::kU16;
   }
   std::vector<EncodeSlot> slots(threads);
-  cost::JsonlStats stats;
-  TOK_TRY(cost::for_each_document(
-      paths, field, r.o.skip_bad, slots,
-      [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
-      [&r](std::vector<EncodeSlot>& s) { return r.write(s); }, stats));
+  {
+    // A bar only where a run can be long: a stream, or inputs of 16 MB or more.
+    const std::uint64_t total = total_input_bytes(paths);
+    ProgressBar bar(
+        "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
+        !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
+    TOK_TRY(cost::for_each_document(
+        paths, field, r.o.skip_bad, slots,
+        [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
+        [&r, &stats](std::vector<EncodeSlot>& s) {
+          r.bytes_read.store(stats.input_bytes);
+          return r.write(s);
+        },
+        stats));
+  }
   if (npy) TOK_TRY(r.ids->write_at(0, npy_header(npy_u16, r.tokens)));
   if (r.index) TOK_TRY(r.index->write({reinterpret_cast<const char*>(&r.tokens), 8}));
   // The ids and their index are synced before either is renamed: a failure
@@ -222,9 +264,50 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
   if (stats.bad) {
     warn(fmt::format("skipped {} bad line{} (first: {})", stats.bad, stats.bad == 1 ? "" : "s",
                      stats.first_bad));
-    skipped = true;
   }
   return {};
+}
+
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// After a run: --stats' JSON line (the keys of plain `encode --stats`, and
+// the dataset's counts), else one summary line unless -q.
+void report_run(const Run& r, const cost::JsonlStats& stats, double load_ms, double encode_ms,
+                unsigned threads) {
+  const double mb_per_s =
+      encode_ms > 0 ? static_cast<double>(stats.input_bytes) / 1e3 / encode_ms : 0.0;
+  if (r.o.stats) {
+    auto two = [](double x) { return std::round(x * 100) / 100; };
+    nlohmann::ordered_json j{{"encoding", r.tk.name()},
+                             {"bytes", stats.input_bytes},
+                             {"documents", stats.documents},
+                             {"tokens", r.tokens},
+                             {"skipped", stats.bad},
+                             {"special_as_text", r.special_text},
+                             {"text_bytes", stats.text_bytes},
+                             {"load_ms", two(load_ms)},
+                             {"encode_ms", two(encode_ms)},
+                             {"encode_mb_per_s", two(mb_per_s)},
+                             {"threads", threads}};
+    std::fprintf(stderr, "%s\n",
+                 j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    return;
+  }
+  if (r.o.quiet) return;
+  std::string quoted;
+  if (r.special_text) {
+    quoted =
+        fmt::format(", {} quoting special tokens (encoded as text; --special error refuses them)",
+                    r.special_text);
+  }
+  std::fprintf(stderr, "tok: encode: %s\n",
+               fmt::format("{} documents, {} tokens, {} skipped{}; {} in {:.2f} s ({:.1f} MB/s)",
+                           stats.documents, r.tokens, stats.bad, quoted,
+                           human_bytes(stats.input_bytes), encode_ms / 1e3, mb_per_s)
+                   .c_str());
 }
 
 }  // namespace
@@ -239,7 +322,8 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
       ->check(integer_in(0, max_of<std::uint32_t>() - 1));
   sub->add_option("--format", format,
                   "With --jsonl: text (one line per document), u16, u32 (little-endian) or npy "
-                  "(default: text on stdout, u32 with -o, npy for -o *.npy)")
+                  "(default: from -o's suffix .u16, .u32, .npy or .txt; .bin needs --format; u32 "
+                  "for another name, text on stdout)")
       ->check(CLI::IsMember({"text", "u16", "u32", "npy"}));
   sub->add_option("-o,--output", output, "With --jsonl: write the ids to FILE (atomically)");
   sub->add_option("--index", index,
@@ -248,6 +332,7 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
   sub->add_flag(
       "--skip-bad", skip_bad,
       "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+  sub->add_flag("-q,--quiet", quiet, "With --jsonl: no summary line or progress bar on stderr");
   sub->add_option(
       "--threads", threads,
       "Encoding threads (default: the CPUs tok may use); a large file is cut at guaranteed "
@@ -256,8 +341,9 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
 }
 
 void JsonlEncodeOptions::check_unused() const {
-  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad) {
-    throw UsageError{"--eot, --eot-id, --format, -o, --index and --skip-bad need --jsonl FIELD"};
+  if (eot || eot_id || !format.empty() || !output.empty() || !index.empty() || skip_bad || quiet) {
+    throw UsageError{
+        "--eot, --eot-id, --format, -o, --index, --skip-bad and -q need --jsonl FIELD"};
   }
 }
 
@@ -277,9 +363,11 @@ int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, co
   std::vector<std::string> inputs = paths;
   inputs.push_back(enc.encoding);
   require_distinct_outputs(inputs, {o.output, o.index});
+  auto t_load = std::chrono::steady_clock::now();
   auto tk = enc.load();
   if (!tk.ok()) return report(tk.error());
-  Run r{o, enc, *tk, format, std::nullopt, nullptr, nullptr, 0, {}};
+  const double load_ms = ms_between(t_load, std::chrono::steady_clock::now());
+  Run r{o, enc, *tk, format, std::nullopt, nullptr, nullptr, 0, 0, {0}, {}};
   if (o.eot || o.eot_id) {
     auto id = find_eot(o, *tk);
     if (!id.ok()) return report(id.error());
@@ -287,8 +375,10 @@ int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, co
   }
   if (Status s = check_width(r); !s.ok()) return report(s.error());
   unsigned threads = o.threads ? o.threads : available_cpus();
-  bool skipped = false;
-  if (Status s = encode_all(r, paths, threads, skipped); !s.ok()) return report(s.error());
+  cost::JsonlStats stats;
+  auto t_encode = std::chrono::steady_clock::now();
+  if (Status s = encode_all(r, paths, threads, stats); !s.ok()) return report(s.error());
+  report_run(r, stats, load_ms, ms_between(t_encode, std::chrono::steady_clock::now()), threads);
   return 0;
 }
 

@@ -4,15 +4,34 @@
 
 namespace tok::cli {
 
-void EncodingOptions::add_encoding(CLI::App* app) {
-  app->add_option("-e,--encoding", encoding,
-                  "Vocabulary: a built-in name (o200k_base, cl100k_base, p50k_base, r50k_base, "
-                  "gpt2), a named Hugging Face vocabulary (qwen3, deepseek-v3, mistral, llama3, "
-                  "gemma3, gpt-oss, ...), hf:ORG/NAME from the Hugging Face cache, or a path to "
-                  "a .tiktoken, .gguf, tokenizer.json or vocab.json file or a model folder")
-      ->capture_default_str();
+namespace {
+
+constexpr const char* kEncodingHelp =
+    "Vocabulary: a built-in name (o200k_base, cl100k_base, p50k_base, r50k_base, "
+    "gpt2), a named Hugging Face vocabulary (qwen3, deepseek-v3, mistral, llama3, "
+    "gemma3, gpt-oss, ...), hf:ORG/NAME from the Hugging Face cache, or a path to "
+    "a .tiktoken, .gguf, tokenizer.json or vocab.json file or a model folder";
+
+void add_pattern(CLI::App* app, std::optional<std::string>& pattern) {
   app->add_option("--pattern", pattern,
                   "Split pattern (gpt2, cl100k, o200k or a regex) overriding the vocabulary's");
+}
+
+}  // namespace
+
+void EncodingOptions::add_encoding(CLI::App* app) {
+  app->add_option("-e,--encoding", encoding, kEncodingHelp)->capture_default_str();
+  add_pattern(app, pattern);
+}
+
+void EncodingOptions::add_encoding_list(CLI::App* app, std::vector<std::string>& encodings) {
+  app->add_option("-e,--encoding", encodings,
+                  std::string(kEncodingHelp) + " (repeatable: a column per vocabulary; default: " +
+                      encoding + ")")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_pattern(app, pattern);
 }
 
 void EncodingOptions::add_special(CLI::App* app, const std::string& default_mode) {

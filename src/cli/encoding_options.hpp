@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
@@ -21,6 +22,9 @@ struct EncodingOptions {
 
   // Adds -e/--encoding and --pattern.
   void add_encoding(CLI::App* app);
+  // Adds -e/--encoding as a repeatable option filling `encodings` (left
+  // empty when not given: `encoding` is then the default), and --pattern.
+  void add_encoding_list(CLI::App* app, std::vector<std::string>& encodings);
   // Adds --special and --allow-special; default_mode is "error" or "text".
   void add_special(CLI::App* app, const std::string& default_mode);
   bpe::SpecialMode special_mode() const;

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -102,6 +104,12 @@ nlohmann::ordered_json model_json(const show::ModelFigures& f) {
   return j;
 }
 
+// Whole numbers (counts, bytes) print without a fraction: 2036, not 2036.0.
+nlohmann::ordered_json number_json(double x) {
+  if (std::floor(x) == x && std::fabs(x) < 9007199254740992.0) return static_cast<std::int64_t>(x);
+  return x;
+}
+
 std::string json_output(const std::vector<show::Tokenization>& views,
                         const std::vector<show::SummarySection>& summary,
                         const std::optional<show::ModelFigures>& model) {
@@ -111,7 +119,11 @@ std::string json_output(const std::vector<show::Tokenization>& views,
   j["summary"] = nlohmann::ordered_json::array();
   for (const auto& s : summary) {
     nlohmann::ordered_json sj{{"title", s.title}, {"rows", nlohmann::ordered_json::array()}};
-    for (const auto& r : s.rows) sj["rows"].push_back({{"label", r.label}, {"value", r.value}, {"note", r.note}});
+    // "value": the number (null when there is none); "text": as printed.
+    for (const auto& r : s.rows) {
+      nlohmann::ordered_json v = r.number ? number_json(*r.number) : nlohmann::ordered_json(nullptr);
+      sj["rows"].push_back({{"label", r.label}, {"value", v}, {"text", r.value}, {"note", r.note}});
+    }
     if (!s.sentence.empty()) sj["sentence"] = s.sentence;
     j["summary"].push_back(sj);
   }

@@ -6,7 +6,7 @@
 
 #include <chrono>
 #include <memory>
-#include <set>
+#include <optional>
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
@@ -15,11 +15,12 @@
 #include "cli/command.hpp"
 #include "cli/numeric_options.hpp"
 #include "cli/progress_bar.hpp"
-#include "cli/train_corpus.hpp"
+#include "cli/walk_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
+#include "cost/corpus_files.hpp"
 #include "cost/jsonl_count.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
@@ -44,10 +45,13 @@ struct TrainArgs {
   std::vector<std::string> from_counts;
   std::string jsonl;  // --jsonl FIELD: the inputs are JSON Lines documents
   bool skip_bad = false;
+  WalkFlags walk;
 };
 
 struct Stats {
   std::size_t bytes = 0;
+  std::optional<std::uint64_t> documents;  // --jsonl: documents read, and bad lines skipped
+  std::uint64_t skipped = 0;
   double count_seconds = 0, merge_seconds = 0;
 };
 
@@ -80,6 +84,8 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
   cost::JsonlStats js;
   TOK_ASSIGN(bpe::WordCounts words, cost::count_jsonl_words(paths, o, pre, js));
   stats.bytes = js.text_bytes;
+  stats.documents = js.documents;
+  stats.skipped = js.bad;
   if (js.bad && !a.quiet) {
     warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
   }
@@ -92,7 +98,9 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
 Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
                                      const std::vector<std::string>& outputs, Stats& stats) {
   if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
-  TOK_ASSIGN(TrainCorpus corpus, open_train_corpus(a.inputs));
+  std::vector<std::string> inputs = a.inputs;
+  if (inputs.empty()) inputs.push_back("-");
+  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(inputs, a.walk.options()));
   std::vector<std::string> read;
   for (const auto& f : corpus.files) read.push_back(f.path());
   require_distinct_outputs(read, outputs);
@@ -218,11 +226,7 @@ Status check_args(const TrainArgs& a) {
     throw UsageError{"train: --jsonl reads text; --from-counts reads tables, not both"};
   }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
-  std::set<std::string> seen;
-  for (const auto& s : a.specials) {
-    if (s.empty()) return make_error("--special: a special token cannot be empty");
-    if (!seen.insert(s).second) return make_error("--special {}: given twice", s);
-  }
+  TOK_TRY(bpe::check_new_specials(a.specials, "--special"));
   if (!a.out.empty() && a.vocab_size < 256 + a.specials.size()) {
     return make_error("--vocab-size {} is too small: a byte-level vocabulary needs 256 byte tokens{}",
                       a.vocab_size,
@@ -288,11 +292,18 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
   TOK_TRY(commit_together(out.files));
-  summary = fmt::format("{} read, {} unique words, {} merges learned, {:.2f} s "
-                        "(count {:.2f} s, merge {:.2f} s), peak memory {}",
-                        human_bytes(static_cast<std::uint64_t>(stats.bytes)), words.size(),
-                        learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds,
-                        stats.count_seconds, stats.merge_seconds, human_bytes(peak_memory_bytes()));
+  // The documents of a dataset, so that a run over parts (scripts/dask/train.py) can sum them.
+  std::string documents;
+  if (stats.documents) {
+    documents =
+        fmt::format(" ({} documents, {} bad lines skipped)", *stats.documents, stats.skipped);
+  }
+  summary = fmt::format(
+      "{} read{}, {} unique words, {} merges learned, {:.2f} s "
+      "(count {:.2f} s, merge {:.2f} s), peak memory {}",
+      human_bytes(static_cast<std::uint64_t>(stats.bytes)), documents, words.size(),
+      learned ? learned - 256 : 0, stats.count_seconds + stats.merge_seconds, stats.count_seconds,
+      stats.merge_seconds, human_bytes(peak_memory_bytes()));
   return {};
 }
 
@@ -310,7 +321,10 @@ int run_train(const TrainArgs& a) {
 void add_train(CLI::App& app, Registry& r) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
-  sub->add_option("FILE", a->inputs, "Text files or directories (recursive); default: stdin");
+  sub->add_option("FILE", a->inputs,
+                  "Text files or directories (walked recursively, as tok count walks them); "
+                  "default: stdin");
+  a->walk.add(sub);
   sub->add_option("--vocab-size", a->vocab_size,
                   "Total ids: 256 byte tokens + merges + special tokens")
       ->check(integer_in(1, max_of<std::uint32_t>()));

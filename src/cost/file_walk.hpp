@@ -1,9 +1,16 @@
 // Expands command inputs (files, directories, "-") into the list of files to
-// count. Directories are walked recursively in sorted order, skipping .git
-// and whatever .gitignore files (and .git/info/exclude at a repository root)
-// exclude, unless use_ignore is off; --include/--exclude globs filter the
-// walked files by their path relative to the directory named (a glob without
-// '/' matches the file name). Files named explicitly are always kept.
+// count, chunk or train on: the one walker of every command and of Python.
+//
+// Directories are walked recursively in sorted order, skipping .git and what
+// git would ignore, as git and ripgrep do: inside a git repository, the
+// repository's .git/info/exclude and every .gitignore from the repository
+// root down to each file apply, also those above the directory named
+// (`tok count sub` honours the root's `node_modules`); outside one, the
+// .gitignore files of the named directory and below. use_ignore = false turns
+// all of it off. --include/--exclude patterns have gitignore syntax too,
+// relative to the directory named: `tests`, `tests/` and `tests/**` all
+// exclude the tests directory, a pattern without '/' matches a name at any
+// depth, '!' re-includes. Files named explicitly are always kept.
 #pragma once
 
 #include <functional>

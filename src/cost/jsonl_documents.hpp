@@ -26,6 +26,7 @@ namespace tok::cost {
 struct JsonlStats {
   std::uint64_t documents = 0;
   std::uint64_t text_bytes = 0;  // bytes of the documents' text (after JSON unescaping)
+  std::uint64_t input_bytes = 0;  // input bytes read, newlines included (updated before flush)
   std::uint64_t bad = 0;         // lines skipped by skip_bad
   std::string first_bad;         // "FILE:LINE: reason" of the first one
 };
@@ -106,6 +107,7 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
         stats.bad += r.bad;
         r.documents = r.text_bytes = r.bad = 0;
       }
+      stats.input_bytes += batch.bytes;
       TOK_TRY(flush(slots));
     }
   }

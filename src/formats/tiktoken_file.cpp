@@ -68,12 +68,17 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
+Status check_rank_bound(std::uint64_t rank, std::size_t entries, std::string_view owner,
+                        std::string_view unit) {
+  if (rank < std::uint64_t{entries} + kMaxRankGap) return {};
+  return make_error("rank {} but {} has only {} {}", rank, owner, entries, unit);
+}
+
 Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& source) {
   TiktokenRanks r;
   auto& tokens = r.tokens;
   std::vector<std::size_t> line_of;  // (tokens.size()) line that defined each rank
   tokens.reserve(text.size() / 14);
-  constexpr std::size_t kMaxGap = 4096;
   const std::size_t max_lines =
       static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   std::size_t pos = 0, line = 0;
@@ -100,16 +105,15 @@ Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& s
       return make_error("{}:{}: bad base64 token '{}'", source, line, excerpt(b64));
     }
     if (rank >= tokens.size()) {
-      if (rank > tokens.size() + kMaxGap) {
+      if (rank > tokens.size() + kMaxRankGap) {
         return make_error("{}:{}: rank {} jumps far past the {} ranks read so far", source, line,
                           rank, tokens.size());
       }
       // Each rank but a few reserved ones has its own line, so a rank far
       // past the line count cannot be valid: refuse it before allocating for
       // it (many small jumps in a 1 MB file must not allocate gigabytes).
-      if (rank >= max_lines + kMaxGap) {
-        return make_error("{}:{}: rank {} but the file has only {} lines", source, line, rank,
-                          max_lines);
+      if (Status s = check_rank_bound(rank, max_lines, "the file", "lines"); !s.ok()) {
+        return make_error("{}:{}: {}", source, line, s.error().message);
       }
       tokens.resize(rank + 1);
       line_of.resize(rank + 1, 0);

@@ -26,6 +26,15 @@ struct TiktokenRanks {
   std::vector<Gap> gaps;
 };
 
+// A vocabulary of N ranks leaves only a few ids free (reserved for special
+// tokens), so a rank past N + kMaxRankGap cannot be valid. Checked before
+// anything is allocated for the rank: a 1 MB file, or a dict of 257 ranks
+// one of which is 100,000,000, must not allocate gigabytes. `owner` and
+// `unit` name the N entries in the message ("the file", "lines").
+inline constexpr std::size_t kMaxRankGap = 4096;
+Status check_rank_bound(std::uint64_t rank, std::size_t entries, std::string_view owner,
+                        std::string_view unit);
+
 // Parses .tiktoken text into token bytes indexed by rank. `source` names the
 // file in error messages ("FILE:LINE: ...").
 Result<TiktokenRanks> parse_tiktoken(std::string_view text, const std::string& source);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "formats/registry.hpp"
+#include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/py_convert.hpp"
 #include "text/pretokenizer.hpp"
@@ -75,6 +76,17 @@ CoreBPE CoreBPE::from_spec(const std::string& spec, const std::string& name,
 
 CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_ranks,
                             const py::dict& special_tokens, const std::string& pat_str) {
+  // The CLI's bound on ranks (a .tiktoken file's), before the table is sized
+  // by the largest one.
+  std::uint64_t max_rank = 0;
+  for (auto [k, v] : mergeable_ranks) {
+    max_rank = std::max<std::uint64_t>(max_rank, v.cast<std::uint32_t>());
+  }
+  if (Status s =
+          formats::check_rank_bound(max_rank, mergeable_ranks.size(), "mergeable_ranks", "entries");
+      !s.ok()) {
+    throw py::value_error(s.error().message);
+  }
   std::vector<std::optional<std::string>> tokens;
   for (auto [k, v] : mergeable_ranks) {
     auto rank = v.cast<std::uint32_t>();

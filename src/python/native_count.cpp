@@ -159,7 +159,10 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
     py::list list;
     for (std::size_t c = 0; c < infos.size(); ++c) {
       const cost::ModelInfo& m = *infos[c];
-      cost::CostLine cl = cost::price_tokens(m, totals[c], 0, 0);
+      // The total as `tok count` bills it: each file one request, summed.
+      std::vector<cost::Request> requests;
+      for (const FileRow* row : counted) requests.push_back({row->tokens[c], 0, 0});
+      cost::CostLine cl = cost::price_requests(m, requests);
       py::dict e;
       e["model"] = m.id;
       e["provider"] = m.provider;

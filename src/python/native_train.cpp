@@ -10,7 +10,7 @@
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
 #include "core/output_paths.hpp"
-#include "cost/file_walk.hpp"
+#include "cost/corpus_files.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/native_tokenizer.hpp"
@@ -26,29 +26,17 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   auto pre = text::PreTokenizer::named(pattern);
   if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
   if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
-  std::vector<MappedFile> files;
-  std::vector<Error> errors;
-  std::vector<std::pair<std::string, bool>> found;
-  errors = cost::expand_inputs(
-      paths, {}, [&](std::string p, bool walked) { found.emplace_back(std::move(p), walked); });
-  if (!errors.empty()) return errors.front();
+  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(paths, {}));
   std::vector<std::string_view> texts;
-  for (const auto& [path, walked] : found) {
-    TOK_ASSIGN(MappedFile f, MappedFile::open(path));
-    if (walked && cost::looks_binary(f.bytes())) continue;
-    files.push_back(std::move(f));
-    texts.push_back(files.back().bytes());
-  }
+  for (const auto& f : corpus.files) texts.push_back(f.bytes());
   if (!output.empty()) {
     // As the CLI: an output may not replace a file read (named or found in a
     // directory), nor the other output.
     std::vector<std::string> inputs, outputs{output, output + ".json"};
-    for (const auto& f : files) inputs.push_back(f.path());
+    for (const auto& f : corpus.files) inputs.push_back(f.path());
     TOK_TRY(check_outputs(inputs, outputs));
   }
-  std::size_t bytes = 0;
-  for (auto t : texts) bytes += t.size();
-  if (bytes == 0) {
+  if (corpus.bytes == 0) {
     return make_error("{}: no text to train on (empty corpus)",
                       paths.empty() ? std::string("(no files)") : paths.front());
   }
@@ -79,6 +67,10 @@ void bind_train(py::module_& m) {
          const std::string& pattern, const std::vector<std::string>& specials,
          std::uint64_t min_frequency, std::size_t max_token_bytes, unsigned threads) {
         if (vocab_size < 256) throw py::value_error("vocab_size must be at least 256");
+        // The CLI's own check (tok train --special), so both refuse alike.
+        if (Status s = bpe::check_new_specials(specials, "specials"); !s.ok()) {
+          throw py::value_error(s.error().message);
+        }
         if (!output.empty() && !output.ends_with(".tiktoken")) {
           throw py::value_error("output must end in .tiktoken: " + output);
         }

@@ -44,8 +44,11 @@ struct ModelFigures {
 
 struct SummaryRow {
   std::string label;
-  std::string value;
-  std::string note;  // what the number means, briefly
+  std::string value;  // formatted for people ("2,036", "1.50 KiB", "$0.10")
+  std::string note;   // what the number means, briefly
+  // The same value as a plain number for JSON, in base units (tokens, bytes,
+  // USD, FLOPs; the window share as a fraction); absent when there is none.
+  std::optional<double> number;
 };
 
 struct SummarySection {

@@ -258,3 +258,14 @@ TEST_CASE("word counter: same counts for any thread count and chunking") {
     }
   }
 }
+
+TEST_CASE("new special tokens: an empty or repeated one is refused, naming the argument") {
+  CHECK(check_new_specials({"<|a|>", "<|b|>"}, "--special").ok());
+  CHECK(check_new_specials({}, "specials").ok());
+  Status empty = check_new_specials({"<|a|>", ""}, "specials");
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.error().message == "specials: a special token cannot be empty");
+  Status twice = check_new_specials({"<|a|>", "<|b|>", "<|a|>"}, "--special");
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.error().message == "--special <|a|>: given twice");
+}

@@ -69,6 +69,12 @@ xmllint --noout "$T/chart-2.svg" || fail "chart-2.svg is not well-formed"
 grep -q '<svg' "$T/report.html" || fail "HTML report has no chart"
 xmllint --html --noout "$T/report.html" 2>"$T/html.err" || fail "HTML does not parse: $(cat "$T/html.err")"
 [ -s "$T/out" ] && fail "-q printed something"
+# -q leaves out the table, never output asked for by name.
+"$TOK" compare -q --json -e cl100k_base --no-composition "$T/par" >"$T/q.json" 2>"$T/err" || fail "-q --json"
+node -e 'JSON.parse(require("fs").readFileSync(process.argv[1]))' "$T/q.json" || fail "-q --json printed no JSON: $(cat "$T/q.json")"
+[ -s "$T/err" ] && fail "-q --json wrote to stderr: $(cat "$T/err")"
+"$TOK" compare -q --csv -e cl100k_base --no-composition "$T/par" >"$T/q.csv" || fail "-q --csv"
+[ "$(wc -l <"$T/q.csv")" -gt 1 ] || fail "-q --csv printed no CSV"
 ls "$T" | grep -q '\.tmp' && fail "temporary files left behind"
 
 # The shipped sample (default), fast path.

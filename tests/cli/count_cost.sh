@@ -36,7 +36,7 @@ node -e 'const t=JSON.parse(process.argv[1]).models[0].total; const want=(4*2.5+
 
 # CSV: header and one line per input and model, then totals.
 "$TOK" count -m gpt-4o -m gpt-4 --csv "$T/a.txt" >"$T/csv"
-expect_eq "csv header" "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate,tier" "$(head -1 "$T/csv")"
+expect_eq "csv header" "path,bytes,model,encoding,tokens,input_cost,output_cost,total_cost,window_share,estimate,tier,fits" "$(head -1 "$T/csv")"
 expect_eq "csv lines" 5 "$(wc -l <"$T/csv")"
 grep -q '^total,30,gpt-4,cl100k_base,9,' "$T/csv" || fail "csv total: $(cat "$T/csv")"
 

@@ -12,16 +12,24 @@ js() { node -e "const j=JSON.parse(require('fs').readFileSync(0)); $1"; }
 yes 'hello world' | head -c 1500000 >"$T/big.txt"
 n=$("$TOK" count -q "$T/big.txt")
 [ "$n" -gt 200000 ] || fail "big.txt has only $n tokens"
-"$TOK" count -m gemini-2.5-pro --output-tokens 1000 --json "$T/big.txt" "$T/a.txt" 2>/dev/null >"$T/pro.json" || fail "pro json"
+# --total: both files as one request, over 200k.
+"$TOK" count -m gemini-2.5-pro --output-tokens 1000 --total --json "$T/big.txt" "$T/a.txt" 2>/dev/null >"$T/pro.json" || fail "pro json"
 js 'const m=j.models[0], t=m.total; const want=(t.tokens*2.5+1000*15)/1e6;
   if (Math.abs(t.total_cost-want)>1e-9) throw "total "+t.total_cost+" want "+want;
   if (t.rates.tier_above!==200000 || t.rates.input_per_mtok!==2.5 || t.rates.label!=="over 200k") throw JSON.stringify(t.rates);
   if (m.files[1].tier!=="standard" || Math.abs(m.files[1].input_cost-9*1.25/1e6)>1e-12) throw JSON.stringify(m.files[1]);
   if (m.price.tiers[0].above!==200000) throw JSON.stringify(m.price)' <"$T/pro.json" || fail "tier json: $(head -c 600 "$T/pro.json")"
+# Without --total each file is its own request: big.txt over 200k, a.txt not.
+"$TOK" count -m gemini-2.5-pro --output-tokens 1000 --json "$T/big.txt" "$T/a.txt" 2>/dev/null |
+  js 'const m=j.models[0], t=m.total, f=m.files;
+    const want=(f[0].tokens*2.5+1000*15+f[1].tokens*1.25+1000*10)/1e6;
+    if (Math.abs(t.total_cost-want)>1e-9) throw "total "+t.total_cost+" want "+want;
+    if (t.rates.label!=="mixed: 1 of 2 requests over 200k" || t.one_request) throw JSON.stringify(t.rates)' ||
+  fail "per-file tiers"
 "$TOK" count -m gemini-2.5-pro "$T/big.txt" 2>/dev/null >"$T/pro.txt" || fail "pro table"
 grep -qE '^gemini-2.5-pro .*\$2\.50/\$15\.00 over 200k' "$T/pro.txt" || fail "tier not shown in the table: $(cat "$T/pro.txt")"
 "$TOK" count -m gemini-2.5-pro --csv "$T/a.txt" 2>/dev/null >"$T/pro.csv"
-grep -q ',standard$' "$T/pro.csv" || fail "tier not in the csv: $(cat "$T/pro.csv")"
+grep -q ',standard,true$' "$T/pro.csv" || fail "tier not in the csv: $(cat "$T/pro.csv")"
 
 # A batch file: each request at its own tier, all at batch rates (gpt-4o-mini:
 # half of $0.15/M in, $0.60/M out); --no-batch-rates restores them.

@@ -75,7 +75,7 @@ expect_error 1 "b.jsonl:2: " "$TOK" encode --jsonl text -o "$T/bad.u32" "$B"
 expect_eq "skip-bad ids" "$("$TOK" encode -t ok; "$TOK" encode -t fine)" "$(cat "$T/out")"
 grep -q "^tok: warning: skipped 4 bad lines (first: .*b.jsonl:2: " "$T/err" || fail "skip-bad report: $(cat "$T/err")"
 printf '{"text":"a"}\n{"text":"<|endoftext|>"}\n' >"$T/x.jsonl"
-expect_error 1 "x.jsonl:2: .*endoftext" "$TOK" encode --jsonl text "$T/x.jsonl"
+expect_error 1 "x.jsonl:2: .*endoftext" "$TOK" encode --jsonl text --special error "$T/x.jsonl"
 expect_eq "--special text" 2 "$("$TOK" encode --jsonl text --special text "$T/x.jsonl" | wc -l)"
 
 # A NUL byte is not JSON (nlohmann's lexer took it for the end of the line

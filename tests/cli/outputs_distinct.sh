@@ -28,11 +28,11 @@ refused "encode -o input" "$T/d.jsonl" "$T/d.orig" "$T/d.jsonl: $input; write to
   "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/d.jsonl"
 refused "encode --index input" "$T/d.jsonl" "$T/d.orig" "$T/d.jsonl: $input" \
   "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/ids.u32" --index "$T/d.jsonl"
-refused "encode -o X --index X (new)" "$T/d.jsonl" "$T/d.orig" "$T/x.bin: $other; write to another file" \
-  "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/x.bin" --index "$T/x.bin"
-[ -e "$T/x.bin" ] && fail "a refused run created its output"
-refused "encode -o X --index ./X (new)" "$T/d.jsonl" "$T/d.orig" "$T/x.bin: $other \\($T/\\./x\\.bin\\)" \
-  "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/./x.bin" --index "$T/x.bin"
+refused "encode -o X --index X (new)" "$T/d.jsonl" "$T/d.orig" "$T/x.u32: $other; write to another file" \
+  "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/x.u32" --index "$T/x.u32"
+[ -e "$T/x.u32" ] && fail "a refused run created its output"
+refused "encode -o X --index ./X (new)" "$T/d.jsonl" "$T/d.orig" "$T/x.u32: $other \\($T/\\./x\\.u32\\)" \
+  "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/./x.u32" --index "$T/x.u32"
 ln "$T/d.jsonl" "$T/hard.jsonl"; ln -s "$T/d.jsonl" "$T/soft.jsonl"
 refused "encode -o hard link" "$T/d.jsonl" "$T/d.orig" "$T/hard.jsonl: $input \\($T/d.jsonl\\)" \
   "$TOK" encode --jsonl text "$T/d.jsonl" -o "$T/hard.jsonl"

@@ -53,10 +53,22 @@ r50k_base  end" "$(sed -n 1,5p "$T/two")"
 
 # Summary: tokens equal tok count; characters are grapheme clusters.
 "$TOK" show --json -e cl100k_base "$T/mixed.txt" >"$T/s.json"
-tokens=$(grep -o '"label":"tokens","value":"[0-9,]*"' "$T/s.json" | grep -o '[0-9,]*"$' | tr -d ',"')
+tokens=$(grep -o '"label":"tokens","value":[0-9]*,' "$T/s.json" | grep -o '[0-9]*,$' | tr -d ',')
 expect_eq "summary tokens = tok count" "$("$TOK" count -q -e cl100k_base "$T/mixed.txt")" "$tokens"
-chars=$(printf 'e\xcc\x81 \xf0\x9f\x87\xab\xf0\x9f\x87\xb7' | "$TOK" show --json | grep -o '"label":"characters","value":"[0-9]*"')
-expect_eq "graphemes" '"label":"characters","value":"3"' "$chars"
+chars=$(printf 'e\xcc\x81 \xf0\x9f\x87\xab\xf0\x9f\x87\xb7' | "$TOK" show --json | grep -o '"label":"characters","value":[0-9]*,"text":"[0-9]*"')
+expect_eq "graphemes" '"label":"characters","value":3,"text":"3"' "$chars"
+# Summary values are JSON numbers (the text as printed beside them), with -m too.
+yes 'the cat sat' | head -2000 | "$TOK" show --json -m gpt-oss-20b >"$T/n.json" 2>/dev/null || fail "show -m json"
+node -e 'const j=JSON.parse(require("fs").readFileSync(process.argv[1]));
+  for (const s of j.summary) for (const r of s.rows) {
+    if (r.value!==null && typeof r.value!=="number") throw r.label+": "+JSON.stringify(r.value);
+    if (typeof r.text!=="string") throw r.label+" has no text";
+  }
+  const row=(t,l)=>j.summary.find(s=>s.title===t).rows.find(r=>r.label===l);
+  if (row("Text","words").value!==6000 || row("Text","words").text!=="6,000") throw "words";
+  if (!(row("Model gpt-oss-20b","KV cache f16").value>1e6)) throw "kv";
+  if (!(row("Model gpt-oss-20b","context window").value<1)) throw "window share";' "$T/n.json" ||
+  fail "summary numbers: $(head -c 1500 "$T/n.json")"
 
 # -m: the model figures are those of tok count -m MODEL --kv (same numbers
 # in the JSON of both), for a model with a KV shape and one without, with

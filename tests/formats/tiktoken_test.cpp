@@ -26,6 +26,13 @@ TEST_CASE("parse_tiktoken validates with line numbers") {
   CHECK_FALSE(parse_tiktoken("YQ== 99999999999\n", "v").ok());
 }
 
+TEST_CASE("a rank far past the number of entries is refused, whatever holds them") {
+  CHECK(check_rank_bound(256 + kMaxRankGap - 1, 256, "the file", "lines").ok());
+  auto far = check_rank_bound(100000000, 257, "mergeable_ranks", "entries");
+  REQUIRE_FALSE(far.ok());
+  CHECK(far.error().message == "rank 100000000 but mergeable_ranks has only 257 entries");
+}
+
 TEST_CASE("base64 round trip and writer") {
   for (std::string s : std::vector<std::string>{"a", "ab", "abc", "abcd", std::string("\0\xff\x80", 3)}) {
     if (s.empty()) continue;

@@ -1,6 +1,7 @@
 """The native API (import tok) and the parts of tok.tiktoken that tiktoken's
 public suite does not reach. Run by tests/cli/python_native_full.sh."""
 
+import json
 import os
 import pickle
 import subprocess
@@ -143,6 +144,28 @@ def test_count_files_matches_the_cli_rows(tmp_path):
     assert plain["encoding"] == "cl100k_base" and plain["total"]["tokens"] == 3
 
 
+def test_count_files_walks_as_the_cli_and_bills_file_by_file(tmp_path):
+    # A root .gitignore applies to a subdirectory counted on its own.
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("node_modules\n*.log\n")
+    sub = tmp_path / "sub"
+    (sub / "node_modules").mkdir(parents=True)
+    (sub / "node_modules" / "i.js").write_text("ignored\n")
+    (sub / "b.log").write_text("ignored\n")
+    (sub / "a.txt").write_text("hello world\n")
+    (sub / "big.txt").write_text("hello world " * 2000)
+    r = tok.count_files([str(sub)], models=["gpt-4o"])
+    (m,) = r["models"]
+    assert [f["path"].rsplit("/", 1)[1] for f in m["files"]] == ["a.txt", "big.txt"]
+    cli = subprocess.run([os.environ["TOK"], "count", "--json", "-m", "gpt-4o", str(sub)],
+                         check=True, capture_output=True, text=True).stdout
+    want = json.loads(cli)["models"][0]
+    assert [f["tokens"] for f in m["files"]] == [f["tokens"] for f in want["files"]]
+    # The total is the sum of the files' requests, as `tok count` bills it.
+    assert m["total"]["input_cost"] == pytest.approx(want["total"]["input_cost"], rel=1e-12)
+    assert m["total"]["input_cost"] == pytest.approx(sum(f["input_cost"] for f in m["files"]))
+
+
 def test_count_files_unknown_model():
     with pytest.raises(ValueError, match="unknown model"):
         tok.count_files(["x"], models=["no-such-model-xyz"])
@@ -257,7 +280,6 @@ def _bytes_to_unicode():
 
 
 def test_load_vocab_json_with_merges_txt(tmp_path):
-    import json
 
     alphabet = _bytes_to_unicode()
     vocab = {alphabet[b]: b for b in range(256)}
@@ -268,3 +290,31 @@ def test_load_vocab_json_with_merges_txt(tmp_path):
     t = tok.load(str(tmp_path / "vocab.json"))
     assert t.encode("hello") == [257, ord("l"), ord("o")]
     assert t.decode([257, 108, 111]) == "hello"
+
+
+def test_train_refuses_empty_and_repeated_specials_as_the_cli_does(tmp_path):
+    import subprocess
+    corpus = os.path.join(SAMPLES, "en.txt")
+    for specials, suffix in (([""], ": a special token cannot be empty"),
+                             (["<|a|>", "<|b|>", "<|a|>"], " <|a|>: given twice")):
+        with pytest.raises(ValueError) as e:
+            tok.train([corpus], vocab_size=300, output=str(tmp_path / "v.tiktoken"), specials=specials)
+        assert str(e.value) == "specials" + suffix
+        cli = subprocess.run([os.environ["TOK"], "train", "-q", "--vocab-size", "300", "-o", str(tmp_path / "c"),
+                              *[x for s in specials for x in ("--special-token", s)], corpus], capture_output=True, text=True)
+        assert (cli.returncode, cli.stderr) == (1, "tok: error: --special" + suffix + "\n")
+    assert not os.path.exists(tmp_path / "v.tiktoken")
+
+
+def test_encoding_refuses_a_huge_rank_before_allocating():
+    import resource
+    import time
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks[b"ab"] = 100_000_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.monotonic()
+    with pytest.raises(ValueError) as e:
+        tiktoken.Encoding("huge", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
+    assert str(e.value) == "rank 100000000 but mergeable_ranks has only 257 entries"
+    assert time.monotonic() - t0 < 2
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB
