@@ -2,6 +2,7 @@
 // behaviour of @huggingface/jinja: which filter applies to which type, its
 // defaults and its errors. An unknown filter or test is an error naming it.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
@@ -56,11 +57,14 @@ const Value* arg(const Args& pos, std::size_t k, const Object& kw, const char* n
   return kw.find(name);
 }
 
-Value parse_int(const std::string& s, const Value& fallback) {
+Value parse_int(Interpreter& in, const std::string& s, const Value& fallback) {
   std::string t(js_trim_start(s));
   char* end = nullptr;
+  errno = 0;
   long long v = std::strtoll(t.c_str(), &end, 10);
-  return end == t.c_str() ? fallback : Value::integer(v);
+  if (end == t.c_str()) return fallback;
+  if (errno == ERANGE) in.fail("integer overflow in filter 'int' (integers must fit in 64 bits)");
+  return Value::integer(v);
 }
 
 Value parse_float(const std::string& s, const Value& fallback) {
@@ -103,8 +107,9 @@ Value tojson(Interpreter& in, const Value& v, const Object& kw) {
     o.item_sep = (*s->arr)[0].s;
     o.key_sep = (*s->arr)[1].s;
   }
-  std::string out = to_json(v, o);
+  std::string out = to_json(v, o, in.print_limits());
   in.check_size(out.size());
+  in.built(out.size());
   return Value::string(std::move(out));
 }
 
@@ -115,25 +120,40 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
   if (name == "first") return items.empty() ? Value() : items.front();
   if (name == "last") return items.empty() ? Value() : items.back();
   if (name == "length") return Value::integer(static_cast<std::int64_t>(items.size()));
-  if (name == "reverse") return Value::array(Array(items.rbegin(), items.rend()));
+  if (name == "reverse") {
+    for (const auto& x : items) in.built(value_bytes(x));
+    return Value::array(Array(items.rbegin(), items.rend()));
+  }
   if (name == "join") {
     const Value* sep = arg(pos, 0, kw, "separator");
     if (sep && sep->kind != Kind::kString) in.fail("join: the separator must be a string");
     std::string out;
     for (std::size_t k = 0; k < items.size(); ++k) {
+      in.work(1);
       if (k && sep) out += sep->s;
-      out += to_js_string(items[k]);
+      out += to_js_string(items[k], in.print_limits());
       in.check_size(out.size());
     }
+    in.built(out.size());
     return Value::string(std::move(out));
   }
-  if (name == "string" && !called) return Value::string(to_json(a, {}, 0, false));
+  if (name == "string" && !called) {
+    std::string out = to_json(a, {}, in.print_limits(), false);
+    in.built(out.size());
+    return Value::string(std::move(out));
+  }
   if (name == "unique" && !called) {
+    // Quadratic, as @huggingface/jinja's is (identity for arrays and
+    // objects): each comparison is a step, so a long list ends in an error.
     Array out;
     for (const auto& x : items) {
+      in.work(out.size() + 1);
       bool seen = false;
       for (const auto& y : out) seen = seen || strict_equal(x, y);
-      if (!seen) out.push_back(x);
+      if (!seen) {
+        in.built(value_bytes(x));
+        out.push_back(x);
+      }
     }
     return Value::array(std::move(out));
   }
@@ -143,8 +163,10 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
     const Value* attr = arg(pos, 2, kw, "attribute");
     bool reverse = rev && truthy(*rev), case_sensitive = cs && truthy(*cs);
     std::string path = !attr || attr->is_none() ? "" : attr->kind == Kind::kInt ? std::to_string(attr->i) : attr->s;
+    for (const auto& x : items) in.built(value_bytes(x));
     Array out = items;
     std::stable_sort(out.begin(), out.end(), [&](const Value& x, const Value& y) {
+      in.work(1 + (path.empty() ? 0 : path.size() / 8));
       Value vx = path.empty() ? x : attribute_path(x, path), vy = path.empty() ? y : attribute_path(y, path);
       int c = compare(in, vx, vy, case_sensitive);
       return reverse ? c > 0 : c < 0;
@@ -159,6 +181,7 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
     if (pos.empty() || pos[0].kind != Kind::kString) in.fail(name + " needs an attribute name");
     Array out;
     for (const auto& x : items) {
+      in.work(x.obj->size() + 1);
       const Value* v = x.obj->find(pos[0].s);
       bool r = false;
       // @huggingface/jinja tests only attributes present (none included):
@@ -170,7 +193,10 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
           r = pos.size() > 1 ? in.apply_test(pos[1].s, *v) : truthy(*v);
         }
       }
-      if (r == select) out.push_back(x);
+      if (r == select) {
+        in.built(value_bytes(x));
+        out.push_back(x);
+      }
     }
     return Value::array(std::move(out));
   }
@@ -182,7 +208,9 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
     Array out;
     for (const auto& x : items) {
       if (!x.is_mapping()) in.fail("map: items must be objects");
+      in.work(1 + attr->s.size() / 8);
       Value v = attribute_path(x, attr->s);
+      in.built(value_bytes(v));
       out.push_back(v.is_undefined() && def ? *def : v);
     }
     return Value::array(std::move(out));
@@ -199,16 +227,23 @@ Value string_filter(Interpreter& in, const Value& s, const std::string& name, co
     Object nokw;
     return m.fn->call(none, nokw);
   }
-  if (name == "trim" && !called) return Value::string(std::string(js_trim(s.s)));
+  if (name == "trim" && !called) {
+    in.built(s.s.size());
+    return Value::string(std::string(js_trim(s.s)));
+  }
   if (name == "string" && !called) return s;
   if (name == "join") {
     const Value* sep = arg(pos, 0, kw, "separator");
     if (sep && sep->kind != Kind::kString) in.fail("join: the separator must be a string");
     if (!called || !sep) return s;
     std::string out;
+    in.work(s.s.size() / 16);
     std::vector<std::string> cps = code_points(s.s);
-    for (std::size_t k = 0; k < cps.size(); ++k) out += (k ? sep->s : "") + cps[k];
-    in.check_size(out.size());
+    for (std::size_t k = 0; k < cps.size(); ++k) {
+      out += (k ? sep->s : "") + cps[k];
+      in.check_size(out.size());
+    }
+    in.built(out.size());
     return Value::string(std::move(out));
   }
   if (name == "indent") {
@@ -219,6 +254,7 @@ Value string_filter(Interpreter& in, const Value& s, const std::string& name, co
     std::size_t width = w ? static_cast<std::size_t>(std::clamp<std::int64_t>(w->i, 0, 1024)) : 4;
     std::string out = indent_text(s.s, width, first && truthy(*first), blank && truthy(*blank));
     in.check_size(out.size());
+    in.built(out.size());
     return Value::string(std::move(out));
   }
   if (name == "replace" && called) {
@@ -230,11 +266,25 @@ Value string_filter(Interpreter& in, const Value& s, const std::string& name, co
   in.fail("unsupported filter '" + name + "' on a string");
 }
 
+// A float's integer part, or an error where it has none in 64 bits.
+Value float_to_int(Interpreter& in, double f) {
+  double t = std::floor(f);
+  // 2^63 is exact as a double; every double below it converts.
+  if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0)) {
+    in.fail("integer overflow in filter 'int' (" + js_number(f) + " has no 64-bit integer value)");
+  }
+  return Value::integer(static_cast<std::int64_t>(t));
+}
+
 Value number_filter(Interpreter& in, const Value& v, const std::string& name) {
-  if (name == "abs") return v.kind == Kind::kInt ? Value::integer(std::llabs(v.i)) : Value::real(std::fabs(v.f));
-  if (name == "int") return v.kind == Kind::kInt ? v : Value::integer(static_cast<std::int64_t>(std::floor(v.f)));
+  if (name == "abs") {
+    if (v.kind != Kind::kInt) return Value::real(std::fabs(v.f));
+    if (v.i == INT64_MIN) in.fail("integer overflow in filter 'abs' (results must fit in 64 bits)");
+    return Value::integer(v.i < 0 ? -v.i : v.i);
+  }
+  if (name == "int") return v.kind == Kind::kInt ? v : float_to_int(in, v.f);
   if (name == "float") return Value::real(v.number());
-  if (name == "string") return Value::string(to_output(v));
+  if (name == "string") return Value::string(to_output(v, in.print_limits()));
   in.fail("unsupported filter '" + name + "' on a number");
 }
 
@@ -252,7 +302,9 @@ Value Interpreter::apply_filter(const Value& operand, const Node& filter, Env& e
   if (called && (name == "int" || name == "float")) {
     const Value* d = arg(pos, 0, kw, "default");
     Value fallback = d ? *d : name == "int" ? Value::integer(0) : Value::real(0);
-    if (operand.kind == Kind::kString) return name == "int" ? parse_int(operand.s, fallback) : parse_float(operand.s, fallback);
+    if (operand.kind == Kind::kString) {
+      return name == "int" ? parse_int(*this, operand.s, fallback) : parse_float(operand.s, fallback);
+    }
     if (operand.is_number()) return operand;
     if (operand.kind == Kind::kBool) return name == "int" ? Value::integer(operand.b) : Value::real(operand.b);
     fail("cannot apply filter '" + name + "' to " + std::string(kind_name(operand.kind)));
@@ -266,7 +318,7 @@ Value Interpreter::apply_filter(const Value& operand, const Node& filter, Env& e
   switch (operand.kind) {
     case Kind::kArray: return array_filter(*this, operand, name, pos, kw, called);
     case Kind::kString:
-      if (!called && name == "int") return parse_int(operand.s, Value::integer(0));
+      if (!called && name == "int") return parse_int(*this, operand.s, Value::integer(0));
       if (!called && name == "float") return parse_float(operand.s, Value::real(0));
       return string_filter(*this, operand, name, pos, kw, called);
     case Kind::kInt:
@@ -274,7 +326,10 @@ Value Interpreter::apply_filter(const Value& operand, const Node& filter, Env& e
       if (called) break;
       return number_filter(*this, operand, name);
     case Kind::kObject:
-      if (!called && name == "items") return object_items(operand);
+      if (!called && name == "items") {
+        work(operand.obj->size());
+        return object_items(*this, *operand.obj);
+      }
       if (!called && name == "length") return Value::integer(static_cast<std::int64_t>(operand.obj->size()));
       if (Value m = object_method(*this, operand, name); m.kind == Kind::kFunction) return m.fn->call(pos, kw);
       fail("unsupported filter '" + name + "' on an object");

@@ -1,5 +1,7 @@
 #include "chat/interpreter.hpp"
 
+#include <pthread.h>
+
 #include <cmath>
 
 #include "chat/js_text.hpp"
@@ -11,7 +13,8 @@ namespace {
 struct BreakSignal {};
 struct ContinueSignal {};
 
-// The Python-style slice of n items: the indices it selects, in order.
+// The Python-style slice of n items: the indices it selects, in order. The
+// index runs in 128 bits: a step of 2^63-1 must not wrap it.
 std::vector<std::size_t> slice_indices(std::int64_t n, const Value& start, const Value& stop, const Value& step) {
   std::int64_t st = step.is_undefined() ? 1 : step.i;
   std::int64_t b, e;
@@ -29,8 +32,23 @@ std::vector<std::size_t> slice_indices(std::int64_t n, const Value& start, const
   std::vector<std::size_t> out;
   // JavaScript's loop with step 0 never ends; refuse it instead.
   if (st == 0) return out;
-  for (std::int64_t k = b; st > 0 ? k < e : k > e; k += st) out.push_back(static_cast<std::size_t>(k));
+  for (__int128 k = b; st > 0 ? k < e : k > e; k += st) out.push_back(static_cast<std::size_t>(k));
   return out;
+}
+
+// The lowest address the render's frames may reach: the calling thread's
+// stack less a margin for what runs below the deepest frame (filters, the
+// allocator, a sanitizer's report). Null when the stack cannot be asked.
+const char* stack_floor() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
+  void* addr = nullptr;
+  std::size_t size = 0;
+  int rc = pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  constexpr std::size_t kMargin = std::size_t{256} << 10;
+  if (rc != 0 || size <= 2 * kMargin) return nullptr;
+  return static_cast<const char*>(addr) + kMargin;
 }
 
 }  // namespace
@@ -44,12 +62,56 @@ Value Env::lookup(const std::string& name) const {
 }
 
 void Interpreter::check_size(std::size_t bytes) const {
-  if (bytes > limits_.max_output) {
-    fail("the template's output exceeds " + std::to_string(limits_.max_output >> 20) + " MiB");
+  if (bytes > limits_.max_output) fail(output_limit_message(limits_.max_output));
+}
+
+void Interpreter::work(std::size_t units) {
+  steps_ += units;
+  if (steps_ > limits_.max_steps) fail("the template takes more than " + std::to_string(limits_.max_steps) + " steps");
+}
+
+void Interpreter::built(std::size_t bytes) {
+  bytes_ += bytes;
+  if (bytes_ > limits_.max_memory) {
+    fail("the template's values take more than " + std::to_string(limits_.max_memory >> 20) + " MiB");
+  }
+  copied(bytes);
+}
+
+PrintLimits Interpreter::print_limits() const { return {limits_.max_depth - depth_, limits_.max_output}; }
+
+Value Interpreter::make_namespace(Object o) {
+  built(sizeof(Object) + o.entries.size() * sizeof(o.entries[0]));
+  Value v = Value::ns(std::move(o));
+  namespaces_.push_back(v.obj);
+  return v;
+}
+
+Interpreter::~Interpreter() {
+  for (const auto& w : namespaces_) {
+    if (auto ns = w.lock()) {
+      auto entries = std::move(ns->entries);
+      ns->entries.clear();
+    }
   }
 }
 
-std::string Interpreter::run(const Program& p, Env& globals) { return block(p.body, globals); }
+Interpreter::Nest::Nest(Interpreter& in) : in_(in) {
+  if (++in_.depth_ > in_.limits_.max_depth) {
+    --in_.depth_;
+    in_.fail("the template nests deeper than " + std::to_string(in_.limits_.max_depth) +
+             " levels (calls, blocks and expressions together)");
+  }
+  if (in_.stack_floor_ && static_cast<const char*>(__builtin_frame_address(0)) < in_.stack_floor_) {
+    --in_.depth_;
+    in_.fail("the template nests too deeply for the stack (calls, blocks and expressions together)");
+  }
+}
+
+std::string Interpreter::run(const Program& p, Env& globals) {
+  stack_floor_ = stack_floor();
+  return block(p.body, globals);
+}
 
 std::string Interpreter::block(const NodeList& body, Env& env) {
   std::string out;
@@ -59,7 +121,9 @@ std::string Interpreter::block(const NodeList& body, Env& env) {
     if (v.kind == Kind::kString) {
       out += v.s;
     } else {
-      out += to_output(v);
+      std::string text = to_output(v, print_limits());
+      copied(text.size());
+      out += text;
     }
     check_size(out.size());
   }
@@ -67,9 +131,8 @@ std::string Interpreter::block(const NodeList& body, Env& env) {
 }
 
 Value Interpreter::eval(const Node& n, Env& env) {
-  if (++steps_ > limits_.max_steps) {
-    fail("the template takes more than " + std::to_string(limits_.max_steps) + " steps");
-  }
+  work(1);
+  Nest nest(*this);
   std::size_t saved = pos_;
   pos_ = n.pos;
   Value v;
@@ -99,6 +162,8 @@ Value Interpreter::eval(const Node& n, Env& env) {
     case NodeKind::kKwSpread: fail("argument syntax outside a call");
     default: v = literal(n, env); break;
   }
+  // A string is copied wherever it goes (a lookup copies it): its bytes are work.
+  if (v.kind == Kind::kString) copied(v.s.size());
   pos_ = saved;
   return v;
 }
@@ -111,7 +176,10 @@ Value Interpreter::literal(const Node& n, Env& env) {
     case NodeKind::kArray:
     case NodeKind::kTuple: {
       Array items;
-      for (const auto& e : n.a) items.push_back(eval(*e, env));
+      for (const auto& e : n.a) {
+        items.push_back(eval(*e, env));
+        built(value_bytes(items.back()));
+      }
       return Value::array(std::move(items));
     }
     case NodeKind::kObject: {
@@ -119,7 +187,10 @@ Value Interpreter::literal(const Node& n, Env& env) {
       for (std::size_t k = 0; k < n.a.size(); ++k) {
         Value key = eval(*n.a[k], env);
         if (key.kind != Kind::kString) fail("object keys must be strings, got " + std::string(kind_name(key.kind)));
-        o.set(key.s, eval(*n.b[k], env));
+        Value val = eval(*n.b[k], env);
+        built(key.s.size() + value_bytes(val));
+        work(o.size());  // Object::set looks for the key
+        o.set(key.s, std::move(val));
       }
       return Value::object(std::move(o));
     }
@@ -130,10 +201,12 @@ Value Interpreter::literal(const Node& n, Env& env) {
 Value Interpreter::unary(const Node& n, Env& env) {
   Value a = eval(*n.x, env);
   if (n.str == "not") return Value::boolean(!truthy(a));
-  double sign = n.str == "-" ? -1 : 1;
-  if (a.kind == Kind::kFloat) return Value::real(sign * a.f);
+  bool negate = n.str == "-";
+  if (a.kind == Kind::kFloat) return Value::real(negate ? -a.f : a.f);
   if (a.kind == Kind::kInt || a.kind == Kind::kBool) {
-    return Value::integer(static_cast<std::int64_t>(sign) * (a.kind == Kind::kInt ? a.i : a.b ? 1 : 0));
+    std::int64_t x = a.kind == Kind::kInt ? a.i : a.b ? 1 : 0;
+    if (negate && x == INT64_MIN) fail("integer overflow in unary '-'");
+    return Value::integer(negate ? -x : x);
   }
   fail("unary '" + n.str + "' on " + std::string(kind_name(a.kind)));
 }
@@ -152,60 +225,43 @@ Value Interpreter::binary(const Node& n, Env& env) {
     fail("'" + op + "' on an undefined value");
   }
   if (l.is_none() || r.is_none()) fail("'" + op + "' on none");
-  if (op == "~") {
-    std::string s = to_js_string(l);
-    s += to_js_string(r);
+  auto concat = [&] {
+    std::string s = to_js_string(l, print_limits());
+    s += to_js_string(r, print_limits());
     check_size(s.size());
+    built(s.size());
     return Value::string(std::move(s));
-  }
+  };
+  if (op == "~") return concat();
   bool ln = l.is_number() || l.kind == Kind::kBool, rn = r.is_number() || r.kind == Kind::kBool;
-  if (op == "**" && ln && rn) {
-    double a = l.number(), b = r.number();
-    if (a == 0 && b < 0) fail("0.0 cannot be raised to a negative power");
-    double res = std::pow(a, b);
-    if (!std::isfinite(res)) fail("'**' result is not a finite number");
-    bool real = l.kind == Kind::kFloat || r.kind == Kind::kFloat || b < 0;
-    return real ? Value::real(res) : Value::integer(static_cast<std::int64_t>(res));
-  }
-  if (l.is_number() && r.is_number()) {
-    bool real = l.kind == Kind::kFloat || r.kind == Kind::kFloat;
-    double a = l.number(), b = r.number();
-    auto num = [&](double d) {
-      return real || std::fabs(d) > 9.2e18 ? Value::real(d) : Value::integer(static_cast<std::int64_t>(d));
-    };
-    if (op == "+") return real ? Value::real(a + b) : num(a + b);
-    if (op == "-") return real ? Value::real(a - b) : num(a - b);
-    if (op == "*") return real ? Value::real(a * b) : num(a * b);
-    if (op == "/") return Value::real(a / b);
-    if (op == "//") return real ? Value::real(std::floor(a / b)) : b == 0 ? Value::real(std::floor(a / b)) : num(std::floor(a / b));
-    if (op == "%") return real || b == 0 ? Value::real(std::fmod(a, b)) : Value::integer(l.i % r.i);
-    if (op == "<") return Value::boolean(a < b);
-    if (op == ">") return Value::boolean(a > b);
-    if (op == "<=") return Value::boolean(a <= b);
-    if (op == ">=") return Value::boolean(a >= b);
-  } else if (l.kind == Kind::kArray && r.kind == Kind::kArray) {
+  if ((op == "**" && ln && rn) || (l.is_number() && r.is_number())) return numeric(op, l, r);
+  if (l.kind == Kind::kArray && r.kind == Kind::kArray) {
     if (op == "+") {
-      Array a = *l.arr;
-      a.insert(a.end(), r.arr->begin(), r.arr->end());
+      Array a;
+      a.reserve(l.arr->size() + r.arr->size());
+      for (const Array* part : {l.arr.get(), r.arr.get()}) {
+        for (const auto& e : *part) {
+          built(value_bytes(e));
+          a.push_back(e);
+        }
+      }
       return Value::array(std::move(a));
     }
   } else if (r.kind == Kind::kArray) {
     if (is_in) {
+      work(r.arr->size());
       bool found = false;
       for (const auto& e : *r.arr) found = found || strict_equal(e, l);
       return Value::boolean(found == (op == "in"));
     }
   }
-  if ((l.kind == Kind::kString || r.kind == Kind::kString) && op == "+") {
-    std::string s = to_js_string(l);
-    s += to_js_string(r);
-    check_size(s.size());
-    return Value::string(std::move(s));
-  }
+  if ((l.kind == Kind::kString || r.kind == Kind::kString) && op == "+") return concat();
   if (l.kind == Kind::kString && r.kind == Kind::kString && is_in) {
+    copied(r.s.size() * (1 + l.s.size() / 64));  // a search is O(n m) at worst
     return Value::boolean((r.s.find(l.s) != std::string::npos) == (op == "in"));
   }
   if (l.kind == Kind::kString && r.kind == Kind::kObject && is_in) {
+    work(r.obj->size());
     return Value::boolean((r.obj->find(l.s) != nullptr) == (op == "in"));
   }
   fail("unsupported operator '" + op + "' between " + std::string(kind_name(l.kind)) + " and " +
@@ -222,15 +278,20 @@ Value Interpreter::slice(const Value& object, const Node& s, Env& env) {
   }
   if (parts[2].kind == Kind::kInt && parts[2].i == 0) fail("slice step cannot be zero");
   if (object.kind == Kind::kArray) {
+    work(object.arr->size());
     Array out;
     for (std::size_t k : slice_indices(static_cast<std::int64_t>(object.arr->size()), parts[0], parts[1], parts[2])) {
+      built(value_bytes((*object.arr)[k]));
       out.push_back((*object.arr)[k]);
     }
     return Value::array(std::move(out));
   }
+  // Each code point becomes a small string.
+  work(object.s.size() / 16);
   std::vector<std::string> cps = code_points(object.s);
   std::string out;
   for (std::size_t k : slice_indices(static_cast<std::int64_t>(cps.size()), parts[0], parts[1], parts[2])) out += cps[k];
+  built(out.size());
   return Value::string(std::move(out));
 }
 
@@ -253,6 +314,7 @@ void Interpreter::args(const NodeList& nodes, Env& env, std::vector<Value>& pos,
     if (a->kind == NodeKind::kSpread) {
       Value v = eval(*a->x, env);
       if (v.kind != Kind::kArray) fail("cannot unpack " + std::string(kind_name(v.kind)) + " with '*'");
+      work(v.arr->size());
       pos.insert(pos.end(), v.arr->begin(), v.arr->end());
     } else if (a->kind != NodeKind::kKwarg && a->kind != NodeKind::kKwSpread) {
       pos.push_back(eval(*a, env));
@@ -266,6 +328,7 @@ void Interpreter::args(const NodeList& nodes, Env& env, std::vector<Value>& pos,
       Value v = eval(*a->x, env);
       if (v.kind != Kind::kObject) fail("'**' needs a mapping, got " + std::string(kind_name(v.kind)));
       for (const auto& [k, val] : v.obj->entries) {
+        work(kw.size() + 1);
         if (kw.find(k)) fail("keyword argument '" + k + "' given twice");
         kw.set(k, val);
       }
@@ -284,17 +347,29 @@ Value Interpreter::call(const Node& n, Env& env) {
                                                                       : "a value";
     fail("cannot call " + what + ": it is " + std::string(kind_name(fn.kind)) + " (unsupported function or method?)");
   }
-  if (++call_depth_ > limits_.max_call_depth) fail("calls nest deeper than " + std::to_string(limits_.max_call_depth));
-  Env* saved = calling_env_;
-  calling_env_ = &env;
-  Value v = fn.fn->call(pos, kw);
-  calling_env_ = saved;
-  --call_depth_;
-  return v;
+  return call_function(fn, pos, kw, &env);
+}
+
+// Calls fn with `calling_env` as the scope macros see; the scope is restored
+// however the call ends (an error, or a `break` inside a macro unwinding to
+// the caller's loop).
+Value Interpreter::call_function(const Value& fn, std::vector<Value>& pos, Object& kw, Env* calling_env) {
+  struct Restore {
+    Interpreter& in;
+    Env* saved;
+    ~Restore() { in.calling_env_ = saved; }
+  } restore{*this, calling_env_};
+  calling_env_ = calling_env;
+  auto keep = fn.fn;  // the function lives until its call returns
+  return keep->call(pos, kw);
 }
 
 void Interpreter::set(const Node& n, Env& env) {
   Value rhs = n.y ? eval(*n.y, env) : Value::string(block(n.a, env));
+  // A value an operation built was charged as it was made; a variable or an
+  // attribute read is a new copy of its string, and a block's text is new.
+  bool copy = !n.y || n.y->kind == NodeKind::kIdent || n.y->kind == NodeKind::kMember;
+  built(copy ? value_bytes(rhs) : sizeof(Value));
   const Node& target = *n.x;
   if (target.kind == NodeKind::kIdent) {
     env.set(target.str, std::move(rhs));
@@ -308,6 +383,7 @@ void Interpreter::set(const Node& n, Env& env) {
   } else if (target.kind == NodeKind::kMember && !target.flag && target.y->kind == NodeKind::kIdent) {
     Value object = eval(*target.x, env);
     if (object.kind != Kind::kNamespace) fail("cannot set an attribute of " + std::string(kind_name(object.kind)) + " (only of a namespace)");
+    work(object.obj->size());
     object.obj->set(target.y->str, std::move(rhs));
   } else {
     fail("invalid target of set");
@@ -319,11 +395,13 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
   Value iterable = eval(*n.y, scope);
   if (iterable.kind == Kind::kObject) {
     Array keys;
+    work(iterable.obj->size());
     for (const auto& e : iterable.obj->entries) keys.push_back(Value::string(e.first));
     iterable = Value::array(std::move(keys));
   }
   if (iterable.kind != Kind::kArray) fail("for loop over " + std::string(kind_name(iterable.kind)) + " (needs an array or object)");
   auto bind = [&](Env& e, const Value& item) {
+    copied(value_bytes(item));
     if (n.x->kind == NodeKind::kIdent) {
       e.set(n.x->str, item);
       return;
@@ -336,6 +414,7 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
     }
   };
   Array items;
+  work(iterable.arr->size());
   for (const auto& item : *iterable.arr) {
     if (n.z) {
       Env test_scope(&scope);
@@ -349,7 +428,7 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
   const auto count = static_cast<std::int64_t>(items.size());
   for (std::int64_t k = 0; k < count; ++k) {
     // An iteration is a step even when its body is empty.
-    if (++steps_ > limits_.max_steps) fail("the template takes more than " + std::to_string(limits_.max_steps) + " steps");
+    work(1);
     Object loop;
     loop.set("index", Value::integer(k + 1));
     loop.set("index0", Value::integer(k));
@@ -363,7 +442,9 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
     scope.set("loop", Value::object(std::move(loop)));
     bind(scope, items[static_cast<std::size_t>(k)]);
     try {
-      out += block(n.a, scope);
+      std::string body = block(n.a, scope);
+      copied(body.size());
+      out += body;
       check_size(out.size());
     } catch (const ContinueSignal&) {
       continue;
@@ -399,6 +480,7 @@ void Interpreter::bind_params(const NodeList& params, const std::string& name, s
   }
   // Extra arguments are kept in varargs/kwargs, as Jinja does for macros
   // that read them.
+  work(params.size() + kw.size());
   scope.set("kwargs", Value::object(kw));
   Array extra;
   for (std::size_t k = params.size(); k < pos.size(); ++k) extra.push_back(pos[k]);
@@ -417,9 +499,18 @@ void Interpreter::macro(const Node& n, Env& env) {
 }
 
 std::string Interpreter::call_block(const Node& n, Env& env) {
+  // `caller` reads this block's scope, which ends with the block: a caller
+  // kept (in a namespace) and called later is refused, not run on a freed
+  // scope.
+  auto alive = std::make_shared<bool>(true);
+  struct End {
+    std::shared_ptr<bool> alive;
+    ~End() { *alive = false; }
+  } end{alive};
   const Node* node = &n;
   Env* outer = &env;
-  Value caller = Value::function([this, node, outer](std::vector<Value>& pos, Object& kw) {
+  Value caller = Value::function([this, node, outer, alive](std::vector<Value>& pos, Object& kw) {
+    if (!*alive) fail("caller() is called after its {% call %} block ended");
     Env scope(outer);
     bind_params(node->a, "caller", pos, kw, scope);
     return Value::string(block(node->b, scope));
@@ -432,13 +523,8 @@ std::string Interpreter::call_block(const Node& n, Env& env) {
   if (fn.kind != Kind::kFunction) fail("'call' of something that is not a macro");
   Env with_caller(&env);
   with_caller.set("caller", caller);
-  if (++call_depth_ > limits_.max_call_depth) fail("calls nest deeper than " + std::to_string(limits_.max_call_depth));
-  Env* saved = calling_env_;
-  calling_env_ = &with_caller;
-  Value v = fn.fn->call(pos, kw);
-  calling_env_ = saved;
-  --call_depth_;
-  return v.kind == Kind::kString ? v.s : to_output(v);
+  Value v = call_function(fn, pos, kw, &with_caller);
+  return v.kind == Kind::kString ? v.s : to_output(v, print_limits());
 }
 
 }  // namespace tok::chat

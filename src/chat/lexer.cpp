@@ -129,7 +129,7 @@ class Lexer {
 
   Result<std::vector<Token>> run() {
     while (p_ < s_.size()) {
-      if (!step()) return make_error("line {}: {}", src_.line_of(err_pos_), err_);
+      if (!step()) return make_error("{} (line {})", err_, src_.line_of(err_pos_));
     }
     return std::move(tokens_);
   }

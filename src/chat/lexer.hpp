@@ -37,7 +37,7 @@ struct Source {
 };
 
 Source preprocess_template(std::string_view source);
-// Tokens of a preprocessed template; errors say "line N: ...".
+// Tokens of a preprocessed template; errors say "what (line N)".
 Result<std::vector<Token>> tokenize(const Source& src);
 
 }  // namespace tok::chat

@@ -21,6 +21,7 @@ bool starts_or_ends(Interpreter& in, const std::string& s, const Args& args, boo
     return start ? s.compare(0, p.s.size(), p.s) == 0 : s.compare(s.size() - p.s.size(), p.s.size(), p.s) == 0;
   };
   if (args[0].kind == Kind::kArray) {
+    in.work(args[0].arr->size());
     for (const auto& p : *args[0].arr) {
       if (test(p)) return true;
     }
@@ -29,6 +30,7 @@ bool starts_or_ends(Interpreter& in, const std::string& s, const Args& args, boo
   return test(args[0]);
 }
 
+// str.split; each part is charged to the budget as it is made.
 Value split(Interpreter& in, const std::string& s, const Args& args) {
   Value sep = args.size() > 0 ? args[0] : Value::none();
   std::int64_t maxsplit = -1;
@@ -37,6 +39,10 @@ Value split(Interpreter& in, const std::string& s, const Args& args) {
     maxsplit = args[1].i;
   }
   Array out;
+  auto add = [&](std::string part) {
+    in.built(sizeof(Value) + part.size());
+    out.push_back(Value::string(std::move(part)));
+  };
   if (sep.is_none()) {
     std::string_view t = js_trim_start(s);
     std::size_t p = 0;
@@ -44,10 +50,10 @@ Value split(Interpreter& in, const std::string& s, const Args& args) {
       std::size_t e = p, n;
       while (e < t.size() && js_space_at(t, e) == 0) ++e;
       if (maxsplit != -1 && static_cast<std::int64_t>(out.size()) >= maxsplit) {
-        out.push_back(Value::string(std::string(t.substr(p))));
+        add(std::string(t.substr(p)));
         break;
       }
-      out.push_back(Value::string(std::string(t.substr(p, e - p))));
+      add(std::string(t.substr(p, e - p)));
       p = e;
       while ((n = js_space_at(t, p)) > 0) p += n;
     }
@@ -59,10 +65,10 @@ Value split(Interpreter& in, const std::string& s, const Args& args) {
   while (true) {
     std::size_t q = s.find(sep.s, p);
     if (q == std::string::npos || (maxsplit != -1 && static_cast<std::int64_t>(out.size()) >= maxsplit)) {
-      out.push_back(Value::string(s.substr(p)));
+      add(s.substr(p));
       break;
     }
-    out.push_back(Value::string(s.substr(p, q - p)));
+    add(s.substr(p, q - p));
     p = q + sep.s.size();
   }
   return Value::array(std::move(out));
@@ -110,9 +116,16 @@ std::string replace_text(Interpreter& in, const std::string& s, const std::strin
 }
 
 Value string_method(Interpreter& in, const std::string& s, const std::string& name) {
+  // Code points, case and search all walk the string.
+  in.work(s.size() / 16);
   auto method = [&](auto f) {
     std::string self = s;
-    return Value::function([&in, self, f](Args& args, Object& kw) { return f(in, self, args, kw); });
+    return Value::function([&in, self, f](Args& args, Object& kw) {
+      in.work(self.size() / 16);
+      Value r = f(in, self, args, kw);
+      if (r.kind == Kind::kString) in.built(r.s.size());
+      return r;
+    });
   };
   if (name == "length") return Value::integer(static_cast<std::int64_t>(code_points(s).size()));
   if (name == "upper") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(ascii_upper(x)); });
@@ -148,29 +161,43 @@ Value string_method(Interpreter& in, const std::string& s, const std::string& na
   return Value();
 }
 
-Value object_items(const Value& o) {
+Value object_items(Interpreter& in, const Object& o) {
   Array items;
-  for (const auto& [k, v] : o.obj->entries) items.push_back(Value::array({Value::string(k), v}));
+  for (const auto& [k, v] : o.entries) {
+    in.built(3 * sizeof(Value) + k.size() + value_bytes(v));
+    items.push_back(Value::array({Value::string(k), v}));
+  }
   return Value::array(std::move(items));
 }
 
+// A bound method keeps its object alive through Function::owner and reads it
+// through a plain pointer, so that freeing a chain of them (an object holding
+// the `get` of the previous one, 100,000 deep) needs no recursion.
 Value object_method(Interpreter& in, const Value& o, const std::string& name) {
-  Value self = o;
+  const Object* self = o.obj.get();
   if (name == "get") {
-    return Value::function([&in, self](Args& a, Object&) {
-      if (a.empty() || a[0].kind != Kind::kString) in.fail("get(): the key must be a string");
-      const Value* v = self.obj->find(a[0].s);
-      return v ? *v : a.size() > 1 ? a[1] : Value::none();
-    });
+    return Value::function(
+        [&in, self](Args& a, Object&) {
+          if (a.empty() || a[0].kind != Kind::kString) in.fail("get(): the key must be a string");
+          in.work(self->size());
+          const Value* v = self->find(a[0].s);
+          return v ? *v : a.size() > 1 ? a[1] : Value::none();
+        },
+        o.obj);
   }
-  if (name == "items") return Value::function([self](Args&, Object&) { return object_items(self); });
+  if (name == "items") return Value::function([&in, self](Args&, Object&) { return object_items(in, *self); }, o.obj);
   if (name == "keys" || name == "values") {
     bool keys = name == "keys";
-    return Value::function([self, keys](Args&, Object&) {
-      Array out;
-      for (const auto& [k, v] : self.obj->entries) out.push_back(keys ? Value::string(k) : v);
-      return Value::array(std::move(out));
-    });
+    return Value::function(
+        [&in, self, keys](Args&, Object&) {
+          Array out;
+          for (const auto& [k, v] : self->entries) {
+            out.push_back(keys ? Value::string(k) : v);
+            in.built(value_bytes(out.back()));
+          }
+          return Value::array(std::move(out));
+        },
+        o.obj);
   }
   return Value();
 }
@@ -178,6 +205,7 @@ Value object_method(Interpreter& in, const Value& o, const std::string& name) {
 Value Interpreter::member(const Value& object, const Value& prop) {
   if (object.is_mapping()) {
     if (prop.kind != Kind::kString) fail("a key of a mapping must be a string, got " + std::string(kind_name(prop.kind)));
+    work(object.obj->size() / 8);
     if (const Value* v = object.obj->find(prop.s)) return *v;
     return object.kind == Kind::kObject ? object_method(*this, object, prop.s) : Value();
   }
@@ -188,6 +216,7 @@ Value Interpreter::member(const Value& object, const Value& prop) {
         std::int64_t k = prop.i < 0 ? n + prop.i : prop.i;
         return k >= 0 && k < n ? (*object.arr)[static_cast<std::size_t>(k)] : Value();
       }
+      work(object.s.size() / 16);
       std::vector<std::string> cps = code_points(object.s);
       auto n = static_cast<std::int64_t>(cps.size());
       std::int64_t k = prop.i < 0 ? n + prop.i : prop.i;

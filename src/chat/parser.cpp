@@ -176,7 +176,7 @@ Result<Program> parse_template(std::string_view source) {
   try {
     prog.body = parsing::Parser(std::move(tokens)).program();
   } catch (const parsing::ParseError& e) {
-    return make_error("line {}: {}", prog.line_of(e.pos), e.message);
+    return make_error("{} (line {})", e.message, prog.line_of(e.pos));
   }
   return prog;
 }

@@ -13,7 +13,7 @@ namespace tok::chat {
 
 inline constexpr int kMaxNesting = 500;
 
-// Preprocesses, tokenizes and parses; errors say "line N: ...".
+// Preprocesses, tokenizes and parses; errors say "what (line N)".
 Result<Program> parse_template(std::string_view source);
 
 }  // namespace tok::chat

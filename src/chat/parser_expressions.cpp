@@ -1,5 +1,6 @@
 // Expressions of chat templates, by precedence from the conditional
 // expression down to primaries (parser_state.hpp holds the grammar).
+#include <charconv>
 #include <cstdlib>
 #include <set>
 #include <utility>
@@ -321,13 +322,15 @@ NodePtr Parser::primary() {
         n->fval = std::strtod(tk.value.c_str(), nullptr);
         return n;
       }
+      // An integer past 64 bits is a float, as in JavaScript.
       auto n = node(NodeKind::kInt, tk.pos);
-      double v = std::strtod(tk.value.c_str(), nullptr);
-      if (v > 9.2e18 || v < -9.2e18) {
+      const char* b = tk.value.data();
+      const char* e = b + tk.value.size();
+      if (b != e && *b == '+') ++b;  // a signed literal after an operator
+      auto r = std::from_chars(b, e, n->ival);
+      if (r.ec != std::errc() || r.ptr != e) {
         n->kind = NodeKind::kFloat;
-        n->fval = v;
-      } else {
-        n->ival = std::strtoll(tk.value.c_str(), nullptr, 10);
+        n->fval = std::strtod(tk.value.c_str(), nullptr);
       }
       return n;
     }

@@ -5,9 +5,9 @@
 //   auto t = chat::Template::parse(text);          // syntax errors here
 //   auto s = t->render({{"messages", msgs}, ...});  // runtime errors here
 //
-// Errors are one line: "chat template line N: what". Rendering is bounded
-// (steps, output size, call depth, nesting) so no template can hang tok or
-// exhaust its memory.
+// Errors are one line: "chat template: what (line N)". Rendering has a
+// budget (interpreter.hpp) that bounds its time, memory and stack together,
+// so no template can hang tok, exhaust its memory or crash it.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -29,12 +29,61 @@ Value Value::ns(Object o) {
   return v;
 }
 
-Value Value::function(std::function<Value(std::vector<Value>&, Object&)> f) {
+Value Value::function(std::function<Value(std::vector<Value>&, Object&)> f, std::shared_ptr<Object> owner) {
   Value v;
   v.kind = Kind::kFunction;
-  v.fn = std::make_shared<Function>(Function{std::move(f)});
+  v.fn = std::make_shared<Function>(Function{std::move(f), std::move(owner)});
   return v;
 }
+
+void Value::swap(Value& o) noexcept {
+  std::swap(kind, o.kind);
+  std::swap(b, o.b);
+  std::swap(i, o.i);
+  std::swap(f, o.f);
+  s.swap(o.s);
+  arr.swap(o.arr);
+  obj.swap(o.obj);
+  fn.swap(o.fn);
+}
+
+// Frees what this value holds last, with an explicit stack: every pointer to
+// an array, object or method owner is moved to `pending`; one popped while it
+// is the last reference has its items' pointers moved out first, so freeing
+// it destroys only shallow values. A pointer that is not the last is just
+// dropped (a decrement), so a shared subtree is expanded by its last owner.
+void Value::release() noexcept {
+  bool last = (arr && arr.use_count() == 1) || (obj && obj.use_count() == 1) || (fn && fn.use_count() == 1);
+  if (!last) return;
+  struct Pending {
+    std::shared_ptr<Array> arr;
+    std::shared_ptr<Object> obj;
+    std::shared_ptr<Function> fn;
+  };
+  try {
+    std::vector<Pending> pending;
+    auto take = [&](Value& v) {
+      if (v.arr || v.obj || v.fn) pending.push_back({std::move(v.arr), std::move(v.obj), std::move(v.fn)});
+    };
+    take(*this);
+    while (!pending.empty()) {
+      Pending p = std::move(pending.back());
+      pending.pop_back();
+      if (p.arr && p.arr.use_count() == 1) {
+        for (Value& e : *p.arr) take(e);
+      }
+      if (p.obj && p.obj.use_count() == 1) {
+        for (auto& entry : p.obj->entries) take(entry.second);
+      }
+      if (p.fn && p.fn.use_count() == 1 && p.fn->owner) pending.push_back({nullptr, std::move(p.fn->owner), nullptr});
+    }
+  } catch (const std::bad_alloc&) {
+    // No memory for the stack: what is left is freed by the members'
+    // destructors, recursively.
+  }
+}
+
+std::size_t value_bytes(const Value& v) { return sizeof(Value) + (v.kind == Kind::kString ? v.s.size() : 0); }
 
 const Value* Object::find(std::string_view key) const {
   for (const auto& [k, v] : entries) {
@@ -110,7 +159,7 @@ std::string js_number(double d) {
   return mant + "e" + sign + digits;
 }
 
-std::string to_js_string(const Value& v) {
+std::string to_js_string(const Value& v, const PrintLimits& lim) {
   switch (v.kind) {
     case Kind::kUndefined: return "undefined";
     case Kind::kNone: return "null";
@@ -120,10 +169,13 @@ std::string to_js_string(const Value& v) {
     case Kind::kString: return v.s;
     case Kind::kArray: {
       // Array.prototype.toString: the elements' String() joined by commas.
+      if (lim.max_depth < 1) throw RenderError{"value nests too deeply"};
+      PrintLimits inner{lim.max_depth - 1, lim.max_bytes};
       std::string out;
       for (std::size_t k = 0; k < v.arr->size(); ++k) {
         if (k) out += ',';
-        out += to_output((*v.arr)[k]);
+        out += to_output((*v.arr)[k], inner);
+        if (out.size() > lim.max_bytes) throw RenderError{output_limit_message(lim.max_bytes)};
       }
       return out;
     }
@@ -134,7 +186,7 @@ std::string to_js_string(const Value& v) {
   return "";
 }
 
-std::string to_output(const Value& v) {
+std::string to_output(const Value& v, const PrintLimits& lim) {
   switch (v.kind) {
     case Kind::kFloat:
       if (v.f == 0 && std::signbit(v.f)) return "-0.0";
@@ -144,53 +196,94 @@ std::string to_output(const Value& v) {
       return js_number(v.f);
     case Kind::kArray:
     case Kind::kObject:
-    case Kind::kNamespace: return to_json(v, {}, 0, false);
-    default: return to_js_string(v);
+    case Kind::kNamespace: return to_json(v, {}, lim, false);
+    default: return to_js_string(v, lim);
   }
 }
 
-std::string to_json(const Value& v, const JsonOptions& o, int depth, bool undefined_as_null) {
-  std::string item_sep = o.custom_separators ? o.item_sep : o.indent ? "," : ", ";
-  std::string key_sep = o.custom_separators ? o.key_sep : ": ";
+std::string output_limit_message(std::size_t max_bytes) {
+  return "the template's output exceeds " + std::to_string(max_bytes >> 20) + " MiB";
+}
+
+namespace {
+
+// A scalar's JSON text, or false for an array or object.
+bool scalar_json(const Value& v, const JsonOptions& o, bool undefined_as_null, std::string& out) {
   switch (v.kind) {
-    case Kind::kNone: return "null";
-    case Kind::kUndefined: return undefined_as_null ? "null" : "undefined";
-    case Kind::kBool: return v.b ? "true" : "false";
-    case Kind::kInt: return std::to_string(v.i);
-    case Kind::kFloat: return std::isfinite(v.f) ? js_number(v.f) : "null";
-    case Kind::kString: return json_quote(v.s, o.ensure_ascii);
-    case Kind::kFunction: return "undefined";
-    default: break;
+    case Kind::kNone: out += "null"; return true;
+    case Kind::kUndefined: out += undefined_as_null ? "null" : "undefined"; return true;
+    case Kind::kBool: out += v.b ? "true" : "false"; return true;
+    case Kind::kInt: out += std::to_string(v.i); return true;
+    case Kind::kFloat: out += std::isfinite(v.f) ? js_number(v.f) : "null"; return true;
+    case Kind::kString: out += json_quote(v.s, o.ensure_ascii); return true;
+    case Kind::kFunction: out += "undefined"; return true;
+    default: return false;
   }
-  std::string pad = o.indent ? std::string(static_cast<std::size_t>(o.indent), ' ') : "";
-  std::string base = "\n";
-  for (int d = 0; d < depth; ++d) base += pad;
-  std::string child = base + pad;
+}
+
+}  // namespace
+
+std::string to_json(const Value& root, const JsonOptions& o, const PrintLimits& lim, bool undefined_as_null) {
+  const std::string item_sep = o.custom_separators ? o.item_sep : o.indent ? "," : ", ";
+  const std::string key_sep = o.custom_separators ? o.key_sep : ": ";
+  const std::string pad = o.indent ? std::string(static_cast<std::size_t>(o.indent), ' ') : "";
+  // One frame per open array or object: the next item to print and, for an
+  // object, its entries in print order.
+  struct Frame {
+    const Value* v;
+    std::size_t next = 0;
+    std::vector<const std::pair<std::string, Value>*> entries;
+  };
+  std::vector<Frame> stack;
   std::string out;
-  if (v.kind == Kind::kArray) {
-    out = "[";
-    for (std::size_t k = 0; k < v.arr->size(); ++k) {
-      if (k) out += item_sep;
-      if (o.indent) out += child;
-      out += to_json((*v.arr)[k], o, depth + 1, undefined_as_null);
+  auto open = [&](const Value& v) {
+    if (scalar_json(v, o, undefined_as_null, out)) return;
+    if (static_cast<int>(stack.size()) >= lim.max_depth) {
+      throw RenderError{"value nests too deeply (more than " + std::to_string(lim.max_depth) +
+                        " levels; does a namespace hold itself?)"};
     }
-    if (o.indent && !v.arr->empty()) out += base;
-    return out + "]";
+    Frame f{&v, 0, {}};
+    if (v.kind == Kind::kArray) {
+      out += '[';
+    } else {
+      for (const auto& e : v.obj->entries) f.entries.push_back(&e);
+      if (o.sort_keys) {
+        std::stable_sort(f.entries.begin(), f.entries.end(), [](auto* a, auto* b) { return a->first < b->first; });
+      }
+      out += '{';
+    }
+    stack.push_back(std::move(f));
+  };
+  auto newline = [&](std::size_t depth) {
+    out += '\n';
+    for (std::size_t d = 0; d < depth; ++d) out += pad;
+  };
+  open(root);
+  while (!stack.empty()) {
+    if (out.size() > lim.max_bytes) throw RenderError{output_limit_message(lim.max_bytes)};
+    Frame& f = stack.back();
+    bool array = f.v->kind == Kind::kArray;
+    std::size_t n = array ? f.v->arr->size() : f.entries.size();
+    if (f.next == n) {
+      if (o.indent && n) newline(stack.size() - 1);
+      out += array ? ']' : '}';
+      stack.pop_back();
+      continue;
+    }
+    if (f.next) out += item_sep;
+    if (o.indent) newline(stack.size());
+    std::size_t k = f.next++;
+    if (array) {
+      open((*f.v->arr)[k]);  // may grow the stack: f is not used after
+    } else {
+      const auto* e = f.entries[k];
+      out += json_quote(e->first, o.ensure_ascii);
+      out += key_sep;
+      open(e->second);
+    }
   }
-  std::vector<const std::pair<std::string, Value>*> entries;
-  for (const auto& e : v.obj->entries) entries.push_back(&e);
-  if (o.sort_keys) {
-    std::stable_sort(entries.begin(), entries.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  }
-  out = "{";
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    if (k) out += item_sep;
-    if (o.indent) out += child;
-    out += json_quote(entries[k]->first, o.ensure_ascii) + key_sep +
-           to_json(entries[k]->second, o, depth + 1, undefined_as_null);
-  }
-  if (o.indent && !entries.empty()) out += base;
-  return out + "}";
+  if (out.size() > lim.max_bytes) throw RenderError{output_limit_message(lim.max_bytes)};
+  return out;
 }
 
 Value from_json(const nlohmann::json& j) {

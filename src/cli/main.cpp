@@ -24,6 +24,7 @@
 #include "core/output.hpp"
 #include "core/suggest.hpp"
 #include "formats/registry.hpp"
+#include "text/unicode_tables.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
@@ -86,7 +87,10 @@ std::optional<std::string> unknown_command(const std::string& cmd, CLI::App& app
 int run(int argc, char** argv) {
   CLI::App app{"tok: exact, fast tokenization and token-cost tools", "tok"};
   app.require_subcommand(1);
-  app.set_version_flag("-V,--version", std::string("tok ") + build_info::kVersion);
+  // The Unicode version of tok's character classes: which characters are
+  // letters, numbers or spaces to the split patterns.
+  app.set_version_flag("-V,--version", fmt::format("tok {}\nUnicode {}", build_info::kVersion,
+                                                   text::kUnicodeVersion));
   app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
   Registry registry;
   add_encode(app, registry);

@@ -2,15 +2,13 @@
 // so does every maximal stretch the regex skips, so pieces tile the text.
 #include "text/regex.hpp"
 
-#include "text/unicode_catchup.hpp"
+#include <optional>
+
+#include "text/unicode_classes.hpp"
 #include "text/utf8.hpp"
 
 namespace tok::text {
 namespace {
-
-// Unicode White_Space (Unicode 15), the meaning of \s in Rust's regex crate.
-constexpr std::string_view kWhiteSpaceRanges =
-    R"(\t-\r\x{20}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})";
 
 // Per-call matching state. The JIT runs on a 32 KB machine stack by default;
 // only a match that runs out of it gets a large heap stack, since creating
@@ -46,8 +44,24 @@ class MatchScratch {
   pcre2_match_context* context_ = nullptr;
 };
 
+// A class escape spelled as explicit members from tok's tables: inside a
+// class the (possibly negated) set's members, outside one a class of them.
+// An empty member list (only surrogates, as \p{Cs}) keeps PCRE2's spelling.
+void append_set(const RangeSet& set, bool negated, bool in_class, std::string_view original,
+                std::string& out) {
+  std::string members = pcre2_members(in_class && negated ? complement(set) : set);
+  if (members.empty()) {
+    out.append(original);
+  } else if (in_class) {
+    out.append(members);
+  } else {
+    out.append(negated ? "[^" : "[").append(members).append("]");
+  }
+}
+
 // \p{name}, \pL, \P{name}, \p{^name} at pattern[i] (the backslash): appends
-// its PCRE2 spelling plus the characters PCRE2's tables miss, and returns the
+// its members from tok's tables, or the escape unchanged for a name the
+// tables do not have (PCRE2 then resolves or rejects it), and returns the
 // index of its last character.
 std::size_t rewrite_property(std::string_view pattern, std::size_t i, bool in_class,
                              std::string& out) {
@@ -70,29 +84,42 @@ std::size_t rewrite_property(std::string_view pattern, std::size_t i, bool in_cl
     negated = !negated;
     name.remove_prefix(1);
   }
-  if (name.empty()) {  // malformed: PCRE2 reports it
-    out.append(pattern.substr(i, end - i));
-    return end - 1;
-  }
-  std::string braced = pcre2_property_name(name);
-  braced.insert(braced.begin(), '{');
-  braced.push_back('}');
-  std::string missing = pcre2_missing_members(name);
-  if (missing.empty() || (negated && in_class)) {
-    // Nothing to add, or a negated property inside a class, which cannot
-    // be spelled as a member list: it keeps PCRE2's tables.
-    out.append(negated ? "\\P" : "\\p").append(braced);
-  } else if (in_class) {
-    out.append("\\p").append(braced).append(missing);
+  std::string_view original = pattern.substr(i, end - i);
+  std::optional<RangeSet> set = name.empty() ? std::nullopt : property_set(name);
+  if (set) {
+    append_set(*set, negated, in_class, original, out);
   } else {
-    out.append(negated ? "[^\\p" : "[\\p").append(braced).append(missing).append("]");
+    out.append(original);
   }
   return end - 1;
 }
 
+// \s \S \d \D \w \W as the references read them (see regex.hpp); nullopt for
+// any other escape letter.
+std::optional<RangeSet> shorthand_set(char e) {
+  switch (e) {
+    case 's': case 'S': return white_space_set();
+    case 'd': case 'D': return digit_set();
+    case 'w': case 'W': return word_set();
+    default: return std::nullopt;
+  }
+}
+
+// The offset in the user's pattern of an offset in the rewritten one: an
+// offset inside a spelled-out escape is the escape's start.
+std::size_t user_offset(const OffsetMarks& marks, std::size_t offset) {
+  std::size_t out = 0, in = 0;
+  bool inside = false;
+  for (const auto& m : marks) {
+    if (m.out > offset) break;
+    out = m.out, in = m.in, inside = m.starts;
+  }
+  return inside ? in : in + (offset - out);
+}
+
 }  // namespace
 
-std::string rewrite_for_pcre2(std::string_view pattern) {
+std::string rewrite_for_pcre2(std::string_view pattern, OffsetMarks* marks) {
   std::string out;
   out.reserve(pattern.size() + 64);
   bool in_class = false;
@@ -108,24 +135,21 @@ std::string rewrite_for_pcre2(std::string_view pattern) {
         continue;
       }
       if (e == 'p' || e == 'P') {
+        if (marks) marks->push_back({out.size(), i, true});
         i = rewrite_property(pattern, i, in_class, out);
+        if (marks) marks->push_back({out.size(), i + 1, false});
         continue;
       }
-      ++i;
-      if (e == 's') {
-        if (in_class) {
-          out.append(kWhiteSpaceRanges);
-        } else {
-          out.append("[").append(kWhiteSpaceRanges).append("]");
-        }
-      } else if (e == 'S' && !in_class) {
-        out.append("[^").append(kWhiteSpaceRanges).append("]");
+      if (auto set = shorthand_set(e)) {
+        bool negated = e >= 'A' && e <= 'Z';
+        if (marks) marks->push_back({out.size(), i, true});
+        append_set(*set, negated, in_class, pattern.substr(i, 2), out);
+        if (marks) marks->push_back({out.size(), i + 2, false});
       } else {
-        // \S inside a class cannot be spelled as a range list; it keeps
-        // PCRE2's meaning (which differs only at U+180E).
         out += '\\';
         out += e;
       }
+      ++i;
       continue;
     }
     out += ch;
@@ -149,7 +173,8 @@ std::string rewrite_for_pcre2(std::string_view pattern) {
 
 Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
     std::string_view pattern) {
-  std::string source = rewrite_for_pcre2(pattern);
+  OffsetMarks marks;
+  std::string source = rewrite_for_pcre2(pattern, &marks);
   int error = 0;
   PCRE2_SIZE offset = 0;
   auto regex = std::make_shared<Regex>();
@@ -159,10 +184,9 @@ Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
   if (regex->code == nullptr) {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
-    // The offset is in the rewritten source; it equals the user's offset
-    // unless \s, \S or a \p{...} with characters added came before it.
-    return make_error("invalid split regex: {} at offset {} of (rewritten) pattern '{}'",
-                      reinterpret_cast<const char*>(message), offset, source);
+    return make_error("invalid split regex: {} at offset {} of pattern '{}'",
+                      reinterpret_cast<const char*>(message), user_offset(marks, offset),
+                      pattern);
   }
   // Without JIT support (some platforms) pcre2_match interprets; same results.
   pcre2_jit_compile(regex->code, PCRE2_JIT_COMPLETE);

@@ -1,7 +1,7 @@
 // Unicode character classes used by the split patterns, as one byte of bits
-// per code point. The table is built once from ICU (Unicode 15 in ICU 72; the
-// Rust regex crate behind tiktoken uses Unicode 15/16, so only characters
-// assigned in Unicode 16 can differ) and is immutable afterwards.
+// per code point. The table is built once from tok's own Unicode tables
+// (unicode_tables.hpp: the version the references use, kUnicodeVersion) and
+// is immutable afterwards.
 //
 // Layout: two stages. stage1 maps each 256-code-point block to the index of a
 // distinct 256-byte block in stage2; most blocks are identical (unassigned,

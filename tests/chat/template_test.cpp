@@ -103,7 +103,7 @@ TEST_CASE("ternaries, macros, raise_exception") {
   CHECK(render("{{ 'a' if x else 'b' }}{{ 'c' if not x }}", {{"x", false}}) == "bc");
   CHECK(render("{% macro m(a, b='d') %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}{{ m(1, b=2) }}") == "1d12");
   std::string e = error_of("line one\n{{ raise_exception('roles must alternate') }}");
-  CHECK(e == "chat template line 2: raise_exception: roles must alternate");
+  CHECK(e == "chat template: raise_exception: roles must alternate (line 2)");
 }
 
 TEST_CASE("unsupported constructs are errors naming them") {
@@ -112,7 +112,9 @@ TEST_CASE("unsupported constructs are errors naming them") {
   CHECK(error_of("{{ 1 is prime }}").find("unsupported test 'prime'") != std::string::npos);
   CHECK(error_of("{{ 'a'.zfill(3) }}").find("method 'zfill'") != std::string::npos);
   CHECK(error_of("{% if x %}").find("never closed") != std::string::npos);
-  CHECK(error_of("a\n{{ 'unterminated }}").rfind("chat template line 2", 0) == 0);
+  std::string lex = error_of("a\n{{ 'unterminated }}");
+  CHECK(lex.rfind("chat template: ", 0) == 0);
+  CHECK(lex.ends_with(" (line 2)"));
 }
 
 TEST_CASE("hostile templates end with an error, not a crash or a hang") {
@@ -125,6 +127,96 @@ TEST_CASE("hostile templates end with an error, not a crash or a hang") {
   CHECK(error_of("{% for i in range(100000000) %}{% endfor %}").find("range()") != std::string::npos);
   CHECK(error_of("{% for i in range(3000) %}{% for j in range(3000) %}{% endfor %}{% endfor %}").find("steps") !=
         std::string::npos);
-  CHECK(error_of("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}").find("calls nest deeper") != std::string::npos);
+  CHECK(error_of("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}").find("the template nests ") != std::string::npos);
   CHECK(error_of("{% break %}").find("outside a loop") != std::string::npos);
+}
+
+// Issue 42: a template is untrusted input; each of these crashed, hung or
+// exhausted memory before rendering had one budget for time, memory and stack.
+
+TEST_CASE("a namespace that holds itself is refused when printed, not followed for ever") {
+  std::string cycle = "{% set ns = namespace(a=1) %}{% set ns.self = ns %}";
+  CHECK(error_of(cycle + "{{ ns|tojson }}").find("value nests too deeply") != std::string::npos);
+  CHECK(error_of(cycle + "{{ ns }}").find("value nests too deeply") != std::string::npos);
+  CHECK(error_of(cycle + "{{ [ns] ~ 'x' }}").find("value nests too deeply") != std::string::npos);
+  CHECK(render(cycle + "{{ ns.self.self.a }}") == "1");
+}
+
+TEST_CASE("a list wrapped 300,000 times is freed without recursion and refused when printed") {
+  std::string deep = "{% set ns = namespace(x=[]) %}{% for i in range(300000) %}{% set ns.x = [ns.x] %}{% endfor %}";
+  CHECK(render(deep + "{{ ns.x|length }}") == "1");
+  CHECK(error_of(deep + "{{ ns.x|tojson }}").find("value nests too deeply") != std::string::npos);
+  // The same depth through objects and their bound `get` methods.
+  CHECK(render("{% set ns = namespace(o={}) %}{% for i in range(200000) %}{% set ns.o = {'g': ns.o.get} %}"
+               "{% endfor %}ok") == "ok");
+  // A shared list doubled 40 times prints as 2^40 items: the output bound stops it.
+  CHECK(error_of("{% set ns = namespace(a=[1]) %}{% for i in range(40) %}{% set ns.a = [ns.a, ns.a] %}{% endfor %}"
+                 "{{ ns.a|tojson }}")
+            .find("output exceeds") != std::string::npos);
+}
+
+TEST_CASE("macro recursion and nested blocks share one depth bound") {
+  std::string ifs, ends;
+  for (int i = 0; i < 160; ++i) {
+    ifs += "{% if true %}";
+    ends += "{% endif %}";
+  }
+  std::string tpl = "{% macro f(n) %}{% if n > 0 %}" + ifs + "{{ f(n - 1) }}" + ends + "{% endif %}{% endmacro %}{{ f(98) }}";
+  // The depth count, or under a sanitizer's larger frames the stack check.
+  CHECK(error_of(tpl).find("the template nests ") != std::string::npos);
+  // A shallow recursion still renders.
+  CHECK(render("{% macro f(n) %}{% if n > 0 %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(50) }}")
+            .starts_with("5049"));
+}
+
+TEST_CASE("a caller kept after its call block ended is refused") {
+  std::string tpl =
+      "{% set ns = namespace() %}{% macro m() %}{% set ns.c = caller %}[{{ caller() }}]{% endmacro %}"
+      "{% call m() %}x{% endcall %}";
+  CHECK(render(tpl) == "[x]");
+  CHECK(error_of(tpl + "{{ ns.c() }}").find("after its {% call %} block ended") != std::string::npos);
+}
+
+TEST_CASE("integer arithmetic is exact in 64 bits and refuses what overflows") {
+  CHECK(error_of("{{ (2**63) % -1 }}").find("integer overflow") != std::string::npos);
+  CHECK(error_of("{{ 2**63 }}").find("integer overflow in '**'") != std::string::npos);
+  CHECK(error_of("{{ 2**64 }}").find("integer overflow in '**'") != std::string::npos);
+  CHECK(render("{{ 2**62 }} {{ 2**-1 }} {{ (-2)**63 }}") == "4611686018427387904 0.5 -9223372036854775808");
+  CHECK(render("{{ 9223372036854775807 }} {{ -9223372036854775807 - 1 }}") ==
+        "9223372036854775807 -9223372036854775808");
+  CHECK(error_of("{{ 9223372036854775807 + 1 }}").find("integer overflow in '+'") != std::string::npos);
+  CHECK(error_of("{{ 3037000500 * 3037000500 }}").find("integer overflow in '*'") != std::string::npos);
+  CHECK(error_of("{{ (-9223372036854775807 - 1) // -1 }}").find("integer overflow in '//'") != std::string::npos);
+  CHECK(render("{{ (-9223372036854775807 - 1) % -1 }} {{ -7 % 3 }} {{ -7 // 2 }}") == "0 -1 -4");
+  CHECK(error_of("{{ -(-9223372036854775807 - 1) }}").find("integer overflow") != std::string::npos);
+  CHECK(error_of("{{ (-9223372036854775807 - 1)|abs }}").find("integer overflow") != std::string::npos);
+  CHECK(error_of("{{ (10.0 ** 300)|int }}").find("integer overflow") != std::string::npos);
+  CHECK(error_of("{{ '99999999999999999999'|int }}").find("integer overflow") != std::string::npos);
+}
+
+TEST_CASE("slices and range with steps and bounds near 2^63") {
+  CHECK(render("{{ [1,2,3][1::(\"9223372036854775807\"|int)] }}") == "[2]");
+  CHECK(render("{{ [1,2,3][::-9223372036854775807 - 1] }}") == "[3]");
+  CHECK(render("{{ 'abc'[1::9223372036854775807] }}") == "b");
+  CHECK(render("{{ range(9223372036854775806, 9223372036854775807, 5) }}") == "[9223372036854775806]");
+  CHECK(render("{{ range(-9223372036854775807 - 1, 9223372036854775807, 9223372036854775807)|length }}") == "3");
+  CHECK(error_of("{{ range(-9223372036854775807 - 1, 9223372036854775807) }}").find("range() makes more") !=
+        std::string::npos);
+}
+
+TEST_CASE("values have a memory bound: a list doubled 40 times is refused") {
+  CHECK(error_of("{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}")
+            .find("values take more than 256 MiB") != std::string::npos);
+}
+
+TEST_CASE("a filter's work counts: unique on 999,999 items is refused, not run for hours") {
+  CHECK(error_of("{{ range(999999)|unique|length }}").find("steps") != std::string::npos);
+  CHECK(render("{{ [3, 1, 3, 2, 1]|unique|list }}") == "[3, 1, 2]");
+}
+
+TEST_CASE("a break inside a macro does not leak the call depth") {
+  std::string tpl =
+      "{% macro m() %}{% break %}{% endmacro %}{% macro one() %}1{% endmacro %}"
+      "{% for j in range(1200) %}{% for i in [1] %}{{ m() }}{% endfor %}{% endfor %}{{ one() }}";
+  CHECK(render(tpl) == "1");
 }

@@ -5,11 +5,11 @@
 // points. Deterministic for a seed.
 #pragma once
 
-#include <unicode/uchar.h>
-
 #include <random>
 #include <string>
 #include <string_view>
+
+#include "text/unicode_classes.hpp"
 
 namespace tok::text::testing {
 
@@ -54,6 +54,8 @@ class RandomText {
         "\xe6\x97\xa5\xe6\x9c\xac", "\xe4\xb8\xad\xe6\x96\x87", "\xe3\x81\xae", "\xea\xb0\x80",
         "\xd8\xa7\xd9\x84\xd8\xb9\xd8\xb1\xd8\xa8\xd9\x8a\xd8\xa9", "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d",
         "\xc7\x85", "\xc7\x84", "\xca\xb0", "\xe1\xb4\xac",  // Lt, Lu, Lm, Lm
+        // Unicode 16.0 letters (U+10D4E Lm, U+1138E Lo) and digits (U+11BF5, U+16133).
+        "\xf0\x90\xb5\x8e", "\xf0\x91\x8e\x8e", "\xf0\x91\xaf\xb5", "\xf0\x96\x84\xb3",
         "0", "1", "42", "123", "2024", "3.14", "\xd9\xa1\xd9\xa2", "\xe2\x85\xa0", "\xc2\xbd", "\xe2\x91\xa0",
         ".", ",", "!", "?", "...", "-", "--", "(", ")", "\"", "/", "//", "<|>", "#", "$", "%", "_", "@",
         "\xe2\x80\x94", "\xc2\xab", "\xe3\x80\x82",
@@ -75,14 +77,15 @@ class RandomText {
     }
   }
 
-  // A random assigned, non-surrogate, non-private code point, Unicode 15
-  // additions included (the regex path adds what PCRE2's tables lack).
+  // A random assigned, non-surrogate, non-private code point of tok's
+  // Unicode tables, characters newer than PCRE2's own tables included.
   char32_t random_code_point() {
     for (;;) {
       unsigned r = rng_() % 10;
       char32_t cp = r < 3 ? rng_() % 0x800 : r < 9 ? rng_() % 0x10000 : rng_() % 0x32400;
       if (cp >= 0xD800 && cp <= 0xDFFF) continue;
-      if (u_charType(cp) == U_UNASSIGNED || u_charType(cp) == U_PRIVATE_USE_CHAR) continue;
+      auto category = general_category(cp);
+      if (category == GeneralCategory::kCn || category == GeneralCategory::kCo) continue;
       return cp;
     }
   }
