@@ -48,6 +48,7 @@ Status AttnOptions::begin(const model::Model& m, std::span<const bpe::TokenId> i
   std::size_t room = ctx > 0 ? static_cast<std::size_t>(ctx) : ids.size();
   o.expected_rows = generated ? std::max(ids.size(), std::min(ids.size() + static_cast<std::size_t>(max_tokens), room))
                               : ids.size();
+  require_distinct_outputs({m.path()}, {report_path, svg_path});
   o.keep_all_heatmaps = !svg_path.empty() && o.heatmap_heads.empty();
   if (svg_path.empty()) o.heatmap_heads.clear();
   if (!report_path.empty()) {

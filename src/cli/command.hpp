@@ -27,6 +27,13 @@ struct Registry {
   void add(CLI::App* sub, std::function<int()> run) { commands.emplace_back(sub, std::move(run)); }
 };
 
+// Every command that writes files calls this before opening any: an output
+// that is one of its inputs, or another of its outputs, is a usage error
+// (exit 2) worded by core/output_paths.hpp. `inputs` may hold names that are
+// not files (an encoding such as o200k_base): they are skipped.
+void require_distinct_outputs(const std::vector<std::string>& inputs,
+                              const std::vector<std::string>& outputs);
+
 // User data (a path, a batch custom_id) made safe for one line of a terminal:
 // control bytes as \xNN, so they cannot split a row or send escape sequences.
 std::string one_line(const std::string& m);

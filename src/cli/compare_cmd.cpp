@@ -79,6 +79,29 @@ Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
   return tks;
 }
 
+// The chart of corpus c (0-based): FILE, FILE-2.svg, ... (one per corpus).
+std::string svg_path(const std::string& svg, std::size_t c) {
+  if (c == 0) return svg;
+  std::filesystem::path p(svg);
+  std::string name = p.stem().string() + "-" + std::to_string(c + 1) + p.extension().string();
+  return (p.parent_path() / name).string();
+}
+
+// Before any work: no chart or page may replace a corpus file, a vocabulary
+// or another output.
+void refuse_overwrites(const CompareArgs& a, const std::vector<compare::Corpus>& corpora) {
+  std::vector<std::string> inputs = a.encodings, outputs;
+  for (const auto& c : corpora) {
+    inputs.push_back(c.name);
+    for (const auto& s : c.samples) inputs.push_back(s.text.path());
+  }
+  if (a.svg) {
+    for (std::size_t c = 0; c < corpora.size(); ++c) outputs.push_back(svg_path(*a.svg, c));
+  }
+  if (a.html) outputs.push_back(*a.html);
+  require_distinct_outputs(inputs, outputs);
+}
+
 // Every chart is written before any replaces its old version, then all are
 // renamed together: an interrupted or failed run leaves the old set whole.
 Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
@@ -91,14 +114,7 @@ Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
   };
   if (a.svg) {
     for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
-      std::string path = *a.svg;
-      if (c > 0) {  // one chart per corpus: FILE, FILE-2.svg, ...
-        std::filesystem::path p(path);
-        path = (p.parent_path() / (p.stem().string() + "-" + std::to_string(c + 1) +
-                                   p.extension().string()))
-                   .string();
-      }
-      TOK_TRY(add(path, compare::render_svg(rep, c)));
+      TOK_TRY(add(svg_path(*a.svg, c), compare::render_svg(rep, c)));
     }
   }
   if (a.html) TOK_TRY(add(*a.html, compare::render_html(rep)));
@@ -132,6 +148,7 @@ int run_compare(const CompareArgs& a) {
     }
     corpora.push_back(std::move(*corpus));
   }
+  refuse_overwrites(a, corpora);
   // A corpus without the default baseline (code, data formats) just gets no
   // premium; a --baseline that no corpus has is a typo, caught before the
   // measuring.

@@ -38,10 +38,17 @@ struct EncodeSlot {
   bpe::EncodeScratch scratch;
 };
 
-// The end-of-text id: --eot-id, else the vocabulary's <|endoftext|> (or
+// The end-of-text id: --eot-id (an id of the vocabulary, so it also fits
+// any format the vocabulary fits), else the vocabulary's <|endoftext|> (or
 // <|end_of_text|>), else its EOS.
 Result<bpe::TokenId> find_eot(const JsonlEncodeOptions& o, const bpe::Tokenizer& tk) {
-  if (o.eot_id) return *o.eot_id;
+  if (o.eot_id) {
+    if (*o.eot_id >= tk.vocab_size()) {
+      return make_error("--eot-id {}: not an id of {}, whose ids are 0..{}", *o.eot_id, tk.name(),
+                        tk.vocab_size() - 1);
+    }
+    return *o.eot_id;
+  }
   for (const char* name : {"<|endoftext|>", "<|end_of_text|>"}) {
     for (const auto& s : tk.specials()) {
       if (s.text == name) return s.id;
@@ -91,10 +98,14 @@ class Sink {
     return {};
   }
   Status write_at(std::uint64_t off, std::string_view b) { return file_->write_at(off, b); }
-  Status commit() {
-    if (file_) return file_->commit();
+  bool seekable() const { return file_ && file_->seekable(); }
+  const std::string& path() const { return file_->path(); }
+  // Flushes stdout, or hands the file over to be committed.
+  std::optional<AtomicFile> release() {
     out_.flush();
-    return {};
+    std::optional<AtomicFile> f = std::move(file_);
+    file_.reset();
+    return f;
   }
 
  private:
@@ -183,8 +194,7 @@ struct Run {
 };
 
 Status check_width(const Run& r) {
-  std::uint64_t limit = r.tk.vocab_size();
-  if (r.eot) limit = std::max<std::uint64_t>(limit, std::uint64_t{*r.eot} + 1);
+  const std::uint64_t limit = r.tk.vocab_size();  // the --eot id is one of them
   const bool u16 = r.format == Format::kU16;
   if (u16 && limit > 65536) {
     return make_error(
@@ -213,6 +223,12 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     TOK_ASSIGN(r.index, Sink::open(r.o.index));
   }
   const bool npy = r.format == Format::kNpy;
+  if (npy && !r.ids->seekable()) {
+    // Said before any work: the header, written last, holds the length.
+    return make_error("{}: --format npy needs a file tok can seek in (its header holds the length, "
+                      "known at the end); for a pipe use --format u16 or u32",
+                      r.ids->path());
+  }
   const bool npy_u16 = npy && r.tk.vocab_size() <= 65536 && (!r.eot || *r.eot < 65536);
   if (npy) {
     TOK_TRY(r.ids->write(npy_header(npy_u16, 0)));
@@ -235,11 +251,16 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
         stats));
   }
   if (npy) TOK_TRY(r.ids->write_at(0, npy_header(npy_u16, r.tokens)));
-  if (r.index) {
-    TOK_TRY(r.index->write({reinterpret_cast<const char*>(&r.tokens), 8}));
-    TOK_TRY(r.index->commit());
+  if (r.index) TOK_TRY(r.index->write({reinterpret_cast<const char*>(&r.tokens), 8}));
+  // The ids and their index are synced before either is renamed: a failure
+  // or a signal leaves both old files or both new ones.
+  std::vector<AtomicFile> files;
+  files.reserve(2);
+  for (Sink* s : {r.ids.get(), r.index.get()}) {
+    if (!s) continue;
+    if (std::optional<AtomicFile> f = s->release()) files.push_back(std::move(*f));
   }
-  TOK_TRY(r.ids->commit());
+  TOK_TRY(commit_together(files));
   if (stats.bad) {
     warn(fmt::format("skipped {} bad line{} (first: {})", stats.bad, stats.bad == 1 ? "" : "s",
                      stats.first_bad));
@@ -337,6 +358,11 @@ int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, co
   if (format != Format::kText && (o.output.empty() || o.output == "-") && ::isatty(1)) {
     throw UsageError{"binary ids would go to the terminal; give -o FILE or redirect stdout"};
   }
+  std::vector<std::string> paths = in.files;
+  if (paths.empty()) paths.push_back("-");
+  std::vector<std::string> inputs = paths;
+  inputs.push_back(enc.encoding);
+  require_distinct_outputs(inputs, {o.output, o.index});
   auto t_load = std::chrono::steady_clock::now();
   auto tk = enc.load();
   if (!tk.ok()) return report(tk.error());
@@ -348,8 +374,6 @@ int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, co
     r.eot = *id;
   }
   if (Status s = check_width(r); !s.ok()) return report(s.error());
-  std::vector<std::string> paths = in.files;
-  if (paths.empty()) paths.push_back("-");
   unsigned threads = o.threads ? o.threads : available_cpus();
   cost::JsonlStats stats;
   auto t_encode = std::chrono::steady_clock::now();

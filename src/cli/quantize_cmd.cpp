@@ -17,6 +17,7 @@ int run_quantize(const QuantizeArgs& a) {
   if (mixed) name.remove_suffix(2);
   model::DType t;
   if (!ggml::parse_type(name, t)) throw UsageError{"--type: unknown type '" + a.type + "'"};
+  require_distinct_outputs({a.in}, {a.out});
   auto rep = model::quantize_file(a.in, a.out, t, mixed);
   if (!rep.ok()) return report(rep.error());
   std::fprintf(stderr, "%s: %zu tensors converted to %s, %zu kept; %llu -> %llu bytes\n", a.out.c_str(),

@@ -190,6 +190,13 @@ Result<std::vector<show::Tokenization>> tokenize_all(const ShowModel& m, std::st
 int run_show(const ShowArgs& a) {
   if (a.vocab.encodings.size() > 2) throw UsageError{"show takes at most two -e vocabularies"};
   if (a.limit && *a.limit == 0) throw UsageError{"--limit must be at least 1 byte"};
+  if (a.html) {
+    std::vector<std::string> inputs = a.in.files;
+    if (a.in.empty()) inputs.push_back("-");
+    inputs.insert(inputs.end(), a.vocab.encodings.begin(), a.vocab.encodings.end());
+    inputs.insert(inputs.end(), a.vocab.model_files.begin(), a.vocab.model_files.end());
+    require_distinct_outputs(inputs, {*a.html});
+  }
   std::string source;
   auto in = read_input(a.in, source);
   if (!in.ok()) return report(in.error());

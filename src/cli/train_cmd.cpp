@@ -93,12 +93,17 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
   return words;
 }
 
+// `outputs`: no file found by walking a directory may be one of them (the
+// paths named on the command line were checked before the outputs opened).
 Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
-                                     Stats& stats) {
+                                     const std::vector<std::string>& outputs, Stats& stats) {
   if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
   std::vector<std::string> inputs = a.inputs;
   if (inputs.empty()) inputs.push_back("-");
   TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(inputs, a.walk.options()));
+  std::vector<std::string> read;
+  for (const auto& f : corpus.files) read.push_back(f.path());
+  require_distinct_outputs(read, outputs);
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
     for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
@@ -159,25 +164,33 @@ Status check_round_trip(const bpe::Tokenizer& tk, const bpe::WordCounts& words) 
 
 struct Outputs {
   std::vector<AtomicFile> files;  // commit_together once all are written
+  std::vector<std::string> paths;  // of the files, as given
   int counts = -1, tiktoken = -1, sidecar = -1, hf = -1;
 };
 
 // Creates every output's temporary file up front: an unwritable directory
 // fails before any work, and a failed run leaves no partial file.
+// None may be an input (a corpus file, stdin, a --from-counts table).
 Result<Outputs> open_outputs(const TrainArgs& a) {
   Outputs o;
-  auto add = [&](const std::string& path, int& slot) -> Status {
-    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
-    slot = static_cast<int>(o.files.size());
-    o.files.push_back(std::move(f));
-    return {};
-  };
-  if (!a.save_counts.empty() && a.save_counts != "-") TOK_TRY(add(a.save_counts, o.counts));
+  std::vector<std::pair<std::string, int*>> paths;
+  if (!a.save_counts.empty() && a.save_counts != "-") paths.emplace_back(a.save_counts, &o.counts);
   if (!a.out.empty()) {
     std::string base = base_name(a.out);
-    TOK_TRY(add(base + ".tiktoken", o.tiktoken));
-    TOK_TRY(add(base + ".tiktoken.json", o.sidecar));
-    if (a.format != "tiktoken") TOK_TRY(add(base + ".tokenizer.json", o.hf));
+    paths.emplace_back(base + ".tiktoken", &o.tiktoken);
+    paths.emplace_back(base + ".tiktoken.json", &o.sidecar);
+    if (a.format != "tiktoken") paths.emplace_back(base + ".tokenizer.json", &o.hf);
+  }
+  std::vector<std::string> inputs = a.inputs, outputs;
+  if (a.inputs.empty() && a.from_counts.empty()) inputs.push_back("-");
+  inputs.insert(inputs.end(), a.from_counts.begin(), a.from_counts.end());
+  for (const auto& p : paths) outputs.push_back(p.first);
+  require_distinct_outputs(inputs, outputs);
+  o.paths = outputs;
+  for (auto& [path, slot] : paths) {
+    TOK_ASSIGN(AtomicFile f, AtomicFile::create(path));
+    *slot = static_cast<int>(o.files.size());
+    o.files.push_back(std::move(f));
   }
   return o;
 }
@@ -259,7 +272,7 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
   if (pattern.empty()) pattern = "o200k";
   TOK_ASSIGN(text::PreTokenizer pre, make_pretokenizer(pattern));
   if (a.from_counts.empty()) {
-    TOK_ASSIGN(words, count_corpus(a, pre, stats));
+    TOK_ASSIGN(words, count_corpus(a, pre, out.paths, stats));
   }
   stats.count_seconds = seconds_since(t);
   if (out.counts >= 0) TOK_TRY(out.files[out.counts].write(formats::write_word_counts(words, pattern)));

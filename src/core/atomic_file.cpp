@@ -1,7 +1,6 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -11,11 +10,11 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <utility>
 
 #include "core/fatal_signals.hpp"
 #include "core/output.hpp"
+#include "core/output_paths.hpp"
 
 namespace tok {
 namespace {
@@ -44,24 +43,6 @@ std::string describe(int e) {
   if (e == ENOSPC) return "no space left on device";
   if (e == EFBIG) return "file too large (size limit reached)";
   return std::strerror(e);
-}
-
-// Follows symbolic links one at a time (a dangling link names the file to
-// create), so the link itself is never what gets replaced.
-Result<std::string> resolve_links(const std::string& path) {
-  std::string p = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
-    char buf[PATH_MAX];
-    ssize_t n = ::readlink(p.c_str(), buf, sizeof(buf));
-    if (n < 0 || n == sizeof(buf)) {
-      return make_error("{}: cannot read symbolic link: {}", path, std::strerror(n < 0 ? errno : ENAMETOOLONG));
-    }
-    std::filesystem::path link(std::string(buf, static_cast<std::size_t>(n)));
-    p = link.is_absolute() ? link.string() : (std::filesystem::path(p).parent_path() / link).string();
-  }
-  return make_error("{}: too many levels of symbolic links", path);
 }
 
 // A listening Unix socket takes the bytes over a connection.
@@ -205,6 +186,10 @@ Status AtomicFile::write_at(std::uint64_t offset, std::string_view bytes) {
     return make_error("{}: cannot write: {}", path_, describe(errno));
   }
   return {};
+}
+
+bool AtomicFile::seekable() const {
+  return file_ && ::lseek(::fileno(file_), 0, SEEK_CUR) != -1;
 }
 
 Status AtomicFile::finish() {

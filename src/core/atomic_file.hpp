@@ -42,6 +42,9 @@ class AtomicFile {
   Status write_at(std::uint64_t offset, std::string_view bytes);
   Status commit();
   const std::string& path() const { return path_; }
+  // Whether write_at() can work: false for a pipe, FIFO or socket written
+  // in place (ask before writing what would need it).
+  bool seekable() const;
   bool in_place() const { return temp_.empty(); }
 
  private:

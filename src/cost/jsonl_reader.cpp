@@ -136,6 +136,13 @@ Result<JsonlField> parse_jsonl_field(std::string_view dotted) {
 LineKind read_document(std::string_view line, const JsonlField& field, std::string& text,
                        std::string& reason) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineKind::kBlank;
+  // nlohmann's lexer reads a NUL byte as the end of its input, so the bytes
+  // after one would be dropped silently. JSON has no raw NUL anywhere (in a
+  // string it must be written \u0000): the line is not JSON.
+  if (std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
+    reason = fmt::format("not JSON (byte {}: a NUL byte)", nul + 1);
+    return LineKind::kBad;
+  }
   FieldFinder finder(field, text);
   bool parsed = json::sax_parse(line.begin(), line.end(), &finder,
                                 nlohmann::detail::input_format_t::json, true);
@@ -143,8 +150,8 @@ LineKind read_document(std::string_view line, const JsonlField& field, std::stri
   return reason.empty() ? LineKind::kDocument : LineKind::kBad;
 }
 
-JsonlReader::JsonlReader(int fd, std::string name, std::size_t block)
-    : fd_(fd), name_(std::move(name)), block_(block) {}
+JsonlReader::JsonlReader(int fd, std::string name, std::size_t block, std::size_t max_line)
+    : fd_(fd), name_(std::move(name)), block_(block), max_line_(max_line) {}
 
 Result<bool> JsonlReader::next(JsonlBatch& batch) {
   batch.lines.clear();
@@ -166,8 +173,12 @@ Result<bool> JsonlReader::next(JsonlBatch& batch) {
     }
     buf_.resize(old + static_cast<std::size_t>(n));
     if (n == 0) eof_ = true;
-    std::size_t nl = buf_.find_last_of('\n');
-    if (nl != std::string::npos && nl >= old) last_nl = nl;
+    // Only the new bytes are searched: a long line costs one pass, not one per block.
+    std::size_t nl = std::string_view(buf_).substr(old).rfind('\n');
+    if (nl != std::string_view::npos) last_nl = old + nl;
+    // With no newline in the buffer, all of it is one line (line_): past the
+    // limit it is refused instead of growing without bound (/dev/zero).
+    if (last_nl == std::string::npos && buf_.size() > max_line_) return line_too_long(line_);
   }
   std::size_t end = eof_ ? buf_.size() : last_nl + 1;
   if (end == 0) return false;
@@ -176,6 +187,8 @@ Result<bool> JsonlReader::next(JsonlBatch& batch) {
   while (pos < all.size()) {
     std::size_t nl = all.find('\n', pos);
     if (nl == std::string_view::npos) nl = all.size();
+    // A long line read whole in one block is held to the same limit.
+    if (nl - pos > max_line_) return line_too_long(line_ + batch.lines.size());
     batch.lines.push_back(all.substr(pos, nl - pos));
     pos = nl + 1;
   }
@@ -184,6 +197,11 @@ Result<bool> JsonlReader::next(JsonlBatch& batch) {
   line_ += batch.lines.size();
   used_ = end;
   return true;
+}
+
+Error JsonlReader::line_too_long(std::uint64_t line) const {
+  return make_error("{}:{}: a line longer than {} MiB (the longest JSONL line tok reads)", name_,
+                    line, max_line_ >> 20);
 }
 
 Result<int> open_jsonl(const std::string& path) {

@@ -3,7 +3,10 @@
 // "meta.text"). The one reader of `tok encode/count/train --jsonl`.
 //
 // JsonlReader hands out batches of whole lines read in blocks, so memory is
-// about one block plus the longest line, whatever the file's size.
+// about one block plus the longest line, whatever the file's size. A line
+// longer than kJsonlMaxLine is an error naming it, so a stream with no
+// newline (/dev/zero, a binary file) stops after that much instead of
+// growing the buffer until memory runs out.
 // read_document() extracts one line's field with nlohmann's SAX parser: no
 // tree is built, and nesting is bounded (kJsonlMaxDepth) so a hostile line
 // cannot exhaust the stack.
@@ -21,6 +24,12 @@ namespace tok::cost {
 
 inline constexpr std::size_t kJsonlBlock = 8u << 20;
 inline constexpr std::size_t kJsonlMaxDepth = 64;
+// The longest line (one document): four times the longest piece the encoder
+// takes (bpe::kMaxPieceBytes, 16 MiB), which leaves room for JSON escapes,
+// and far more than any model's context. A batch then holds at most about
+// one block plus this; a plain-text stream with no piece boundary stops at
+// about half of it.
+inline constexpr std::size_t kJsonlMaxLine = 64u << 20;
 
 // The field path: "text" or "meta.text" (keys split at every dot).
 struct JsonlField {
@@ -49,17 +58,21 @@ struct JsonlBatch {
 
 class JsonlReader {
  public:
-  // Reads fd (not owned) in blocks of `block` bytes; `name` is for errors.
-  JsonlReader(int fd, std::string name, std::size_t block = kJsonlBlock);
+  // Reads fd (not owned) in blocks of `block` bytes; `name` is for errors;
+  // a line longer than max_line bytes is an error.
+  JsonlReader(int fd, std::string name, std::size_t block = kJsonlBlock,
+              std::size_t max_line = kJsonlMaxLine);
   // The next batch: whole lines, about one block; false at the end of input.
   // The batch's views are valid until the next call.
   Result<bool> next(JsonlBatch& batch);
   const std::string& name() const { return name_; }
 
  private:
+  Error line_too_long(std::uint64_t line) const;
   int fd_;
   std::string name_;
   std::size_t block_;
+  std::size_t max_line_;
   std::string buf_;
   std::size_t used_ = 0;    // bytes of buf_ handed out by the last next()
   std::uint64_t line_ = 1;  // number of the next line to hand out

@@ -3,7 +3,10 @@
 // handling (--special text) and pricing as the CLI; the result has the keys
 // of the CLI's JSON ({"models": [...]} with models, {"encoding", "files",
 // "total"} without), so code can move between the two.
+#include <fcntl.h>
 #include <pybind11/stl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <mutex>
@@ -12,6 +15,7 @@
 #include "cost/catalog.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/pricing.hpp"
+#include "cost/stream_count.hpp"
 #include "cost/tokenizer_set.hpp"
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
@@ -36,6 +40,31 @@ T or_throw(Result<T> r) {
   return std::move(r).value();
 }
 
+// A named pipe or device (/dev/zero, <(cmd)) is counted as it arrives by
+// the CLI's own stream counter, so it stops where `tok count` stops (no
+// piece boundary within its limit) instead of being read whole first.
+// False when the path is not a stream (or cannot be opened: MappedFile
+// reports that).
+bool count_if_stream(FileRow& row, const std::vector<const bpe::Tokenizer*>& tokenizers) {
+  int fd = ::open(row.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return false;
+  }
+  Result<cost::StreamCount> n =
+      cost::count_stream(fd, row.path, tokenizers, bpe::SpecialMode::kText, 1);
+  ::close(fd);
+  if (!n.ok()) {
+    row.error = n.error().message;
+  } else {
+    row.bytes = n->bytes;
+    row.tokens = n->tokens;
+  }
+  return true;
+}
+
 // Counts every file with every tokenizer, files spread over threads.
 std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& files,
                                const std::vector<const bpe::Tokenizer*>& tokenizers,
@@ -49,6 +78,7 @@ std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& 
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
       FileRow& row = rows[i];
       row.path = files[i].first;
+      if (!files[i].second && count_if_stream(row, tokenizers)) continue;
       Result<MappedFile> f = MappedFile::open(row.path);
       if (!f.ok()) {
         row.error = f.error().message;

@@ -9,6 +9,7 @@
 #include "bpe/word_counter.hpp"
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
+#include "core/output_paths.hpp"
 #include "cost/corpus_files.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
@@ -29,6 +30,13 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(paths, {}));
   std::vector<std::string_view> texts;
   for (const auto& f : corpus.files) texts.push_back(f.bytes());
+  if (!output.empty()) {
+    // As the CLI: an output may not replace a file read (named or found in a
+    // directory), nor the other output.
+    std::vector<std::string> inputs, outputs{output, output + ".json"};
+    for (const auto& f : corpus.files) inputs.push_back(f.path());
+    TOK_TRY(check_outputs(inputs, outputs));
+  }
   if (corpus.bytes == 0) {
     return make_error("{}: no text to train on (empty corpus)",
                       paths.empty() ? std::string("(no files)") : paths.front());

@@ -4,6 +4,8 @@
 # file size limit (ulimit -f; tok ignores SIGXFSZ so write() fails with
 # EFBIG), leave the previous output intact and no temporary file behind. The
 # size limit is one line "tok: error: FILE: cannot write: ..." and exit 1.
+# tok encode --jsonl -o IDS --index IDX commits both files or neither, under
+# a size limit at the ids' last flush and under SIGTERM while they flush.
 source "$(dirname "$0")/lib.sh"
 # Job control: without it bash starts background commands with SIGINT and
 # SIGQUIT ignored, and tok (like GNU tools) leaves an ignored signal ignored.
@@ -88,4 +90,39 @@ expect_error 1 "^tok: error: $T/p\.html: cannot write: file too large \(size lim
   bash -c 'ulimit -f 100; exec "$0" show --html "$1" "$2"' "$TOK" "$T/p.html" "$T/page.txt"
 same_or_new "show --html under ulimit -f" "$T/p.html" "$T/old.html" ""
 no_temporaries "show --html under ulimit -f"
+
+# --- tok encode --jsonl -o IDS --index IDX: both new or both old. The ids
+# (about 2.4 KB) stay in stdio's buffer until the final flush, after every
+# document is written: the point where the index used to be renamed already.
+J="$T/docs.jsonl"
+for i in $(seq 1 60); do echo "{\"text\":\"Hello there, world number $i.\"}"; done >"$J"
+"$TOK" encode --jsonl text --eot -o "$T/new.u32" --index "$T/new.idx" "$J" || fail "encode --jsonl"
+[ "$(wc -c <"$T/new.u32")" -gt 1024 ] && [ "$(wc -c <"$T/new.idx")" -lt 1024 ] || fail "sizes for ulimit -f 1"
+echo "old ids" >"$T/d.u32"; cp "$T/d.u32" "$T/old.u32"
+echo "old index" >"$T/d.idx"; cp "$T/d.idx" "$T/old.idx"
+# The disk "full" at the ids' final flush (1 KiB limit: the index fits).
+expect_error 1 "^tok: error: $T/d\.u32: cannot write: file too large \(size limit reached\)$" \
+  bash -c 'ulimit -f 1; exec "$0" encode --jsonl text --eot -o "$1" --index "$2" "$3"' "$TOK" "$T/d.u32" "$T/d.idx" "$J"
+same_or_new "encode --jsonl ids under ulimit -f" "$T/d.u32" "$T/old.u32" ""
+same_or_new "encode --jsonl index under ulimit -f" "$T/d.idx" "$T/old.idx" ""
+no_temporaries "encode --jsonl under ulimit -f"
+# SIGTERM while the ids wait to go into a full FIFO (a reader that reads
+# nothing, its buffer filled first): the index must not be in place yet.
+mkfifo "$T/ids.fifo"
+exec {hold}<>"$T/ids.fifo"
+timeout 1 cat /dev/zero >"$T/ids.fifo"
+"$TOK" encode --jsonl text --eot -o "$T/ids.fifo" --index "$T/d.idx" "$J" 2>"$T/err" &
+pid=$! end=$((SECONDS + 60)) blocked=""
+while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do
+  cmp -s "$T/d.idx" "$T/old.idx" || break
+  grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null && { blocked=1; break; }
+  read -r -t 0.01 -u "$tick" || true
+done
+kill -TERM "$pid" 2>/dev/null
+wait_bounded "$pid" 60 "encode --jsonl blocked on a FIFO"; st=$?
+exec {hold}<&-
+cmp -s "$T/d.idx" "$T/old.idx" || fail "encode --jsonl: the index was replaced before the ids were written"
+[ -n "$blocked" ] || fail "encode --jsonl never blocked on the full FIFO (status $st: $(cat "$T/err"))"
+expect_eq "encode --jsonl: status after SIGTERM" 143 "$st"
+no_temporaries "encode --jsonl after SIGTERM"
 echo ok

@@ -78,6 +78,44 @@ printf '{"text":"a"}\n{"text":"<|endoftext|>"}\n' >"$T/x.jsonl"
 expect_error 1 "x.jsonl:2: .*endoftext" "$TOK" encode --jsonl text --special error "$T/x.jsonl"
 expect_eq "--special text" 2 "$("$TOK" encode --jsonl text --special text "$T/x.jsonl" | wc -l)"
 
+# A NUL byte is not JSON (nlohmann's lexer took it for the end of the line
+# and dropped the rest silently); in --skip-bad it is one bad line.
+printf '{"text":"a"}\0{"text":"lost"}\n{"text":"b"}\n' >"$T/nul.jsonl"
+expect_error 1 "nul.jsonl:1: not JSON \(byte 13: a NUL byte\)" "$TOK" encode --jsonl text "$T/nul.jsonl"
+expect_error 1 "nul.jsonl:1: not JSON" "$TOK" count --jsonl text "$T/nul.jsonl"
+expect_eq "NUL line skipped" "$("$TOK" encode -t b)" "$("$TOK" encode --jsonl text --skip-bad "$T/nul.jsonl" 2>/dev/null)"
+
+# A line longer than 64 MiB is refused by number, and a stream with no
+# newline stops there instead of filling memory.
+start=$SECONDS
+expect_error 1 "^tok: error: /dev/zero:1: a line longer than 64 MiB" "$TOK" encode --jsonl text /dev/zero
+[ $((SECONDS - start)) -le 20 ] || fail "/dev/zero took $((SECONDS - start)) s to refuse"
+{ echo '{"text":"ok"}'; head -c $((64 * 1024 * 1024 + 1)) /dev/zero | tr '\0' ' '; echo; } >"$T/long.jsonl"
+expect_error 1 "long.jsonl:2: a line longer than 64 MiB" "$TOK" encode --jsonl text --skip-bad "$T/long.jsonl"
+expect_error 1 "<stdin>:2: a line longer than 64 MiB" "$TOK" count --jsonl text - <"$T/long.jsonl"
+rm -f "$T/long.jsonl"
+
+# --eot-id must be an id of the vocabulary (and so fits every format the
+# vocabulary fits); the message names the vocabulary's real size.
+expect_error 1 "^tok: error: --eot-id 65536: not an id of r50k_base, whose ids are 0\.\.50256$" \
+  "$TOK" encode --jsonl text --eot-id 65536 --format u16 -e gpt2 -o "$T/e.u16" "$J"
+expect_error 1 "--eot-id 50257: not an id of r50k_base" "$TOK" encode --jsonl text --eot-id 50257 -e gpt2 "$J"
+[ -e "$T/e.u16" ] && fail "a refused --eot-id left a file"
+expect_eq "--eot-id last id" "$("$TOK" encode -e gpt2 -t 'Hello world') 50256" \
+  "$("$TOK" encode --jsonl text -e gpt2 --eot-id 50256 "$J" | head -1)"
+
+# npy to a FIFO: refused before anything is read or written (its header
+# needs a seek back); u32 streams through it.
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.out" & reader=$!
+expect_error 1 "fifo: --format npy needs a file tok can seek in" "$TOK" encode --jsonl text --format npy -o "$T/fifo" "$J"
+wait_bounded $reader 20 "FIFO reader"
+expect_eq "bytes through the FIFO" 0 "$(wc -c <"$T/fifo.out")"
+cat "$T/fifo" >"$T/fifo.out" & reader=$!
+"$TOK" encode --jsonl text --eot --format u32 -o "$T/fifo" "$J" || fail "u32 to a FIFO"
+wait_bounded $reader 20 "FIFO reader"
+cmp -s "$T/fifo.out" "$T/ids.u32" || fail "u32 through a FIFO differs"
+
 # Usage errors.
 expect_error 2 "need --jsonl" "$TOK" encode --eot -t hi
 expect_error 2 "not -t text" "$TOK" encode --jsonl text -t hi

@@ -145,6 +145,7 @@ TEST_CASE("commit_together renames all outputs only after every one is written")
   files.push_back(AtomicFile::create(d.file("b")).value());
   REQUIRE(files[0].write("new a").ok());
   REQUIRE(files[1].write("new b").ok());
+  CHECK(files[0].seekable());
   CHECK(read_all(d.file("a")) == "old a");
   REQUIRE(tok::commit_together(files).ok());
   CHECK(read_all(d.file("a")) == "new a");
@@ -161,6 +162,7 @@ TEST_CASE("an output that is a FIFO is written in place, never replaced") {
     auto f = AtomicFile::create(d.file("p"));
     REQUIRE(f.ok());
     CHECK(f->in_place());
+    CHECK_FALSE(f->seekable());  // so --format npy can refuse it before writing
     REQUIRE(f->write("through the pipe").ok());
     REQUIRE(f->commit().ok());
   }

@@ -47,6 +47,14 @@ TEST_CASE("jsonl: refused lines say why") {
   CHECK(doc(R"({"text":"a)", "text", LineKind::kBad).starts_with("not JSON"));
   CHECK(doc(std::string(100, '[') + std::string(100, ']'), "text", LineKind::kBad) ==
         "nested deeper than 64 levels");
+  // nlohmann stops at a NUL byte as at the end of input: without the
+  // check, the object before it would be read and the rest dropped.
+  using namespace std::string_literals;
+  CHECK(doc("{\"text\":\"a\"}\0{\"text\":\"lost\"}"s, "text", LineKind::kBad) ==
+        "not JSON (byte 13: a NUL byte)");
+  CHECK(doc("{\"text\":\"a\"}\0"s, "text", LineKind::kBad) == "not JSON (byte 13: a NUL byte)");
+  CHECK(doc("\0"s, "text", LineKind::kBad) == "not JSON (byte 1: a NUL byte)");
+  CHECK(doc(R"({"text":"a\u0000b"})", "text") == "a\0b"s);
   CHECK(!parse_jsonl_field("a..b").ok());
   CHECK(!parse_jsonl_field("").ok());
 }
@@ -89,4 +97,47 @@ TEST_CASE("jsonl: split_batch gives every slot a contiguous share") {
   CHECK(cuts.back() == 4);
   for (std::size_t i = 0; i + 1 < cuts.size(); ++i) CHECK(cuts[i] <= cuts[i + 1]);
   CHECK(split_batch(b, 1) == std::vector<std::size_t>{0, 4});
+}
+
+namespace {
+
+// Reads `input` through a pipe with the given block and line limit: the
+// lines handed out joined by '|', or the error.
+std::string read_lines(const std::string& input, std::size_t block, std::size_t max_line) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
+  ::close(fds[1]);
+  JsonlReader reader(fds[0], "<pipe>", block, max_line);
+  JsonlBatch batch;
+  std::string joined;
+  for (;;) {
+    auto more = reader.next(batch);
+    if (!more.ok()) {
+      joined = more.error().message;
+      break;
+    }
+    if (!*more) break;
+    for (auto l : batch.lines) joined += std::string(l) + "|";
+  }
+  ::close(fds[0]);
+  return joined;
+}
+
+}  // namespace
+
+TEST_CASE("jsonl: a line longer than the limit is an error naming it, not a bigger buffer") {
+  const std::string ok = "{\"t\":\"1\"}\n" + std::string(20, 'x') + "\n";
+  for (std::size_t block : {1u, 4u, 64u}) {
+    CHECK(read_lines(ok, block, 20) == "{\"t\":\"1\"}|" + std::string(20, 'x') + "|");
+    CHECK(read_lines(ok + std::string(21, 'y') + "\nz\n", block, 20 << 20).ends_with("|z|"));
+  }
+  // Line 3 has 21 bytes (no newline yet when the limit is passed); the
+  // limit is given in MiB in the message, here 0.
+  for (std::size_t block : {1u, 4u, 64u}) {
+    CHECK(read_lines(ok + std::string(21, 'y') + "\nz\n", block, 20) ==
+          "<pipe>:3: a line longer than 0 MiB (the longest JSONL line tok reads)");
+    CHECK(read_lines(ok + std::string(30, 'y'), block, 20) ==
+          "<pipe>:3: a line longer than 0 MiB (the longest JSONL line tok reads)");
+  }
 }

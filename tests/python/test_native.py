@@ -203,6 +203,26 @@ def test_count_files_unknown_model():
         tok.count_files(["x"], models=["no-such-model-xyz"])
 
 
+def test_count_files_stops_on_an_endless_device_where_the_cli_does():
+    # The CLI's stream counter, not a 1 GiB read: the same error, at once.
+    cli = subprocess.run([os.environ["TOK"], "count", "/dev/zero"], capture_output=True, text=True)
+    reason = cli.stderr.strip().removeprefix("tok: error: ")
+    assert cli.returncode == 1 and reason.startswith("/dev/zero: no piece boundary")
+    with pytest.raises(ValueError) as e:
+        tok.count_files(["/dev/zero"])
+    assert str(e.value) == reason
+
+
+def test_train_refuses_an_output_that_is_an_input(tmp_path):
+    corpus = tmp_path / "c.tiktoken"
+    corpus.write_text("hello world " * 100)
+    with pytest.raises(ValueError, match="c.tiktoken: is also an input; write to another file"):
+        tok.train([str(corpus)], vocab_size=300, output=str(corpus))
+    with pytest.raises(ValueError, match="c.tiktoken: is also an input"):
+        tok.train([str(tmp_path)], vocab_size=300, output=str(corpus))
+    assert corpus.read_text() == "hello world " * 100
+
+
 def test_train_round_trips_and_writes_a_loadable_vocabulary(tmp_path):
     corpus = os.path.join(SAMPLES, "en.txt")
     out = str(tmp_path / "mine.tiktoken")
