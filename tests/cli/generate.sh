@@ -59,6 +59,24 @@ expect_error 1 "larger than the model" "$TOK" generate --ctx 100000 "x"
 # --stop: the stop string is never printed.
 out=$("$TOK" generate --greedy -n 60 --stop "," "In the beginning")
 case "$out" in *,*) fail "stop string printed: [$out]" ;; esac
+# One value per --stop (issue 43): the argument after it is the prompt, not a
+# second stop string (stdin is not read: </dev/null would make it empty).
+full=$("$TOK" generate --greedy -n 64 "In the beginning")
+case "$full" in *$'\n'*) ;; *) fail "the greedy text has no newline to stop at: [$full]" ;; esac
+expect_eq "--stop . PROMPT" "${full%%.*}" "$("$TOK" generate --greedy -n 64 --stop "." "In the beginning" </dev/null)"
+expect_eq "--stop . --stop , PROMPT" "${full%%,*}" \
+  "$("$TOK" generate --greedy -n 64 --stop "." --stop "," "In the beginning" </dev/null)"
+# C escapes: \n is a newline (docs/generate.md's example), \x2e a full stop,
+# \\ a backslash; an unknown escape is a usage error.
+expect_eq "--stop \\n" "${full%%$'\n'*}" "$("$TOK" generate -m "$M" --greedy -n 64 --stop "\n" "In the beginning" </dev/null)"
+expect_eq "--stop \\x2e" "${full%%.*}" "$("$TOK" generate --greedy -n 64 --stop '\x2e' "In the beginning" </dev/null)"
+expect_eq "--stop \\\\n (backslash n)" "$full" "$("$TOK" generate --greedy -n 64 --stop '\\n' "In the beginning" </dev/null)"
+expect_error 2 "--stop '\\\\q': unknown escape" "$TOK" generate --stop '\q' "In the beginning"
+expect_error 2 "two hex digits" "$TOK" generate --stop '\x4' "In the beginning"
+# docs/generate.md's example, as written there (on the default model).
+out=$("$TOK" generate -m "$M" --greedy -n 64 --stop "\n" "Q: ..." </dev/null) || fail "the documented --stop example failed"
+[ -n "$out" ] || fail "the documented --stop example printed nothing"
+case "$out" in *$'\n'*) fail "--stop \\n printed a newline: [$out]" ;; esac
 
 # --logprobs in --json: K entries per token, most likely first.
 "$TOK" generate --json --greedy -n 3 --logprobs 4 "God said" >"$T/lp"
