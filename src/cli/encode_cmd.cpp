@@ -281,6 +281,7 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
 int encode_path(const EncodeArgs& a, const bpe::Tokenizer& tk, const std::string& path,
                 double load_ms) {
   const std::string name = input_name(path);
+  if (path == "-") note_terminal_stdin();
   if (path == "-" && is_stream(0)) return encode_stream(a, tk, 0, name, load_ms);
   if (int fd = path == "-" ? -1 : open_if_stream(path); fd >= 0) {
     int rc = encode_stream(a, tk, fd, name, load_ms);
