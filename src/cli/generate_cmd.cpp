@@ -173,7 +173,7 @@ int run_generate(GenerateArgs& a) {
                         {"ids", generated},
                         {"stats", stats_json(*st, threads)}};
     if (a.gen.logprobs > 0) j["logprobs"] = tokens;
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else if (!text.empty() || st->generated_tokens > 0) {
     out.put('\n');

@@ -85,6 +85,28 @@ std::string escape_terminal(std::string_view bytes, TerminalEscape options) {
   return out;
 }
 
+std::string escape_json_controls(std::string json) {
+  auto is_c1 = [&](std::size_t i) {
+    return static_cast<unsigned char>(json[i]) == 0xC2 && i + 1 < json.size() &&
+           static_cast<unsigned char>(json[i + 1]) < 0xA0 && static_cast<unsigned char>(json[i + 1]) >= 0x80;
+  };
+  std::size_t i = 0;
+  while (i < json.size() && json[i] != 0x7f && !is_c1(i)) ++i;
+  if (i == json.size()) return json;  // the common case: nothing to change
+  std::string out = json.substr(0, i);
+  for (; i < json.size(); ++i) {
+    if (json[i] == 0x7f) {
+      out += "\\u007f";
+    } else if (is_c1(i)) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(json[i + 1]));
+      ++i;
+    } else {
+      out += json[i];
+    }
+  }
+  return out;
+}
+
 Result<std::string> unescape_c(std::string_view s) {
   std::string out;
   out.reserve(s.size());

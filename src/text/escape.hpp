@@ -37,6 +37,12 @@ struct TerminalEscape {
 //  - a backslash becomes \\ and a double quote \" as `options` say.
 std::string escape_terminal(std::string_view bytes, TerminalEscape options = {});
 
+// JSON text (as nlohmann::json dumps it, C0 controls already \u-escaped)
+// with DEL and the C1 controls written \u007f, \u0080..\u009f too: JSON
+// allows them raw, and a terminal showing the JSON would obey them. Outside
+// strings JSON is ASCII, so only string contents change, and they mean the same.
+std::string escape_json_controls(std::string json);
+
 // The bytes a command-line string means, with C-style escapes as llama.cpp's
 // arguments take them: \n \r \t \\ \" \' and \xHH (two hex digits, any
 // byte). Any other backslash sequence, and a backslash at the end, is an

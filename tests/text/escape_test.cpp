@@ -29,6 +29,13 @@ TEST_CASE("escape_terminal: \\n \\r \\t named, other controls and invalid bytes 
   CHECK(escape_terminal(std::string("\0", 1)) == "\\x00");
 }
 
+TEST_CASE("escape_json_controls: DEL and C1 controls as \\u escapes, everything else as it was") {
+  using tok::text::escape_json_controls;
+  CHECK(escape_json_controls("{\"a\":\"caf\xC3\xA9\"}") == "{\"a\":\"caf\xC3\xA9\"}");
+  CHECK(escape_json_controls("\"x\xC2\x9B" "2J\x7f\xC2\xA0\"") == "\"x\\u009b2J\\u007f\xC2\xA0\"");
+  CHECK(escape_json_controls("\"\xC2\x80\xC2\x9F\"") == "\"\\u0080\\u009f\"");
+}
+
 TEST_CASE("unescape_c: \\n \\r \\t \\\\ quotes and \\xHH; an unknown escape or a lone backslash is an error") {
   using tok::text::unescape_c;
   CHECK(*unescape_c("a\\nb\\tc\\rd") == "a\nb\tc\rd");
