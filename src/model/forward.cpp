@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/act_q8_k.hpp"
 #include "model/attention.hpp"
@@ -72,11 +73,15 @@ void Forward::over_prompt(std::int64_t n, std::int64_t items, std::int64_t grain
 void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float* y) {
   std::int64_t cols = w.cols, rows = w.rows;
   // A NaN in the activations would not always reach the output: quantizing
-  // them to Q8_0 / Q8_K turns it into an arbitrary integer, differently in
-  // each kernel set. So it is caught here, and run() reports it after the layer.
-  if (!nonfinite_ && !all_finite(x, n * cols)) {
+  // them to Q8_0 / Q8_K turns it into an arbitrary integer (a float-to-int
+  // conversion C++ leaves undefined), differently in each kernel set. So it
+  // is caught here, the product is not computed (its output is NaN), and
+  // run() reports it after the layer.
+  if (!all_finite(x, n * cols)) {
+    if (!nonfinite_) nonfinite_nan_ = has_nan(x, n * cols);
     nonfinite_ = true;
-    nonfinite_nan_ = has_nan(x, n * cols);
+    std::fill(y, y + n * rows, std::numeric_limits<float>::quiet_NaN());
+    return;
   }
   ActBatch acts{x, cols, nullptr, cols / kQK, n};
   // A prompt's activations are quantized by all the threads (one thread
