@@ -17,6 +17,7 @@
 #include "core/output.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/token_cut.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -43,7 +44,7 @@ Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view 
           nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
                                    {"end", c.end}, {"tokens", c.tokens}};
           if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
-          out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+          out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
           out.put('\n');
           return {};
         });

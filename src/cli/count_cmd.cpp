@@ -175,6 +175,7 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
   FileOutcome o;
   o.row.path = job.path;
   if (job.path == "-") {
+    note_terminal_stdin();
     count_stream_into(0, "<stdin>", r, mode, threads, o);
     return o;
   }

@@ -7,6 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/count_model.hpp"
+#include "cli/input.hpp"
 #include "cost/jsonl_count.hpp"
 
 namespace tok::cli {
@@ -28,6 +29,7 @@ Status count_jsonl_files(const std::string& field, bool skip_bad,
   if (paths.empty()) paths.push_back("-");
   for (const auto& path : paths) {
     cost::JsonlStats stats;
+    if (path == "-") note_terminal_stdin();
     TOK_ASSIGN(std::vector<std::uint64_t> n, cost::count_jsonl_tokens(path, o, tks, mode, stats));
     Row row;
     row.path = cost::jsonl_name(path);

@@ -10,6 +10,7 @@
 #include "core/output.hpp"
 #include "cost/kv_estimate.hpp"
 #include "cost/pricing.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -64,7 +65,7 @@ void print_rows(const CountReport& r, Output& out) {
   std::vector<std::size_t> width;
   std::string head;
   for (const auto& col : r.columns) {
-    std::string name = legacy ? std::string("tokens") : col.label;
+    std::string name = legacy ? std::string("tokens") : one_line(col.label);
     width.push_back(std::max<std::size_t>(12, name.size()));
     head += fmt::format("{:>{}} ", name, width.back());
   }
@@ -149,7 +150,7 @@ void print_table(const CountReport& r) {
   }
   // "in/out $/M, tier": the rates each model was billed at, and which tier.
   std::size_t id_w = 20;
-  for (const auto& col : r.columns) id_w = std::max(id_w, col.model ? col.model->id.size() : 0);
+  for (const auto& col : r.columns) id_w = std::max(id_w, col.model ? one_line(col.model->id).size() : 0);
   out.write(fmt::format("\n{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}\n", "model", id_w,
                         "tokens", "input", r.output_is_max ? "output(max)" : "output", "total",
                         "window", "in/out $/M, tier", "price date, source"));
@@ -162,9 +163,10 @@ void print_table(const CountReport& r) {
         m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
     const char* kind = m.estimate ? "ESTIMATE, " : m.published ? "published tokenizer, " : "";
-    out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", m.id,
+    out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", one_line(m.id),
                           id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
-                          usd(cl.total_usd), window, rates, kind, m.price.date, m.price.source));
+                          usd(cl.total_usd), window, rates, kind, one_line(m.price.date),
+                          one_line(m.price.source)));
   }
   print_table_notes(r, out);
   if (r.kv) print_kv(r, out);
@@ -271,7 +273,7 @@ void print_json(const CountReport& r, bool legacy) {
   }
   if (!r.skipped.empty()) j["skipped"] = r.skipped;
   Output out;
-  out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   out.put('\n');
   out.flush();
 }
@@ -301,8 +303,9 @@ void print_csv(const CountReport& r) {
                             num(cl.total_usd), num(cl.window_share), col.model->estimate,
                             quote(cost::tier_label(cl)), cl.fits);
       }
-      out.write(fmt::format("{},{},{},{},{},{}\n", quote(row.path), row.bytes,
-                            col.model ? col.model->id : "", col.tokenizer->name(), row.tokens[c],
+      out.write(fmt::format("{},{},{},{},{},{}\n", quote(one_line(row.path)), row.bytes,
+                            quote(col.model ? one_line(col.model->id) : ""), quote(one_line(col.tokenizer->name())),
+                            row.tokens[c],
                             costs));
     }
   };

@@ -12,6 +12,8 @@
 #include <span>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bpe/ordered_encode.hpp"
 #include "cli/command.hpp"
 #include "cli/encode_jsonl.hpp"
@@ -23,6 +25,7 @@
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
 #include "cost/stream_chunks.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -176,10 +179,12 @@ class EncodeWriter {
     out_.flush();
     if (a_.stats && !a_.tokens) {
       std::fprintf(stderr,
-                   "{\"encoding\":\"%s\",\"bytes\":%llu,\"tokens\":%zu,\"load_ms\":%.2f,"
+                   "{\"encoding\":%s,\"bytes\":%llu,\"tokens\":%zu,\"load_ms\":%.2f,"
                    "\"encode_ms\":%.2f,\"encode_cpu_ms\":%.2f,\"encode_mb_per_s\":%.2f,"
                    "\"threads\":%u}\n",
-                   tk_.name().c_str(), static_cast<unsigned long long>(bytes_), ntokens_, load_ms,
+                   text::escape_json_controls(nlohmann::json(tk_.name()).dump(-1, ' ', false,
+                                              nlohmann::json::error_handler_t::replace)).c_str(),
+                   static_cast<unsigned long long>(bytes_), ntokens_, load_ms,
                    encode_ms_, encode_cpu_ms_,
                    encode_ms_ > 0 ? static_cast<double>(bytes_) / 1e3 / encode_ms_ : 0.0, threads_);
     }
@@ -294,6 +299,7 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
 int encode_path(const EncodeArgs& a, const bpe::Tokenizer& tk, const std::string& path,
                 double load_ms) {
   const std::string name = input_name(path);
+  if (path == "-") note_terminal_stdin();
   if (path == "-" && is_stream(0)) return encode_stream(a, tk, 0, name, load_ms);
   if (int fd = path == "-" ? -1 : open_if_stream(path); fd >= 0) {
     int rc = encode_stream(a, tk, fd, name, load_ms);

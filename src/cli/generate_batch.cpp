@@ -20,6 +20,7 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "model/batch.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -210,7 +211,7 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
                         {"prompt_tokens", r.prompt_tokens},
                         {"ids", r.ids}};
     if (custom_ids[i]) j["custom_id"] = *custom_ids[i];
-    ready[i] = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    ready[i] = text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     for (; next < ready.size() && ready[next]; ++next) {
       out.write(*ready[next]);
       out.put('\n');

@@ -30,6 +30,7 @@ Result<nlohmann::json> conversation(const ChatOptions& o, const std::string& pro
   nlohmann::json messages = nlohmann::json::array();
   if (o.messages_given) {
     std::string source = o.messages == "-" ? "<stdin>" : o.messages;
+    if (o.messages.empty() || o.messages == "-") note_terminal_stdin();
     TOK_ASSIGN(MappedFile f, MappedFile::open(o.messages.empty() ? "-" : o.messages, kMaxSmallStreamBytes));
     TOK_ASSIGN(messages, cost::parse_chat(f.bytes(), source));
   }

@@ -20,6 +20,7 @@
 #include "model/end_of_generation.hpp"
 #include "model/kernels.hpp"
 #include "model/generator.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -72,6 +73,11 @@ nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
 }
 
 int run_generate(GenerateArgs& a) {
+  for (std::string& stop : a.gen.stops) {
+    auto bytes = text::unescape_c(stop);
+    if (!bytes.ok()) throw UsageError{"--stop '" + stop + "': " + bytes.error().message};
+    stop = std::move(*bytes);
+  }
   if (a.multi.active()) {
     if (a.chat.active() || a.chat.print_prompt) {
       throw UsageError{"--chat, --system and --print-prompt work only without --samples, --beams and --batch"};
@@ -167,7 +173,7 @@ int run_generate(GenerateArgs& a) {
                         {"ids", generated},
                         {"stats", stats_json(*st, threads)}};
     if (a.gen.logprobs > 0) j["logprobs"] = tokens;
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else if (!text.empty() || st->generated_tokens > 0) {
     out.put('\n');
@@ -216,7 +222,13 @@ void add_generate(CLI::App& app, Registry& r) {
   sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)")
       ->check(integer_in(0, max_of<std::uint64_t>()));
   sub->add_flag("--greedy", s.greedy, "Always take the most likely token");
-  sub->add_option("--stop", g.stops, "Stop before this string (repeatable)")->take_all();
+  // One value per flag, as llama.cpp's --reverse-prompt: `--stop . PROMPT`
+  // keeps PROMPT the prompt.
+  sub->add_option("--stop", g.stops,
+                  "Stop before this string; C escapes \\n \\t \\r \\\\ \\xHH (repeat the flag for more)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--echo", a->echo, "Print the prompt before the generated text");
   sub->add_flag("--stats", a->stats,
                 "Print one JSON line of timing statistics to stderr at the end");

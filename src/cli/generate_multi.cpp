@@ -13,6 +13,7 @@
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "model/samples.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 
@@ -77,7 +78,7 @@ int print_multi(const GenerateContext& c, const std::string& prompt, const model
                         {beams ? "beams" : "samples", list},
                         {"stats", multi_stats_json(run.stats, block_bytes, threads)}};
     if (beams) j["text"] = echo + (run.results.empty() ? std::string() : run.results[0].text);
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else if (beams) {
     out.write(echo + (run.results.empty() ? std::string() : run.results[0].text));

@@ -4,12 +4,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
+
 #include "text/escape.hpp"
 
 namespace tok::cli {
 
 Result<MappedFile> open_input(const std::string& path) {
+  if (path.empty() || path == "-") note_terminal_stdin();
   return MappedFile::open(path.empty() ? std::string("-") : path);
+}
+
+void note_terminal_stdin() {
+  static bool said = false;
+  if (said || ::isatty(STDIN_FILENO) != 1) return;
+  said = true;
+  std::fputs("tok: reading standard input (Ctrl-D to end)\n", stderr);
 }
 
 bool is_stream(int fd) {

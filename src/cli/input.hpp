@@ -8,8 +8,13 @@
 
 namespace tok::cli {
 
-// Opens FILE, or stdin for "" and "-".
+// Opens FILE, or stdin for "" and "-" (saying so when stdin is a terminal).
 Result<MappedFile> open_input(const std::string& path);
+
+// When stdin is a terminal, says on stderr (once per run) that tok is
+// reading it, as llama-cli does: otherwise a command given no input waits
+// silently and looks hung. Call before reading stdin.
+void note_terminal_stdin();
 
 // Is fd a pipe, terminal, socket or device, whose input may never end (not
 // a regular file or directory)? encode and decode then work as it arrives.

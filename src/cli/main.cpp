@@ -24,25 +24,17 @@
 #include "core/output.hpp"
 #include "core/suggest.hpp"
 #include "formats/registry.hpp"
+#include "text/escape.hpp"
 #include "text/unicode_tables.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
 
-// Messages quote user data (paths, file contents); control bytes there must
-// not break the one-line contract or drive the terminal.
-std::string one_line(const std::string& m) {
-  std::string out;
-  out.reserve(m.size());
-  for (unsigned char c : m) {
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// Messages quote user data (paths, file contents, names from files); control
+// bytes there must not break the one-line contract or drive the terminal:
+// the terminal escaper's rule (C0, DEL, C1 and bytes that are not UTF-8 as
+// \xNN), with backslashes left as they are so quoted patterns read as written.
+std::string one_line(const std::string& m) { return text::escape_terminal(m, {.backslash = false}); }
 
 int report(const Error& e) {
   // Once an input shrank under its mapping, what tok read after that point is

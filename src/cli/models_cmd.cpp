@@ -12,6 +12,7 @@
 #include "core/suggest.hpp"
 #include "cost/catalog.hpp"
 #include "formats/registry.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -87,13 +88,13 @@ int run_models(const ModelsArgs& a) {
   if (a.json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto* m : shown) j.push_back(to_json(*m));
-    out.write(j.dump(1));
+    out.write(text::escape_json_controls(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
     out.flush();
     return 0;
   }
   std::size_t w = 20;
-  for (const auto* m : shown) w = std::max(w, std::min<std::size_t>(m->id.size(), 48));
+  for (const auto* m : shown) w = std::max(w, std::min<std::size_t>(one_line(m->id).size(), 48));
   out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}\n", "model",
                         w, "provider", "tokenizer", "context", "in $/M (tiers)", "cache $/M",
                         "out $/M", "batch", "kv", "price read"));
@@ -101,11 +102,11 @@ int run_models(const ModelsArgs& a) {
     std::string kv = m->kv ? attention_name(m->kv->attention) : "-";
     std::string batch = m->price.batch ? fmt::format("x{}", format_decimal(m->price.batch->factor, 3)) : "-";
     std::string context = m->context_window ? group_digits(m->context_window) : "?";
-    std::string tokenizer = m->tokenizer + (m->estimate ? "~" : m->published ? "*" : "");
-    out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n", m->id,
-                          w, m->provider, tokenizer, context,
+    std::string tokenizer = one_line(m->tokenizer) + (m->estimate ? "~" : m->published ? "*" : "");
+    out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n", one_line(m->id),
+                          w, one_line(m->provider), tokenizer, context,
                           input_rates(m->price), format_usd(m->price.cached_input),
-                          format_usd(m->price.output), batch, kv, m->price.date,
+                          format_usd(m->price.output), batch, kv, one_line(m->price.date),
                           m->deprecated ? " (deprecated)" : ""));
   }
   out.write(fmt::format("{} of {} models. ~ = tokenizer not public: counts use this encoding as a "
@@ -114,8 +115,8 @@ int run_models(const ModelsArgs& a) {
                         "N thousand input tokens; batch = Batch API price factor.\n",
                         shown.size(), catalog->models().size()));
   if (!catalog->models().empty()) {
-    out.write(fmt::format("prices: {}\n", catalog->models().front().price.source.substr(
-                                              0, catalog->models().front().price.source.find(" ("))));
+    out.write(fmt::format("prices: {}\n", one_line(catalog->models().front().price.source.substr(
+                                              0, catalog->models().front().price.source.find(" (")))));
   }
   out.flush();
   return 0;

@@ -61,6 +61,7 @@ Result<std::vector<bpe::TokenId>> prompt_ids(const model::Model& m, const std::s
   if (!given) {
     // A prompt from a pipe stops at 256 MiB (more than any context tok can
     // hold in memory), so `generate < /dev/zero` ends within a second.
+    note_terminal_stdin();
     TOK_ASSIGN(auto in, MappedFile::open("-", kMaxSmallStreamBytes));
     *text = std::string(in.bytes());
   }

@@ -28,6 +28,7 @@
 #include "show/summary.hpp"
 #include "show/terminal_view.hpp"
 #include "show/token_spans.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -128,7 +129,7 @@ std::string json_output(const std::vector<show::Tokenization>& views,
     j["summary"].push_back(sj);
   }
   if (model) j["model"] = model_json(*model);
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n";
 }
 
 std::string left_out_note(std::size_t shown_bytes, std::size_t total_bytes, std::size_t tokens_left) {
@@ -217,6 +218,13 @@ int run_show(const ShowArgs& a) {
     model_tokens = *n;
   }
   auto mf = (*model)->figures(model_tokens);
+  if (!a.json) {
+    // Names from the user (a vocabulary's file name, a catalog's model id)
+    // label the table and the page: printable, as every name tok shows.
+    for (auto& t : *views) t.encoding = one_line(t.encoding);
+    for (auto& f : figures) f.encoding = one_line(f.encoding);
+    if (mf) mf->model = one_line(mf->model), mf->encoding = one_line(mf->encoding);
+  }
   if (mf && mf->estimate) {
     warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with {}",
                      mf->model, mf->encoding));

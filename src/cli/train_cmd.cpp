@@ -107,7 +107,7 @@ Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenize
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
     for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
-      std::fprintf(stderr, "tok: note: skipping binary file %s\n", corpus.skipped_binary[i].c_str());
+      std::fprintf(stderr, "tok: note: skipping binary file %s\n", one_line(corpus.skipped_binary[i]).c_str());
     }
     if (n > 5) std::fprintf(stderr, "tok: note: skipped %zu more binary files\n", n - 5);
   }

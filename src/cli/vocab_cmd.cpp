@@ -19,6 +19,7 @@
 #include "formats/registry.hpp"
 #include "fetch/vocab_fetch.hpp"
 #include "formats/vocab_catalog.hpp"
+#include "text/escape.hpp"
 
 namespace tok::cli {
 namespace {
@@ -43,7 +44,7 @@ int run_fetch(const std::vector<std::string>& names) {
       continue;
     }
     if (r->outcome == fetch::FetchOutcome::kInstalled) {
-      std::fprintf(stderr, "tok: installed %s in %s\n", name.c_str(), r->path.c_str());
+      std::fprintf(stderr, "tok: installed %s in %s\n", one_line(name).c_str(), one_line(r->path).c_str());
     }
   }
   return status;
@@ -109,7 +110,7 @@ int run_list(bool json) {
                    {"licence", r.licence},   {"description", r.description},
                    {"path", opt(r.path)},    {"ids", opt(r.ids)}, {"bytes", opt(r.bytes)}});
     }
-    out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else {
     // The size is the vocabulary's (ids) for every row; the file's bytes are a

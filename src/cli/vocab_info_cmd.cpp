@@ -87,19 +87,19 @@ void print_json(const bpe::Tokenizer& tk, const compare::Composition& c,
   }
   scripts.push_back({{"script", "partial"}, {"tokens", c.partial}, {"share", percent(c.partial, c.tokens) / 100}});
   j["scripts"] = scripts;
-  out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   out.put('\n');
 }
 
 void print_text(const bpe::Tokenizer& tk, const compare::Composition& c,
                 const std::vector<bpe::TokenId>& longest, Output& out) {
-  out.write(fmt::format("{:<14}{}\n", "name", tk.name()));
+  out.write(fmt::format("{:<14}{}\n", "name", one_line(tk.name())));
   out.write(fmt::format("{:<14}{} ({} ordinary tokens, {} special)\n", "ids", tk.vocab_size(),
                         c.tokens, tk.specials().size()));
   for (const auto& p : tk.pretokenizers()) {
     out.write(fmt::format("{:<14}{}: {}\n", "split", p.name(), escape_token(p.pattern(), true)));
   }
-  if (!tk.pipeline.empty()) out.write(fmt::format("{:<14}{}\n", "pipeline", tk.pipeline));
+  if (!tk.pipeline.empty()) out.write(fmt::format("{:<14}{}\n", "pipeline", one_line(tk.pipeline)));
   auto specials = tk.specials();
   std::sort(specials.begin(), specials.end(),
             [](const bpe::SpecialToken& a, const bpe::SpecialToken& b) { return a.id < b.id; });

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/report.hpp"
+#include "text/escape.hpp"
 
 namespace tok::compare {
 namespace {
@@ -77,7 +78,7 @@ std::string render_json(const Report& rep) {
   Json names = Json::array();
   for (const auto& v : rep.vocabs) names.push_back(v.label);
   j["overlap"] = {{"vocabularies", names}, {"jaccard", rep.jaccard}};
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return text::escape_json_controls(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n";
 }
 
 }  // namespace tok::compare

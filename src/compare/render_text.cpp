@@ -5,9 +5,26 @@
 #include <algorithm>
 
 #include "compare/report.hpp"
+#include "text/escape.hpp"
 
 namespace tok::compare {
 namespace {
+
+// The report with every name from the user (corpus paths, TSV header cells,
+// file stems, vocabulary labels) made printable by the terminal escaper: a
+// sample named ESC]0;...BEL must not retitle the window or clear the screen
+// when the table (or CSV) is printed. Widths are measured on the escaped names.
+Report printable_names(const Report& rep) {
+  auto esc = [](std::string& s) { s = text::escape_terminal(s, {.backslash = false}); };
+  Report out = rep;
+  for (VocabColumn& v : out.vocabs) esc(v.label);
+  for (CorpusTable& t : out.corpora) {
+    esc(t.name);
+    if (t.baseline) esc(*t.baseline);
+    for (Row& r : t.rows) esc(r.sample);
+  }
+  return out;
+}
 
 constexpr const char* kBold = "\x1b[1;31m";
 constexpr const char* kReset = "\x1b[0m";
@@ -155,7 +172,8 @@ std::string csv_number(std::optional<double> v) {
 
 }  // namespace
 
-std::string render_table(const Report& rep, bool color) {
+std::string render_table(const Report& report, bool color) {
+  const Report rep = printable_names(report);
   std::string out;
   for (const CorpusTable& t : rep.corpora) {
     std::size_t name_w = 6;
@@ -177,7 +195,8 @@ std::string render_table(const Report& rep, bool color) {
   return out;
 }
 
-std::string render_csv(const Report& rep) {
+std::string render_csv(const Report& report) {
+  const Report rep = printable_names(report);
   std::string out =
       "corpus,sample,script,vocabulary,bytes,graphemes,words,tokens,continued_words,"
       "bytes_per_token,chars_per_token,fertility,continued,premium,cost_per_1k_words\n";

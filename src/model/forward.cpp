@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/act_q8_k.hpp"
 #include "model/attention.hpp"
@@ -71,6 +72,17 @@ void Forward::over_prompt(std::int64_t n, std::int64_t items, std::int64_t grain
 
 void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float* y) {
   std::int64_t cols = w.cols, rows = w.rows;
+  // A NaN in the activations would not always reach the output: quantizing
+  // them to Q8_0 / Q8_K turns it into an arbitrary integer (a float-to-int
+  // conversion C++ leaves undefined), differently in each kernel set. So it
+  // is caught here, the product is not computed (its output is NaN), and
+  // run() reports it after the layer.
+  if (!all_finite(x, n * cols)) {
+    if (!nonfinite_) nonfinite_nan_ = has_nan(x, n * cols);
+    nonfinite_ = true;
+    std::fill(y, y + n * rows, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
   ActBatch acts{x, cols, nullptr, cols / kQK, n};
   // A prompt's activations are quantized by all the threads (one thread
   // quantizing them while the others waited cost 3-4% of a 2-thread Q4_K or
@@ -278,8 +290,13 @@ Status Forward::embed(std::int64_t b, bpe::TokenId id) {
   const Weights& w = model_.weights();
   std::size_t nv = static_cast<std::size_t>(c.n_vocab);
   if (id >= nv) return make_error("token id {} is outside the model's vocabulary of {}", id, nv);
-  dequantize_row(w.token_embd.type, w.token_embd.row(id), x_.data() + b * c.dim, c.dim);
-  if (c.embed_scale != 1.0f) scale(x_.data() + b * c.dim, c.embed_scale, c.dim);
+  float* x = x_.data() + b * c.dim;
+  dequantize_row(w.token_embd.type, w.token_embd.row(id), x, c.dim);
+  if (!all_finite(x, c.dim)) {
+    nonfinite_nan_ = has_nan(x, c.dim);
+    return nonfinite_error(-1);
+  }
+  if (c.embed_scale != 1.0f) scale(x, c.embed_scale, c.dim);
   return {};
 }
 
@@ -288,13 +305,30 @@ Status Forward::run(std::int64_t n, std::int64_t first, float* out) {
   const Weights& w = model_.weights();
   // phi3's LongRoPE: the long factors once the context passes the trained one.
   long_rope_ = rows_[0].cache->shape().capacity > c.rope_orig_ctx;
-  for (std::int64_t l = 0; l < c.n_layers; ++l) TOK_TRY(layer(l, n));
+  // Every layer's output is checked (n x dim values, next to its n x dim^2
+  // multiply-adds): a NaN is named at the first layer it comes from, and no
+  // kernel set samples from NaN logits.
+  nonfinite_ = false;
+  for (std::int64_t l = 0; l < c.n_layers; ++l) {
+    TOK_TRY(layer(l, n));
+    if (!nonfinite_ && !all_finite(x_.data(), n * c.dim)) {
+      nonfinite_ = true;
+      nonfinite_nan_ = has_nan(x_.data(), n * c.dim);
+    }
+    if (nonfinite_) return nonfinite_error(l);
+  }
   if (!out) return {};
   for (std::int64_t b = first; b < n; ++b) {
     rmsnorm(xb_.data() + (b - first) * c.dim, x_.data() + b * c.dim,
             static_cast<const float*>(w.output_norm.data), c.dim, c.eps);
   }
   matmul(w.output, xb_.data(), n - first, out);
+  const std::int64_t n_out = (n - first) * c.n_vocab;
+  if (!nonfinite_ && !all_finite(out, n_out)) {
+    nonfinite_ = true;
+    nonfinite_nan_ = has_nan(out, n_out);
+  }
+  if (nonfinite_) return nonfinite_error(c.n_layers);
   return {};
 }
 

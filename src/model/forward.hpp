@@ -88,6 +88,11 @@ class Forward {
   Status layer(std::int64_t l, std::int64_t n);
   void attention(std::int64_t l, std::int64_t n);
   Status embed(std::int64_t b, bpe::TokenId id);
+  // The error for a non-finite value in a stage of the pass (-1: the
+  // embeddings, n_layers: the output head; NaN or not: nonfinite_nan_),
+  // naming the first of the stage's weights that is not finite
+  // (finite_weights.cpp).
+  Error nonfinite_error(std::int64_t stage);
   void qk_norm_rope(const LayerWeights& w, std::int64_t l, std::int64_t n);
   void ffn(const LayerWeights& w, std::int64_t n);
   // Which of rope_inv_ a layer rotates with (its base and factors).
@@ -125,6 +130,10 @@ class Forward {
   std::vector<std::pair<std::int64_t, std::int64_t>> blocks_;
   std::vector<AttentionScratch> attention_scratch_;
   AttentionObserver* observer_ = nullptr;
+  // A matmul's input or a layer's output held NaN or infinity (a NaN
+  // among them: nonfinite_nan_) during the current pass.
+  bool nonfinite_ = false;
+  bool nonfinite_nan_ = false;
 };
 
 }  // namespace tok::model

@@ -8,6 +8,7 @@
 #include "core/system_memory.hpp"
 #include "formats/gguf.hpp"
 #include "formats/registry.hpp"
+#include "model/finite_weights.hpp"
 #include "model/model_config.hpp"
 #include "model/quant.hpp"
 #include "model/repack.hpp"
@@ -174,6 +175,7 @@ Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   }
   c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
   TOK_TRY(load_weights(f, c, m.weights_, m.owned_));
+  TOK_TRY(check_vector_weights(m));
   if (f.owns_data()) repack_weights(m.weights_);
   if (!with_tokenizer) return m;
   TOK_ASSIGN(m.tokenizer_, formats::load_tokenizer(path));

@@ -1,6 +1,8 @@
 #include "model/ops.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace tok::model {
 
@@ -79,6 +81,21 @@ void scale(float* y, float s, std::int64_t n) {
 
 void add(float* y, const float* x, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+bool all_finite(const float* x, std::int64_t n) {
+  constexpr std::uint32_t kExp = 0x7f800000u;  // all ones: NaN or infinity
+  std::uint32_t bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) bad |= (std::bit_cast<std::uint32_t>(x[i]) & kExp) == kExp;
+  return bad == 0;
+}
+
+bool has_nan(const float* x, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint32_t b = std::bit_cast<std::uint32_t>(x[i]);
+    if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0) return true;
+  }
+  return false;
 }
 
 }  // namespace tok::model

@@ -27,5 +27,10 @@ void geglu(float* a, const float* b, std::int64_t n);
 void scale(float* y, float s, std::int64_t n);
 // y += x
 void add(float* y, const float* x, std::int64_t n);
+// Are all n values finite (no NaN, no infinity)? By the exponent bits, so
+// that no compiler flag can fold the test away; a pass over n floats.
+bool all_finite(const float* x, std::int64_t n);
+// Does x hold a NaN (else an infinity, where all_finite is false)?
+bool has_nan(const float* x, std::int64_t n);
 
 }  // namespace tok::model

@@ -59,7 +59,24 @@ int count_layers(const formats::GgufFile& f) {
 
 }  // namespace
 
-Result<QuantizeReport> quantize_file(const std::string& in, const std::string& out, DType type, bool mixed) {
+DType fallback_type(DType type, std::int64_t cols) {
+  auto whole_blocks = [cols](DType t) { return cols % static_cast<std::int64_t>(ggml::traits(t).block_size) == 0; };
+  if (whole_blocks(type)) return type;
+  DType next = DType::kF16;
+  switch (type) {
+    case DType::kQ4_K: next = DType::kQ5_0; break;
+    case DType::kQ5_K: next = DType::kQ5_1; break;
+    case DType::kQ6_K: next = DType::kQ8_0; break;
+    case DType::kQ2_K:
+    case DType::kQ3_K: next = DType::kQ4_0; break;
+    default: break;
+  }
+  return whole_blocks(next) ? next : DType::kF16;
+}
+
+Result<QuantizeReport> quantize_file(const std::string& in, const std::string& out, DType type,
+                                     const QuantizeOptions& options) {
+  const bool mixed = options.mixed;
   if (!ggml::is_computable(type)) {
     return make_error("quantizing to {} is not supported ({})", ggml::type_name(type),
                       ggml::computable_type_names());
@@ -79,10 +96,17 @@ Result<QuantizeReport> quantize_file(const std::string& in, const std::string& o
   QuantizeReport rep;
   std::vector<float> row;
   for (const auto& t : f.tensors()) {
-    DType want = mixed ? mixed_type(t.name, type, layers) : type;
+    DType asked = mixed ? mixed_type(t.name, type, layers) : type;
+    const std::int64_t cols = t.dims.empty() ? 0 : static_cast<std::int64_t>(t.dims[0]);
+    DType want = fallback_type(asked, cols);
     const ggml::TypeTraits& to = ggml::traits(want);
-    bool convert = t.dims.size() == 2 && ggml::is_computable(t.type) && t.type != want &&
-                   t.dims[0] % to.block_size == 0;
+    bool convert = t.dims.size() == 2 && ggml::is_computable(t.type) && t.type != want;
+    if (convert && ggml::traits(t.type).is_quantized && !options.allow_requantize) {
+      return make_error("{}: tensor {} is already {}: quantizing it again adds a second rounding error to "
+                        "the first; quantize the f32, f16 or bf16 original, or pass --allow-requantize",
+                        in, t.name, ggml::type_name(t.type));
+    }
+    if (convert && want != asked) rep.fallbacks.push_back({t.name, cols, asked, want});
     if (!convert) {
       TOK_TRY(w.add_tensor_view(t.name, t.type, t.dims,
                                 std::string_view(static_cast<const char*>(t.data), t.nbytes)));

@@ -43,7 +43,19 @@ expect_status 0 "$TOK" generate --system '' --chat-template-file "$D/chatml.jinj
 [ -s "$T/out" ] || fail "chat generation printed nothing"
 
 # Errors: one line naming the file and what is wrong.
-expect_error 1 'tok-tiny-bible.gguf: the file has no chat template' "$TOK" generate --chat "$D/messages.json"
+/usr/bin/python3 "$TOK_ROOT/scripts/make-random-model" "$T/plain.gguf" --dim 64 --layers 1 --heads 2 \
+  --kv-heads 1 --ffn 128 2>/dev/null || fail "make-random-model"
+expect_error 1 'plain.gguf: the file has no chat template' "$TOK" generate -m "$T/plain.gguf" --chat "$D/messages.json"
+
+# The default model carries a template of its own (it is a base model: each
+# turn's text on a line, the reply on the next), so --chat and --system work
+# with nothing downloaded.
+"$TOK" generate --system 'Be brief.' --print-prompt "  Who made the heaven?  " >"$T/p" || fail "--print-prompt"
+printf 'Be brief.\nWho made the heaven?\n' | cmp -s - "$T/p" || fail "the default model's template: $(od -c "$T/p")"
+expect_status 0 "$TOK" generate --greedy -n 8 --chat "$D/messages.json"
+[ -s "$T/out" ] || fail "--chat on the default model printed nothing"
+expect_status 0 "$TOK" generate --greedy -n 8 --system '' "In the beginning"
+[ -s "$T/out" ] || fail "--system on the default model printed nothing"
 echo '[{"role": "user", "content": "x"},' >"$T/bad.json"
 expect_error 1 "bad.json:.*malformed JSON" "$TOK" generate --chat "$T/bad.json" --chat-template-file "$D/chatml.jinja"
 echo '[{"content": "x"}]' >"$T/norole.json"

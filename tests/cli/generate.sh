@@ -59,6 +59,24 @@ expect_error 1 "larger than the model" "$TOK" generate --ctx 100000 "x"
 # --stop: the stop string is never printed.
 out=$("$TOK" generate --greedy -n 60 --stop "," "In the beginning")
 case "$out" in *,*) fail "stop string printed: [$out]" ;; esac
+# One value per --stop (issue 43): the argument after it is the prompt, not a
+# second stop string (stdin is not read: </dev/null would make it empty).
+full=$("$TOK" generate --greedy -n 64 "In the beginning")
+case "$full" in *$'\n'*) ;; *) fail "the greedy text has no newline to stop at: [$full]" ;; esac
+expect_eq "--stop . PROMPT" "${full%%.*}" "$("$TOK" generate --greedy -n 64 --stop "." "In the beginning" </dev/null)"
+expect_eq "--stop . --stop , PROMPT" "${full%%,*}" \
+  "$("$TOK" generate --greedy -n 64 --stop "." --stop "," "In the beginning" </dev/null)"
+# C escapes: \n is a newline (docs/generate.md's example), \x2e a full stop,
+# \\ a backslash; an unknown escape is a usage error.
+expect_eq "--stop \\n" "${full%%$'\n'*}" "$("$TOK" generate -m "$M" --greedy -n 64 --stop "\n" "In the beginning" </dev/null)"
+expect_eq "--stop \\x2e" "${full%%.*}" "$("$TOK" generate --greedy -n 64 --stop '\x2e' "In the beginning" </dev/null)"
+expect_eq "--stop \\\\n (backslash n)" "$full" "$("$TOK" generate --greedy -n 64 --stop '\\n' "In the beginning" </dev/null)"
+expect_error 2 "--stop '\\\\q': unknown escape" "$TOK" generate --stop '\q' "In the beginning"
+expect_error 2 "two hex digits" "$TOK" generate --stop '\x4' "In the beginning"
+# docs/generate.md's example, as written there (on the default model).
+out=$("$TOK" generate -m "$M" --greedy -n 64 --stop "\n" "Q: ..." </dev/null) || fail "the documented --stop example failed"
+[ -n "$out" ] || fail "the documented --stop example printed nothing"
+case "$out" in *$'\n'*) fail "--stop \\n printed a newline: [$out]" ;; esac
 
 # --logprobs in --json: K entries per token, most likely first.
 "$TOK" generate --json --greedy -n 3 --logprobs 4 "God said" >"$T/lp"
@@ -92,6 +110,22 @@ q8=$("$TOK" generate -m "$T/q8.gguf" --greedy -n 8 "In the beginning")
 [ -n "$q8" ] || fail "q8_0 generated nothing"
 "$TOK" quantize "$M" "$T/q51.gguf" --type Q5_1 2>/dev/null || fail "quantize q5_1"
 [ -n "$("$TOK" generate -m "$T/q51.gguf" --greedy -n 8 "In the beginning")" ] || fail "q5_1 generated nothing"
+# q4_K_M on rows of 128 (not whole 256-value super-blocks): llama-quantize's
+# fallback types (q5_0, and q8_0 where the mix asks for q6_K), each reported,
+# instead of "0 tensors converted".
+"$TOK" quantize "$M" "$T/q4km.gguf" --type q4_K_M 2>"$T/err" || fail "quantize q4_K_M: $(cat "$T/err")"
+grep -q "^tok: warning: blk.0.attn_q.weight: rows of 128 values are not a multiple of q4_K's 256: written as q5_0$" "$T/err" \
+  || fail "q4_K_M: no fallback line for attn_q: $(cat "$T/err")"
+grep -q "^tok: warning: blk.3.attn_v.weight: rows of 128 values are not a multiple of q6_K's 256: written as q8_0$" "$T/err" \
+  || fail "q4_K_M: no fallback line for attn_v: $(cat "$T/err")"
+grep -q "q4km.gguf: 29 tensors converted to q4_K_M (29 as a fallback type), 9 kept" "$T/err" \
+  || fail "q4_K_M summary: $(tail -1 "$T/err")"
+[ -n "$("$TOK" generate -m "$T/q4km.gguf" --greedy -n 8 "In the beginning")" ] || fail "q4_K_M generated nothing"
+# A quantized input is quantized again only with --allow-requantize, as llama-quantize.
+expect_error 1 "q8.gguf: tensor token_embd.weight is already q8_0: .*--allow-requantize" \
+  "$TOK" quantize "$T/q8.gguf" "$T/x.gguf" --type q4_0
+[ -e "$T/x.gguf" ] && fail "a refused requantization left an output"
+expect_status 0 "$TOK" quantize "$T/q8.gguf" "$T/x.gguf" --type q4_0 --allow-requantize
 expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type iq2_xs  # a ggml type tok cannot compute with
 expect_error 2 "type" "$TOK" quantize "$M" "$T/x.gguf" --type q8_0_m  # only K-quants have an _M mix
 exit 0

@@ -29,6 +29,28 @@ TEST_CASE("escape_terminal: \\n \\r \\t named, other controls and invalid bytes 
   CHECK(escape_terminal(std::string("\0", 1)) == "\\x00");
 }
 
+TEST_CASE("escape_json_controls: DEL and C1 controls as \\u escapes, everything else as it was") {
+  using tok::text::escape_json_controls;
+  CHECK(escape_json_controls("{\"a\":\"caf\xC3\xA9\"}") == "{\"a\":\"caf\xC3\xA9\"}");
+  CHECK(escape_json_controls("\"x\xC2\x9B" "2J\x7f\xC2\xA0\"") == "\"x\\u009b2J\\u007f\xC2\xA0\"");
+  CHECK(escape_json_controls("\"\xC2\x80\xC2\x9F\"") == "\"\\u0080\\u009f\"");
+}
+
+TEST_CASE("unescape_c: \\n \\r \\t \\\\ quotes and \\xHH; an unknown escape or a lone backslash is an error") {
+  using tok::text::unescape_c;
+  CHECK(*unescape_c("a\\nb\\tc\\rd") == "a\nb\tc\rd");
+  CHECK(*unescape_c("\\\\n") == "\\n");  // an escaped backslash, then the letter n
+  CHECK(*unescape_c("\\\"\\'") == "\"'");
+  CHECK(*unescape_c("\\x0a\\xFF\\x00") == std::string("\n\xff\0", 3));
+  CHECK(*unescape_c("plain . text") == "plain . text");
+  CHECK(*unescape_c("") == "");
+  CHECK(unescape_c("a\\").error().message.find("backslash ends") != std::string::npos);
+  CHECK(unescape_c("\\q").error().message.find("unknown escape \\q") != std::string::npos);
+  CHECK(unescape_c("\\x4").error().message.find("two hex digits") != std::string::npos);
+  CHECK(unescape_c("\\xg0").error().message.find("two hex digits") != std::string::npos);
+  CHECK(unescape_c("\\\x1b").error().message.find("unknown escape \\\\x1b") != std::string::npos);
+}
+
 TEST_CASE("utf8: one lead-byte rule, and valid_char_length refuses what is not whole valid UTF-8") {
   using tok::text::utf8::char_length;
   using tok::text::utf8::valid_char_length;
