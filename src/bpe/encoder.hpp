@@ -29,6 +29,7 @@
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 #include "bpe/shared_piece_cache.hpp"
+#include "core/result.hpp"
 
 namespace tok::bpe {
 
@@ -84,9 +85,16 @@ inline constexpr std::size_t kHeapThreshold = 128;
 // exactly. Input readers that buffer until a boundary stop at this size too.
 inline constexpr std::size_t kMaxPieceBytes = 16u << 20;
 
-// Thrown by the encoder for a piece longer than kMaxPieceBytes (the merge
-// loop has no error path; callers that know the input's name catch it and
-// name it, cli/main.cpp reports any other).
+// A piece longer than kMaxPieceBytes, or ok: the error every public entry
+// point returns for such a piece (Tokenizer's encode, count and spans return
+// it as their Status; callers prefix the input's name).
+Status check_piece_size(std::string_view piece);
+
+// Thrown by the merge loop for a piece longer than kMaxPieceBytes: it has
+// no error path, and a check per piece in the batched hot loop would cost
+// more than the one try of Tokenizer's plan, which turns it into
+// check_piece_size's Status. Internal to bpe: nothing above the Tokenizer
+// sees it (encode_piece and the other free functions below throw it).
 class PieceTooLong : public std::runtime_error {
  public:
   explicit PieceTooLong(std::size_t bytes);
