@@ -85,16 +85,16 @@ inline constexpr std::size_t kHeapThreshold = 128;
 // exactly. Input readers that buffer until a boundary stop at this size too.
 inline constexpr std::size_t kMaxPieceBytes = 16u << 20;
 
-// A piece longer than kMaxPieceBytes, or ok: the error every public entry
-// point returns for such a piece (Tokenizer's encode, count and spans return
-// it as their Status; callers prefix the input's name).
+// The error for a piece longer than kMaxPieceBytes (ok for any other): what
+// Tokenizer's encode, count and encode_spans return for such a piece, and
+// what a caller of the free functions below checks first.
 Status check_piece_size(std::string_view piece);
 
-// Thrown by the merge loop for a piece longer than kMaxPieceBytes: it has
-// no error path, and a check per piece in the batched hot loop would cost
-// more than the one try of Tokenizer's plan, which turns it into
-// check_piece_size's Status. Internal to bpe: nothing above the Tokenizer
-// sees it (encode_piece and the other free functions below throw it).
+// Thrown by the merge loop for a piece longer than kMaxPieceBytes: it has no
+// error path, and a check per piece in the batched hot loop would cost more
+// than the one `try` per call of Tokenizer's plan, which turns it into
+// check_piece_size's Status. So it never leaves the Tokenizer's entry
+// points; the free functions below (encode_piece, ...) still throw it.
 class PieceTooLong : public std::runtime_error {
  public:
   explicit PieceTooLong(std::size_t bytes);
