@@ -70,8 +70,9 @@ Status load_vocabularies(const CompareArgs& a, cost::TokenizerSet& set,
     TOK_ASSIGN(model, catalog.get(*a.model));
     TOK_ASSIGN(model_tk, set.get(*model));
     if (model->estimate) {
-      warn(fmt::format("{}: its tokenizer is not public; counting with {} as a proxy (an ESTIMATE)",
-                       model->id, model->tokenizer));
+      warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with "
+                       "{} as a proxy",
+                       model->id, model_tk->name()));  // count's words
     }
   }
   auto add = [&](const std::string& spec, const bpe::Tokenizer* tk) {

@@ -48,6 +48,10 @@ done
 expect_eq "compare vs count --models" "$(count_view extra-model --models "$T/extra.json")" \
   "$(compare_view extra-model --models "$T/extra.json")"
 expect_eq "the user catalog's price" "mine r50k_base 7.25" "$(compare_view mine | cut -d' ' -f1-3)"
+# A proxy tokenizer is said to be one, in count's words.
+compare_view claude-sonnet-4-5 >/dev/null
+"$TOK" count -m claude-sonnet-4-5 "$T/par/ru.txt" >/dev/null 2>"$T/n.err"
+expect_eq "estimate warning" "$(cat "$T/n.err")" "$(cat "$T/c.err")"
 # The model's tokenizer already compared: its column is priced, none added.
 "$TOK" compare --json --no-composition -e cl100k_base -e o200k_base -m gpt-4o "$T/par" >"$T/c.json" ||
   fail "compare -m gpt-4o beside its tokenizer"
