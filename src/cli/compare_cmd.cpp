@@ -2,13 +2,12 @@
 // inflation of samples (languages, programming languages, data formats)
 // across vocabularies. With no corpus, the shipped samples (vocab/samples,
 // its code/ and data/) against r50k_base, cl100k_base and o200k_base.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/numeric_options.hpp"
@@ -70,13 +69,16 @@ Status load_vocabularies(const CompareArgs& a, cost::TokenizerSet& set,
     TOK_ASSIGN(model, catalog.get(*a.model));
     TOK_ASSIGN(model_tk, set.get(*model));
     if (model->estimate) {
-      warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with "
-                       "{} as a proxy",
-                       model->id, model_tk->name()));  // count's words
+      // In count's words.
+      warn(
+          fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted "
+                      "with {} as a proxy",
+                      model->id, model_tk->name()));
     }
   }
   auto add = [&](const std::string& spec, const bpe::Tokenizer* tk) {
-    compare::VocabColumn col{tk->name().empty() ? spec : tk->name(), spec, tk->vocab_size(), {}, {}};
+    compare::VocabColumn col{
+        tk->name().empty() ? spec : tk->name(), spec, tk->vocab_size(), {}, {}};
     for (const auto& c : cols) {
       if (c.label == col.label) col.label = spec;  // two files with one name
     }
