@@ -175,14 +175,21 @@ Status Tokenizer::run(std::string_view text, SpecialMode mode, Sink& sink,
                       EncodeScratch& scratch) const {
   if (mode == SpecialMode::kError && !specials_.empty()) TOK_TRY(check_no_specials(text));
   scratch.expect_bytes(text.size());
-  if (!matches_specials(mode)) {
-    if (!text.empty()) run_ordinary(text, 0, sink, scratch);
-    return {};
+  // The merge loop has no error path and throws PieceTooLong; this one try
+  // per call (free when nothing is thrown) makes it the Status of every
+  // public entry point, so no exception leaves the Tokenizer.
+  try {
+    if (!matches_specials(mode)) {
+      if (!text.empty()) run_ordinary(text, 0, sink, scratch);
+      return {};
+    }
+    for_each_segment(
+        text, mode,
+        [&](std::string_view run, std::size_t at) { run_ordinary(run, at, sink, scratch); },
+        [&](TokenId id, std::size_t begin, std::size_t end) { sink.special(id, begin, end); });
+  } catch (const PieceTooLong& e) {
+    return Error{e.what()};
   }
-  for_each_segment(
-      text, mode,
-      [&](std::string_view run, std::size_t at) { run_ordinary(run, at, sink, scratch); },
-      [&](TokenId id, std::size_t begin, std::size_t end) { sink.special(id, begin, end); });
   return {};
 }
 
@@ -239,11 +246,12 @@ Result<std::size_t> Tokenizer::count(std::string_view text, SpecialMode mode,
   auto shared = SharedPieceCache::create(text.size());
   std::vector<EncodeScratch> scratch(pool.size());
   for (EncodeScratch& s : scratch) s.shared = shared.get();
-  (void)pool.for_each(nchunks, [&](std::size_t c, unsigned w) {
+  TOK_TRY(pool.for_each(nchunks, [&](std::size_t c, unsigned w) -> Status {
     CountSink sink{table_};
-    (void)run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch[w]);
+    TOK_TRY(run(text.substr(cuts[c], cuts[c + 1] - cuts[c]), mode, sink, scratch[w]));
     counts[c] = sink.n;
-  });
+    return {};
+  }));
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
   return total;

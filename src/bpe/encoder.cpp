@@ -12,12 +12,22 @@
 
 namespace tok::bpe {
 
+namespace {
+std::string piece_too_long_message(std::size_t bytes) {
+  return fmt::format(
+      "a piece of {} bytes with no pre-tokenizer boundary (one run of a single character "
+      "class); tok encodes pieces of at most {} MiB",
+      bytes, kMaxPieceBytes >> 20);
+}
+}  // namespace
+
 PieceTooLong::PieceTooLong(std::size_t bytes)
-    : std::runtime_error(fmt::format(
-          "a piece of {} bytes with no pre-tokenizer boundary (one run of a single character "
-          "class); tok encodes pieces of at most {} MiB",
-          bytes, kMaxPieceBytes >> 20)),
-      bytes_(bytes) {}
+    : std::runtime_error(piece_too_long_message(bytes)), bytes_(bytes) {}
+
+Status check_piece_size(std::string_view piece) {
+  if (piece.size() <= kMaxPieceBytes) return {};
+  return Error{piece_too_long_message(piece.size())};
+}
 
 namespace {
 

@@ -29,6 +29,7 @@
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 #include "bpe/shared_piece_cache.hpp"
+#include "core/result.hpp"
 
 namespace tok::bpe {
 
@@ -84,9 +85,16 @@ inline constexpr std::size_t kHeapThreshold = 128;
 // exactly. Input readers that buffer until a boundary stop at this size too.
 inline constexpr std::size_t kMaxPieceBytes = 16u << 20;
 
-// Thrown by the encoder for a piece longer than kMaxPieceBytes (the merge
-// loop has no error path; callers that know the input's name catch it and
-// name it, cli/main.cpp reports any other).
+// The error for a piece longer than kMaxPieceBytes (ok for any other): what
+// Tokenizer's encode, count and encode_spans return for such a piece, and
+// what a caller of the free functions below checks first.
+Status check_piece_size(std::string_view piece);
+
+// Thrown by the merge loop for a piece longer than kMaxPieceBytes: it has no
+// error path, and a check per piece in the batched hot loop would cost more
+// than the one `try` per call of Tokenizer's plan, which turns it into
+// check_piece_size's Status. So it never leaves the Tokenizer's entry
+// points; the free functions below (encode_piece, ...) still throw it.
 class PieceTooLong : public std::runtime_error {
  public:
   explicit PieceTooLong(std::size_t bytes);

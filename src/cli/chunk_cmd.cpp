@@ -37,20 +37,15 @@ struct ChunkArgs {
 Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view bytes,
                  const std::string& path, Output& out) {
   std::size_t index = 0;
-  Status s;
-  try {
-    s = cost::chunk_text(
-        tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
-          nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
-                                   {"end", c.end}, {"tokens", c.tokens}};
-          if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
-          out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-          out.put('\n');
-          return {};
-        });
-  } catch (const bpe::PieceTooLong& e) {
-    return make_error("{}: {}", path, e.what());
-  }
+  Status s = cost::chunk_text(
+      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+        nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
+                                 {"end", c.end}, {"tokens", c.tokens}};
+        if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
+        out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        out.put('\n');
+        return {};
+      });
   if (!s.ok()) return make_error("{}: {}", path, s.error().message);
   return {};
 }

@@ -2,8 +2,10 @@
 // inflation of samples (languages, programming languages, data formats)
 // across vocabularies. With no corpus, the shipped samples (vocab/samples,
 // its code/ and data/) against r50k_base, cl100k_base and o200k_base.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -11,13 +13,13 @@
 #include "cli/numeric_options.hpp"
 #include "compare/corpus.hpp"
 #include "compare/measure.hpp"
-#include "compare/model_price.hpp"
 #include "compare/report.hpp"
 #include "core/atomic_file.hpp"
 #include "core/data_dir.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "formats/registry.hpp"
+#include "cost/catalog.hpp"
+#include "cost/tokenizer_set.hpp"
 
 namespace tok::cli {
 namespace {
@@ -28,6 +30,7 @@ struct CompareArgs {
   std::string baseline = "en";
   bool baseline_given = false;  // --baseline on the command line, not the default
   std::optional<std::string> model;
+  std::vector<std::string> model_files;  // --models FILE
   std::optional<std::string> svg, html;
   bool csv = false, json = false, quiet = false;
   bool no_words = false, no_composition = false;
@@ -44,39 +47,58 @@ std::vector<std::string> default_corpora() {
   return out;
 }
 
-// Loads the vocabularies, plus the model's when -m names one not listed.
-Result<std::vector<bpe::Tokenizer>> load_vocabularies(const CompareArgs& a,
-                                                      std::vector<compare::VocabColumn>& cols) {
+// Loads the vocabularies, plus the model's when -m names one not listed. The
+// model is found exactly as `tok count -m` finds it (cost::Catalog: shipped,
+// user and --models catalogs; the same suggestions and errors) and counts
+// with the tokenizer count gives it; its column is the one with that
+// tokenizer.
+Status load_vocabularies(const CompareArgs& a, cost::TokenizerSet& set,
+                         std::vector<const bpe::Tokenizer*>& tks,
+                         std::vector<compare::VocabColumn>& cols) {
   std::vector<std::string> specs = a.encodings;
   if (specs.empty()) specs = {"r50k_base", "cl100k_base", "o200k_base"};
-  std::optional<compare::ModelPrice> price;
-  if (a.model) {
-    TOK_ASSIGN(price, compare::find_model_price(vocab_dir() + "/models.json", *a.model));
+  const cost::ModelInfo* model = nullptr;
+  const bpe::Tokenizer* model_tk = nullptr;
+  // The catalog only when asked for, as count reads it: a broken user
+  // catalog must not stop a plain compare.
+  cost::Catalog catalog;
+  if (a.model || !a.model_files.empty()) {
+    TOK_ASSIGN(catalog, cost::Catalog::load_default(a.model_files));
   }
-  std::vector<bpe::Tokenizer> tks;
-  bool priced = false;
-  auto add = [&](const std::string& spec) -> Status {
-    TOK_ASSIGN(bpe::Tokenizer tk, formats::load_tokenizer(spec));
-    compare::VocabColumn col{tk.name().empty() ? spec : tk.name(), spec, tk.vocab_size(), {}, {}};
-    if (price && !priced && (spec == price->tokenizer || tk.name() == price->tokenizer)) {
-      col.model = price->id;
-      col.price_per_mtok = price->input_per_mtok;
-      priced = true;
+  if (a.model) {
+    TOK_ASSIGN(model, catalog.get(*a.model));
+    TOK_ASSIGN(model_tk, set.get(*model));
+    if (model->estimate) {
+      // In count's words.
+      warn(
+          fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted "
+                      "with {} as a proxy",
+                      model->id, model_tk->name()));
     }
+  }
+  auto add = [&](const std::string& spec, const bpe::Tokenizer* tk) {
+    compare::VocabColumn col{
+        tk->name().empty() ? spec : tk->name(), spec, tk->vocab_size(), {}, {}};
     for (const auto& c : cols) {
       if (c.label == col.label) col.label = spec;  // two files with one name
     }
     cols.push_back(col);
-    tks.push_back(std::move(tk));
-    return {};
+    tks.push_back(tk);
   };
-  for (const auto& s : specs) TOK_TRY(add(s));
-  if (price && !priced) TOK_TRY(add(price->tokenizer));
-  if (price && !priced) {
-    return make_error("model '{}': its tokenizer '{}' loaded under another name", price->id,
-                      price->tokenizer);
+  for (const auto& spec : specs) {
+    TOK_ASSIGN(const bpe::Tokenizer* tk, set.get_encoding(spec));
+    add(spec, tk);
   }
-  return tks;
+  if (!model) return {};
+  auto it = std::find(tks.begin(), tks.end(), model_tk);
+  if (it == tks.end()) {
+    add(model->tokenizer, model_tk);
+    it = tks.end() - 1;
+  }
+  compare::VocabColumn& col = cols[static_cast<std::size_t>(it - tks.begin())];
+  col.model = model->id;
+  col.price_per_mtok = model->price.input;
+  return {};
 }
 
 // The chart of corpus c (0-based): FILE, FILE-2.svg, ... (one per corpus).
@@ -124,10 +146,9 @@ Status write_outputs(const CompareArgs& a, const compare::Report& rep) {
 int run_compare(const CompareArgs& a) {
   if (a.csv && a.json) throw UsageError{"--csv and --json are exclusive"};
   std::vector<compare::VocabColumn> cols;
-  auto tks = load_vocabularies(a, cols);
-  if (!tks.ok()) return report(tks.error());
+  cost::TokenizerSet set;
   std::vector<const bpe::Tokenizer*> ptrs;
-  for (const auto& t : *tks) ptrs.push_back(&t);
+  if (Status st = load_vocabularies(a, set, ptrs, cols); !st.ok()) return report(st.error());
 
   std::vector<std::string> paths = a.corpora.empty() ? default_corpora() : a.corpora;
   if (paths.empty()) {
@@ -218,8 +239,11 @@ void add_compare(CLI::App& app, Registry& r) {
       ->capture_default_str()
       ->each([a](const std::string&) { a->baseline_given = true; });
   sub->add_option("-m,--model", a->model,
-                  "Add the cost per 1,000 words at this model's input price (vocab/models.json); "
-                  "its tokenizer is added if not compared already");
+                  "Add the cost per 1,000 words at this catalog model's input price (see `tok "
+                  "models`); its tokenizer is added if not compared already");
+  sub->add_option("--models", a->model_files,
+                  "Extra catalog JSON adding or overriding models (repeatable)")
+      ->allow_extra_args(false);
   sub->add_flag("--csv", a->csv, "Print CSV: one row per corpus x sample x vocabulary");
   sub->add_flag("--json", a->json, "Print the whole report as JSON");
   sub->add_option("--svg", a->svg,

@@ -11,14 +11,16 @@ namespace tok::cli {
 
 namespace {
 
-Status count_messages(const nlohmann::json& messages, const std::string& label, std::uint64_t bytes,
-                      CountReport& r) {
+// Errors name `where`: the file, or the file and line of a batch request.
+Status count_messages(const nlohmann::json& messages, const std::string& where,
+                      const std::string& label, std::uint64_t bytes, CountReport& r) {
   Row row{label, bytes, {}};
   std::size_t ignored = 0;
   for (const auto& col : r.columns) {
-    TOK_ASSIGN(cost::ChatCount c, cost::count_chat(messages, *col.tokenizer, col.chat));
-    row.tokens.push_back(c.tokens);
-    ignored = c.ignored_parts;
+    auto c = cost::count_chat(messages, *col.tokenizer, col.chat);
+    if (!c.ok()) return make_error("{}: {}", where, c.error().message);
+    row.tokens.push_back(c->tokens);
+    ignored = c->ignored_parts;
   }
   if (ignored) {
     warn(fmt::format("{}: {} non-text content parts (images, audio) are not counted", label, ignored));
@@ -33,7 +35,7 @@ Status count_chat_file(const std::string& path, CountReport& r) {
   TOK_ASSIGN(MappedFile f, MappedFile::open(path.empty() ? "-" : path, kMaxSmallStreamBytes));
   std::string source = path == "-" ? "<stdin>" : path;
   TOK_ASSIGN(nlohmann::json messages, cost::parse_chat(f.bytes(), source));
-  return count_messages(messages, source, f.size(), r);
+  return count_messages(messages, source, source, f.size(), r);
 }
 
 Status count_batch_file(const std::string& path, CountReport& r) {
@@ -53,7 +55,7 @@ Status count_batch_file(const std::string& path, CountReport& r) {
     std::string where = fmt::format("{}:{}", source, line_no);
     TOK_ASSIGN(cost::BatchRequest req, cost::parse_batch_request(line, where));
     std::string label = req.custom_id.empty() ? where : where + " " + req.custom_id;
-    TOK_TRY(count_messages(req.messages, label, line.size(), r));
+    TOK_TRY(count_messages(req.messages, where, label, line.size(), r));
     // Each request's own output: --output-tokens, else its max_tokens.
     r.rows.back().output = r.output_tokens ? r.output_tokens : req.max_tokens.value_or(0);
     if (req.max_tokens) {

@@ -109,12 +109,8 @@ Status count_bytes(std::string_view bytes, const CountReport& r, bpe::SpecialMod
     std::size_t t = r.columns[c].tokenizer_index;
     if (by_tk[t] < 0) {
       const bpe::Tokenizer& tk = *r.columns[c].tokenizer;
-      Result<std::size_t> n = make_error("");
-      try {
-        n = ws ? tk.count(bytes, mode, ws->scratch[t]) : tk.count(bytes, mode, threads);
-      } catch (const bpe::PieceTooLong& e) {
-        return make_error("{}", e.what());
-      }
+      Result<std::size_t> n =
+          ws ? tk.count(bytes, mode, ws->scratch[t]) : tk.count(bytes, mode, threads);
       TOK_TRY(n);
       by_tk[t] = static_cast<std::int64_t>(*n);
     }

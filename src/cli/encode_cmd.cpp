@@ -91,14 +91,6 @@ class EncodeWriter {
 
   // The tokens of `text`, which starts at byte `base` of the input.
   Status chunk(std::string_view text, std::uint64_t base, bpe::SpecialMode mode) {
-    try {
-      return encode_chunk(text, base, mode);
-    } catch (const bpe::PieceTooLong& e) {
-      return make_error("{}: {}", name_, e.what());
-    }
-  }
-
-  Status encode_chunk(std::string_view text, std::uint64_t base, bpe::SpecialMode mode) {
     bytes_ += text.size();
     if (a_.tokens) {
       spans_.clear();
@@ -135,18 +127,13 @@ class EncodeWriter {
     threads_ = threads;
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_ms();
-    Status st;
-    try {
-      st = bpe::encode_in_order(
-          tk_, text, cuts, mode, threads,
-          [&](std::size_t, std::span<const bpe::TokenId> ids) {
-            print(ids);
-            return Status{};
-          },
-          first);
-    } catch (const bpe::PieceTooLong& e) {
-      return make_error("{}: {}", name_, e.what());
-    }
+    Status st = bpe::encode_in_order(
+        tk_, text, cuts, mode, threads,
+        [&](std::size_t, std::span<const bpe::TokenId> ids) {
+          print(ids);
+          return Status{};
+        },
+        first);
     encode_cpu_ms_ += cpu_ms() - c0;
     encode_ms_ += ms_since(t0);
     if (!st.ok()) return make_error("{}: {}", name_, st.error().message);

@@ -83,9 +83,16 @@ Result<ChatPrompt> chat_prompt(const ChatOptions& o, const model::Model& m, cons
   // The template writes its special tokens as text (<|im_start|>, the BOS):
   // they are encoded as special tokens, as llama.cpp does. A BOS the model
   // adds is not doubled when the template already wrote one.
-  TOK_ASSIGN(std::vector<bpe::TokenId> enc, tk.encode(p.text, bpe::SpecialMode::kAllow));
-  if (tk.add_bos && tk.bos && (enc.empty() || enc.front() != *tk.bos)) p.ids.push_back(*tk.bos);
-  p.ids.insert(p.ids.end(), enc.begin(), enc.end());
+  auto enc = tk.encode(p.text, bpe::SpecialMode::kAllow);
+  if (!enc.ok()) {
+    // Named after where the conversation came from: its text is the input.
+    std::string source = o.messages_given ? (o.messages == "-" ? "<stdin>" : o.messages)
+                         : prompt_given   ? "PROMPT"
+                                          : "<stdin>";
+    return make_error("{}: {}", source, enc.error().message);
+  }
+  if (tk.add_bos && tk.bos && (enc->empty() || enc->front() != *tk.bos)) p.ids.push_back(*tk.bos);
+  p.ids.insert(p.ids.end(), enc->begin(), enc->end());
   return p;
 }
 

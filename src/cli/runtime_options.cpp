@@ -68,8 +68,9 @@ Result<std::vector<bpe::TokenId>> prompt_ids(const model::Model& m, const std::s
   const bpe::Tokenizer& tk = m.tokenizer();
   std::vector<bpe::TokenId> ids;
   if (tk.add_bos && tk.bos) ids.push_back(*tk.bos);
-  TOK_ASSIGN(auto enc, tk.encode(*text, bpe::SpecialMode::kText));
-  ids.insert(ids.end(), enc.begin(), enc.end());
+  auto enc = tk.encode(*text, bpe::SpecialMode::kText);
+  if (!enc.ok()) return make_error("{}: {}", given ? "PROMPT" : "<stdin>", enc.error().message);
+  ids.insert(ids.end(), enc->begin(), enc->end());
   return ids;
 }
 

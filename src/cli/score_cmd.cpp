@@ -11,6 +11,7 @@
 #include "cli/input.hpp"
 #include "cli/kv_options.hpp"
 #include "cli/runtime_options.hpp"
+#include "cli/text_inputs.hpp"
 #include "core/output.hpp"
 #include "model/score.hpp"
 
@@ -58,7 +59,7 @@ int run_score(const ScoreArgs& a) {
   if (!in.ok()) return report(in.error());
   const bpe::Tokenizer& tk = m->tokenizer();
   auto ids = tk.encode(in->bytes(), bpe::SpecialMode::kText);
-  if (!ids.ok()) return report(ids.error());
+  if (!ids.ok()) return report(make_error("{}: {}", input_name(a.file), ids.error().message));
   model::ScoreOptions so;
   so.ctx = ctx;
   if (tk.add_bos && tk.bos) so.bos = tk.bos;

@@ -177,12 +177,13 @@ Status write_page(const ShowArgs& a, const std::string& source,
   return write_file_atomic(*a.html, show::render_page(page));
 }
 
-Result<std::vector<show::Tokenization>> tokenize_all(const ShowModel& m, std::string_view text,
-                                                     bpe::SpecialMode mode) {
+// Errors name the input, then the vocabulary that refused it.
+Result<std::vector<show::Tokenization>> tokenize_all(const ShowModel& m, const std::string& source,
+                                                     std::string_view text, bpe::SpecialMode mode) {
   std::vector<show::Tokenization> views;
   for (const bpe::Tokenizer* tk : m.tokenizers()) {
     auto t = show::build_spans(*tk, text, mode);
-    if (!t.ok()) return make_error("{}: {}", tk->name(), t.error().message);
+    if (!t.ok()) return make_error("{}: {}: {}", source, tk->name(), t.error().message);
     views.push_back(std::move(t).value());
   }
   return views;
@@ -203,7 +204,7 @@ int run_show(const ShowArgs& a) {
   if (!in.ok()) return report(in.error());
   auto model = ShowModel::load(a.vocab);
   if (!model.ok()) return report(model.error());
-  auto views = tokenize_all(**model, in->bytes(), a.special.special_mode());
+  auto views = tokenize_all(**model, source, in->bytes(), a.special.special_mode());
   if (!views.ok()) return report(views.error());
   auto measure = show::measure_text(in->bytes());
   if (!measure.ok()) return report(measure.error());
@@ -214,7 +215,7 @@ int run_show(const ShowArgs& a) {
   const bpe::Tokenizer* mt = (*model)->model_tokenizer();
   if (mt && mt != (*model)->tokenizers().front()) {
     auto n = mt->count(in->bytes(), a.special.special_mode(), 1);
-    if (!n.ok()) return report(make_error("{}: {}", mt->name(), n.error().message));
+    if (!n.ok()) return report(make_error("{}: {}: {}", source, mt->name(), n.error().message));
     model_tokens = *n;
   }
   auto mf = (*model)->figures(model_tokens);

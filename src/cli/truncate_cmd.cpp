@@ -35,18 +35,14 @@ int run_truncate(const TruncateArgs& a) {
   std::string_view text = in->bytes();
   bpe::SpecialMode mode = a.mo.enc.special_mode();
   std::string_view kept;
-  try {
-    if (a.keep == "start") {
-      auto end = cost::fit_prefix(**tk, text, a.n, mode);
-      if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
-      kept = text.substr(0, *end);
-    } else {
-      auto start = cost::fit_suffix(**tk, text, a.n, mode);
-      if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
-      kept = text.substr(*start);
-    }
-  } catch (const bpe::PieceTooLong& e) {
-    return report(make_error("{}: {}", name, e.what()));
+  if (a.keep == "start") {
+    auto end = cost::fit_prefix(**tk, text, a.n, mode);
+    if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
+    kept = text.substr(0, *end);
+  } else {
+    auto start = cost::fit_suffix(**tk, text, a.n, mode);
+    if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
+    kept = text.substr(*start);
   }
   Output out;
   out.write(kept);

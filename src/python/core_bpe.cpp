@@ -140,9 +140,13 @@ void CoreBPE::check(std::string_view text, const SpecialSet& allowed_set,
 std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
                                           const SpecialSet& allowed_set) const {
   std::vector<TokenId> out;
-  py::gil_scoped_release release;
-  Engine::Lease scratch(*engine);
-  engine->encode(text, allowed_set, out, *scratch);
+  Status st;
+  {
+    py::gil_scoped_release release;
+    Engine::Lease scratch(*engine);
+    st = engine->encode(text, allowed_set, out, *scratch);
+  }
+  if (!st.ok()) raise_error(st.error().message);
   return out;
 }
 
@@ -179,6 +183,7 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
     check(views.back(), a, disallowed);
   }
   std::vector<std::vector<TokenId>> out(views.size());
+  std::vector<std::string> errors(views.size());  // (texts) empty: encoded; the first is raised
   {
     py::gil_scoped_release release;
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(views.size())));
@@ -188,9 +193,13 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
     run_workers(threads, [&] {
       Engine::Lease scratch(*engine);
       for (std::size_t i; (i = next.fetch_add(1)) < views.size();) {
-        engine->encode(views[i], a, out[i], *scratch);
+        Status st = engine->encode(views[i], a, out[i], *scratch);
+        if (!st.ok()) errors[i] = st.error().message;
       }
     });
+  }
+  for (const std::string& e : errors) {
+    if (!e.empty()) raise_error(e);
   }
   py::list result(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
@@ -227,6 +236,7 @@ std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
 
 std::vector<TokenId> CoreBPE::byte_pair_encode(std::string_view piece) const {
   std::vector<TokenId> out;
+  if (Status st = bpe::check_piece_size(piece); !st.ok()) raise_error(st.error().message);
   Engine::Lease scratch(*engine);
   bpe::encode_piece(engine->tokenizer().table(), piece, out, *scratch);
   return out;

@@ -55,9 +55,10 @@ class Engine {
 
   // tiktoken's encode: the specials in `allowed` become their ids, every
   // other special string is ordinary text. No refusal here (the caller
-  // checked disallowed ones first).
-  void encode(std::string_view text, const SpecialSet& allowed, std::vector<bpe::TokenId>& out,
-              bpe::EncodeScratch& scratch) const;
+  // checked disallowed ones first); fails only as the Tokenizer does on a
+  // piece over bpe::kMaxPieceBytes.
+  Status encode(std::string_view text, const SpecialSet& allowed, std::vector<bpe::TokenId>& out,
+                bpe::EncodeScratch& scratch) const;
   // The text after the last special in `allowed` (all of it when none).
   std::string_view last_segment(std::string_view text, const SpecialSet& allowed) const;
 

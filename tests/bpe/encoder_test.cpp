@@ -7,6 +7,7 @@
 
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
+#include "bpe/tokenizer.hpp"
 #include "tiny_merge_list.hpp"
 #include "formats/registry.hpp"
 
@@ -222,4 +223,41 @@ TEST_CASE("a batch of pieces gives each piece's tokens in order, however many th
     REQUIRE(batched == one_by_one);
     CHECK(counted == one_by_one.size());
   }
+}
+
+TEST_CASE("a piece over the limit is an error Status from every Tokenizer entry point, never a throw") {
+  auto tk = tok::formats::load_tokenizer("o200k_base");
+  REQUIRE(tk.ok());
+  // One run of a letter: a single pre-tokenizer piece one byte over the limit.
+  std::string text = "hi.\n" + std::string(kMaxPieceBytes + 1, 'a');
+  const std::string want = "a piece of " + std::to_string(kMaxPieceBytes + 1) + " bytes";
+  auto is_the_error = [&](const tok::Error& e) { return e.message.starts_with(want); };
+  EncodeScratch scratch;
+  std::vector<TokenId> ids;
+  std::vector<TokenSpan> spans;
+  for (SpecialMode mode : {SpecialMode::kText, SpecialMode::kAllow, SpecialMode::kError}) {
+    tok::Status st;
+    CHECK_NOTHROW(st = tk->encode(text, mode, ids, scratch));
+    CHECK((!st.ok() && is_the_error(st.error())));
+    tok::Result<std::vector<TokenId>> r = std::vector<TokenId>{};
+    CHECK_NOTHROW(r = tk->encode(text, mode));
+    CHECK((!r.ok() && is_the_error(r.error())));
+    CHECK_NOTHROW(st = tk->encode_spans(text, mode, spans, scratch));
+    CHECK((!st.ok() && is_the_error(st.error())));
+    tok::Result<std::size_t> n = std::size_t{0};
+    CHECK_NOTHROW(n = tk->count(text, mode, scratch));
+    CHECK((!n.ok() && is_the_error(n.error())));
+    // Many threads: the text is cut into chunks, one of them holds the run.
+    std::string big;
+    while (big.size() < 3 * Tokenizer::kParallelChunk) big += "ab cd\n";
+    big += text;
+    CHECK_NOTHROW(n = tk->count(big, mode, 4u));
+    CHECK((!n.ok() && is_the_error(n.error())));
+  }
+  // The scratch is still good for the next text.
+  ids.clear();
+  REQUIRE(tk->encode("hello world", SpecialMode::kText, ids, scratch).ok());
+  CHECK(*tk->decode(ids) == "hello world");
+  CHECK(check_piece_size(std::string(kMaxPieceBytes, 'a')).ok());
+  CHECK(check_piece_size(std::string(kMaxPieceBytes + 1, 'a')).error().message.starts_with(want));
 }

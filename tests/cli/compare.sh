@@ -87,7 +87,7 @@ expect_error 1 'nonexistent: no such file' "$TOK" compare "$T/nonexistent"
 printf 'just one column\n' >"$T/bad.tsv"
 expect_error 1 'bad.tsv:1: not a parallel TSV' "$TOK" compare "$T/bad.tsv"
 expect_error 2 'exclusive' "$TOK" compare --csv --json "$T/par"
-expect_error 1 'no model catalog|unknown model' "$TOK" compare -m no-such-model-xyz "$T/par"
+expect_error 1 "unknown model 'no-such-model-xyz'" "$TOK" compare -m no-such-model-xyz "$T/par"
 expect_error 1 "par: no sample named 'xx' for --baseline; its samples: en, my, ru" \
   "$TOK" compare --baseline xx "$T/par"
 # An explicit baseline that only one corpus has is fine (the other gets no premium).

@@ -34,4 +34,21 @@ expect_error 1 "han: a piece of 17000001 bytes with no pre-tokenizer boundary" t
 expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" encode --threads 2 "$T/run"
 expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" truncate --tokens 10 "$T/run"
 expect_error 1 "run: a piece of 17000000 bytes with no pre-tokenizer boundary" timeout 30 "$TOK" chunk --tokens 100 "$T/run"
+# Every command names the input, whichever way it reaches the encoder (the
+# Tokenizer returns the error; compare, show and --chat lost the name).
+long="a piece of 17000000 bytes with no pre-tokenizer boundary"
+mkdir "$T/corpus"
+cp "$T/run" "$T/corpus/run"
+printf 'hello world\n' >"$T/corpus/en"
+for args in "compare -e o200k_base" "compare --no-words --no-composition -e cl100k_base" "count --threads 2" \
+            "encode --tokens" "encode --threads 2" "show" "show -e o200k_base -e cl100k_base"; do
+  what="$T/corpus/run"
+  [[ $args == compare* ]] && what="$T/corpus"
+  # show names the vocabulary too (it may show two)
+  expect_error 1 "^tok: error: $T/corpus/run: ([a-z0-9_]+: )?$long" timeout 60 "$TOK" $args "$what"
+done
+/usr/bin/python3 -c 'import json, sys; json.dump([{"role": "user", "content": "a" * 17000000}], open(sys.argv[1], "w"))' "$T/chat.json"
+expect_error 1 "^tok: error: $T/chat.json: $long" timeout 60 "$TOK" count --chat "$T/chat.json"
+expect_error 1 "^tok: error: $T/chat.json: $long" timeout 60 "$TOK" count -m gpt-4o --chat "$T/chat.json"
+expect_error 1 "^tok: error: <stdin>: $long" timeout 60 "$TOK" count --chat - <"$T/chat.json"
 exit 0

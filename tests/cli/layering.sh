@@ -31,6 +31,19 @@ expect_status 1 "$check" "$T/tree"
 grep -q 'text depends on formats' "$T/out" || fail "text depending on formats not reported: $(cat "$T/out")"
 grep -q "module 'core2' is not in the module order" "$T/out" || fail "unknown module not reported: $(cat "$T/out")"
 
+# The model catalog has one reader: a module other than cost (and cli)
+# naming models.json is reported.
+mkdir -p "$T/cat/src/core" "$T/cat/src/cost" "$T/cat/src/compare" "$T/cat/tests"
+printf 'tok_module(core DEPS fmt::fmt)\ntok_module(cost DEPS tok_core)\ntok_module(compare DEPS tok_core)\n' \
+  >"$T/cat/src/CMakeLists.txt"
+: >"$T/cat/tests/CMakeLists.txt"
+echo 'auto kShipped = "models.json";' >"$T/cat/src/cost/catalog.cpp"
+printf '// reads\nauto kPath = "vocab/models.json";\n' >"$T/cat/src/compare/model_price.cpp"
+expect_status 1 "$check" "$T/cat"
+grep -q 'src/compare/model_price.cpp:2: names models.json' "$T/out" ||
+  fail "compare reading the model catalog not reported: $(cat "$T/out")"
+[ "$(wc -l <"$T/out")" == 1 ] || fail "expected one report (cost may read its catalog): $(cat "$T/out")"
+
 # Only fetch (npm install) and cli start other programs: the modules below
 # them, and so libtok, never do.
 spawners=$(grep -rlE 'posix_spawn|\bexec[lv]p?e?\s*\(|\bpopen\s*\(' "$TOK_ROOT/src" | grep -vE '/src/(fetch|cli)/' || true)

@@ -350,3 +350,30 @@ def test_encoding_refuses_a_huge_rank_before_allocating():
     assert str(e.value) == "rank 100000000 but mergeable_ranks has only 257 entries"
     assert time.monotonic() - t0 < 2
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB
+
+
+def test_a_piece_over_the_limit_is_one_valueerror_naming_the_file(tmp_path):
+    # One run of a letter one byte over bpe::kMaxPieceBytes (16 MiB): the
+    # tokenizer returns the error (no exception crosses a worker thread, which
+    # would end the interpreter) and count_files names the file.
+    run = "a" * (16 * 1024 * 1024 + 1)
+    path = tmp_path / "run.txt"
+    path.write_text(run)
+    (tmp_path / "ok.txt").write_text("hello world\n")
+    want = "a piece of 16777217 bytes with no pre-tokenizer boundary"
+    for paths in ([str(path)], [str(tmp_path)]):
+        with pytest.raises(ValueError) as e:
+            tok.count_files(paths, encoding="cl100k_base", threads=2)
+        assert str(e.value).startswith(str(path) + ": " + want)
+    t = tok.load("o200k_base")
+    for call in (lambda: t.encode(run), lambda: t.count(run), lambda: t.count(run, threads=4),
+                 lambda: t.encode_batch(["hi", run], threads=2)):
+        with pytest.raises(ValueError, match=want):
+            call()
+    enc = tiktoken.get_encoding("o200k_base")
+    for call in (lambda: enc.encode(run), lambda: enc.encode_ordinary(run),
+                 lambda: enc.encode_batch(["hi", run], num_threads=2),
+                 lambda: enc._encode_single_piece(run.encode())):
+        with pytest.raises(ValueError, match=want):
+            call()
+    assert t.encode("hello") == enc.encode("hello")
