@@ -8,7 +8,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <string>
 
@@ -140,9 +139,13 @@ void CoreBPE::check(std::string_view text, const SpecialSet& allowed_set,
 std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
                                           const SpecialSet& allowed_set) const {
   std::vector<TokenId> out;
-  py::gil_scoped_release release;
-  Engine::Lease scratch(*engine);
-  engine->encode(text, allowed_set, out, *scratch);
+  Status st;
+  {
+    py::gil_scoped_release release;
+    Engine::Lease scratch(*engine);
+    st = engine->encode(text, allowed_set, out, *scratch);
+  }
+  if (!st.ok()) raise_error(st.error().message);
   return out;
 }
 
@@ -179,19 +182,16 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
     check(views.back(), a, disallowed);
   }
   std::vector<std::vector<TokenId>> out(views.size());
+  Status st;
   {
     py::gil_scoped_release release;
-    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(views.size())));
     // Each worker takes the next text as it finishes one: texts differ in
     // length, so fixed shares would leave threads idle.
-    std::atomic<std::size_t> next{0};
-    run_workers(threads, [&] {
-      Engine::Lease scratch(*engine);
-      for (std::size_t i; (i = next.fetch_add(1)) < views.size();) {
-        engine->encode(views[i], a, out[i], *scratch);
-      }
+    st = for_each_leased(*engine, threads, views.size(), [&](std::size_t i, bpe::EncodeScratch& s) {
+      return engine->encode(views[i], a, out[i], s);
     });
   }
+  if (!st.ok()) raise_error(st.error().message);
   py::list result(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
   return result;

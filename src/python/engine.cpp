@@ -1,6 +1,5 @@
 #include "python/engine.hpp"
 
-#include <thread>
 #include <unordered_set>
 
 namespace tok::python {
@@ -81,13 +80,11 @@ std::optional<std::size_t> Engine::first_special(std::string_view text,
   }
 }
 
-void Engine::encode(std::string_view text, const SpecialSet& allowed,
-                    std::vector<bpe::TokenId>& out, bpe::EncodeScratch& scratch) const {
+Status Engine::encode(std::string_view text, const SpecialSet& allowed,
+                      std::vector<bpe::TokenId>& out, bpe::EncodeScratch& scratch) const {
   const bpe::Tokenizer& t = *tokenizer_;
   if (allowed.none() || allowed.all) {
-    // Cannot fail: kText and kAllow refuse nothing.
-    (void)t.encode(text, allowed.all ? SpecialMode::kAllow : SpecialMode::kText, out, scratch);
-    return;
+    return t.encode(text, allowed.all ? SpecialMode::kAllow : SpecialMode::kText, out, scratch);
   }
   // A subset: split at the allowed specials only (tiktoken skips the others
   // one byte at a time, as here).
@@ -100,8 +97,8 @@ void Engine::encode(std::string_view text, const SpecialSet& allowed,
       continue;
     }
     std::size_t end = at == std::string_view::npos ? text.size() : at;
-    (void)t.encode(text.substr(pos, end - pos), SpecialMode::kText, out, scratch);
-    if (at == std::string_view::npos) break;
+    Status st = t.encode(text.substr(pos, end - pos), SpecialMode::kText, out, scratch);
+    if (!st.ok() || at == std::string_view::npos) return st;
     out.push_back(specials[k].id);
     pos = from = at + specials[k].text.size();
   }
@@ -120,12 +117,6 @@ std::string_view Engine::last_segment(std::string_view text, const SpecialSet& a
       from = at + 1;
     }
   }
-}
-
-void run_workers(unsigned threads, const std::function<void()>& fn) {
-  std::vector<std::jthread> extra;
-  for (unsigned i = 1; i < threads; ++i) extra.emplace_back(fn);
-  fn();
 }
 
 }  // namespace tok::python
