@@ -13,7 +13,8 @@ void quantize_act_q8_0(const float* x, ggml::BlockQ8_0* y, std::int64_t n) {
     for (int j = 0; j < ggml::kQK; ++j) amax = std::max(amax, std::fabs(x[j]));
     float id = amax != 0 ? 127.0f / amax : 0.0f;
     y[i].d = ggml::f32_to_fp16(amax / 127.0f);
-    for (int j = 0; j < ggml::kQK; ++j) y[i].qs[j] = static_cast<std::int8_t>(std::nearbyint(x[j] * id));
+    for (int j = 0; j < ggml::kQK; ++j)
+      y[i].qs[j] = static_cast<std::int8_t>(std::nearbyint(x[j] * id));
   }
 }
 

@@ -60,7 +60,7 @@ class Engine {
   // other special string is ordinary text. No refusal here (the caller
   // checked disallowed ones first); the error is the tokenizer's own.
   Status encode(std::string_view text, const SpecialSet& allowed, std::vector<bpe::TokenId>& out,
-              bpe::EncodeScratch& scratch) const;
+                bpe::EncodeScratch& scratch) const;
   // The text after the last special in `allowed` (all of it when none).
   std::string_view last_segment(std::string_view text, const SpecialSet& allowed) const;
 

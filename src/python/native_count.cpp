@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include "core/mapped_file.hpp"
 #include "core/thread_pool.hpp"
 #include "cost/catalog.hpp"

@@ -8,7 +8,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-
 #include "core/system_cpus.hpp"
 #include "formats/registry.hpp"
 #include "python/bindings.hpp"
