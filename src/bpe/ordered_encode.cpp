@@ -4,10 +4,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "bpe/shared_piece_cache.hpp"
-#include "core/first_error.hpp"
+#include "core/thread_pool.hpp"
 
 namespace tok::bpe {
 namespace {
@@ -90,10 +89,13 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
   TOK_ASSERT(mode != SpecialMode::kError && cuts.size() >= 1);
   const std::size_t nchunks = cuts.size() - 1;
   threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(nchunks, 1)));
+  // The calling thread is worker 0 (it runs `first` and consumes); the
+  // others only encode. Fewer may start than asked for: the window follows
+  // the threads there are.
+  ThreadPool pool(threads);
   // Two chunks per thread in flight: one being encoded, one waiting to be
   // consumed, so a worker never idles while the consumer prints.
-  Ring ring(nchunks, 2 * std::size_t{threads});
-  FirstError errors;  // out of memory on a worker is an error, not an abort
+  Ring ring(nchunks, 2 * std::size_t{pool.size()});
   auto encode_chunk = [&](std::size_t c, EncodeScratch& scratch) {
     std::vector<TokenId>& ids = ring.ids(c);
     ids.reserve(cuts[c + 1] - cuts[c] + 1);  // at most a token per byte: no regrowth
@@ -102,28 +104,13 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
   };
   // One piece cache for all the threads: a piece merged once answers them all.
   auto shared = SharedPieceCache::create(text.size());
-  auto worker = [&] {
-    EncodeScratch scratch;
-    scratch.shared = shared.get();
-    bool ready = false;
-    while (auto c = ring.claim(false, &ready)) encode_chunk(*c, scratch);
-  };
-  std::vector<std::thread> pool;
-  errors.run([&] {
-    for (unsigned t = 1; t < threads; ++t) {
-      pool.emplace_back([&] {
-        errors.run(worker);
-        if (errors.stopped()) ring.stop();
-      });
-    }
-  });
   Status result;
-  errors.run([&] {
+  auto consumer = [&] {
     if (first) result = first();
     if (!result.ok()) return;
     EncodeScratch scratch;
     scratch.shared = shared.get();
-    while (!errors.stopped() && !ring.all_taken()) {
+    while (!pool.stopping() && !ring.all_taken()) {
       bool ready = false;
       auto c = ring.claim(true, &ready);
       if (c) {
@@ -140,10 +127,30 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
         break;
       }
     }
+  };
+  auto worker = [&] {
+    EncodeScratch scratch;
+    scratch.shared = shared.get();
+    bool ready = false;
+    while (auto c = ring.claim(false, &ready)) encode_chunk(*c, scratch);
+  };
+  // The pool's rule: the first exception (out of memory, a piece too long)
+  // is rethrown here once every thread is done. A thread that throws stops
+  // the ring first, so none waits for a chunk that will never come; the
+  // consumer stops it when done, which releases the workers waiting for room.
+  pool.run([&](unsigned w) {
+    try {
+      if (w == 0) {
+        consumer();
+      } else {
+        worker();
+      }
+    } catch (...) {
+      ring.stop();
+      throw;
+    }
+    if (w == 0) ring.stop();
   });
-  ring.stop();
-  for (auto& th : pool) th.join();
-  errors.rethrow();
   return result;
 }
 

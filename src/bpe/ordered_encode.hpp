@@ -29,8 +29,10 @@ namespace tok::bpe {
 using ChunkConsumer = std::function<Status(std::size_t chunk, std::span<const TokenId> ids)>;
 
 // Encodes text[cuts[c], cuts[c + 1]) for every chunk c on `threads`
-// threads (the caller's included), in `mode` (not kError: the caller
-// refuses specials once for the whole text, before or in `first`).
+// threads of core's pool (the caller's included; an exception on any of
+// them, such as PieceTooLong, is rethrown here), in `mode` (not kError:
+// the caller refuses specials once for the whole text, before or in
+// `first`).
 // first (optional): run by the calling thread before anything else while
 // the other threads start encoding (`tok encode` checks the whole text for
 // refused specials there, so the check costs no time of its own); its error

@@ -199,7 +199,7 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
     custom_ids.push_back(std::move(l.custom_id));
   }
   unsigned threads = c.runtime.thread_count();
-  model::ThreadPool pool(threads);
+  ThreadPool pool(threads);
   Output out;
   std::vector<std::optional<std::string>> ready(requests.size());
   std::size_t next = 0;

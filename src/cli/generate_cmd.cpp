@@ -122,7 +122,7 @@ int run_generate(GenerateArgs& a) {
     a.gen.observer = a.attn.observer();
   }
   unsigned threads = a.model.thread_count();
-  model::ThreadPool pool(threads);
+  ThreadPool pool(threads);
   Output out;
   nlohmann::json tokens = nlohmann::json::array();
   std::vector<bpe::TokenId> generated;

@@ -135,7 +135,7 @@ int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {
                              ids.size(), ctx));
   }
   unsigned threads = c.runtime.thread_count();
-  model::ThreadPool pool(threads);
+  ThreadPool pool(threads);
   Result<model::MultiRun> run = make_error("no --samples or --beams");
   if (a.samples > 0) {
     model::SamplesOptions o;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 
 namespace tok::cli {
 
@@ -14,6 +15,10 @@ ProgressBar::ProgressBar(std::string label, std::uint64_t total, Unit unit,
                          std::function<std::uint64_t()> done, bool enabled)
     : label_(std::move(label)), total_(total), unit_(unit), done_(std::move(done)),
       start_(std::chrono::steady_clock::now()) {
+  // A thread of its own, not core's pool: it runs beside the work for the
+  // whole command, waking on a timer, where a pool thread would be one the
+  // work cannot use (ThreadPool::run blocks its caller until every thread is
+  // done). loop() lets nothing escape, so it can never terminate tok.
   if (enabled && stderr_is_terminal()) thread_ = std::thread([this] { loop(); });
 }
 
@@ -25,12 +30,23 @@ ProgressBar::~ProgressBar() {
   }
   wake_.notify_all();
   thread_.join();
-  draw(true);
+  try {
+    draw(true);
+  } catch (const std::exception&) {
+    // As in loop(): a destructor must not throw, and the line is only a display.
+  }
 }
 
 void ProgressBar::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
-  while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) draw(false);
+  while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
+    try {
+      draw(false);
+    } catch (const std::exception&) {
+      // Out of memory formatting the line: skip this redraw (the work
+      // reports the error, if it is one, on its own thread).
+    }
+  }
 }
 
 void ProgressBar::draw(bool final) {

@@ -64,7 +64,7 @@ int run_score(const ScoreArgs& a) {
   so.ctx = ctx;
   if (tk.add_bos && tk.bos) so.bos = tk.bos;
   so.kv = *kv;
-  model::ThreadPool pool(a.model.thread_count());
+  ThreadPool pool(a.model.thread_count());
   auto st = model::score(*m, pool, *ids, so);
   if (!st.ok()) return report(make_error("{}: {}", m->path(), st.error().message));
   // The f32 reference for a quantized cache: same policy and block size, no budget.

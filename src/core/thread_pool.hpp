@@ -1,6 +1,7 @@
 // ThreadPool: tok's one work queue. Every parallel loop (encode and count of
-// large texts, word counting, compare, count over many files, JSONL batches,
-// the model's matmuls) runs on it, under one failure rule:
+// large texts, ordered encode, word counting, compare, count over many
+// files, JSONL batches, the Python module's batch calls, the model's
+// matmuls) runs on it, under one failure rule:
 //  - the first error stops the rest: once any thread has thrown (or, with
 //    for_each, returned an error Status), no thread takes another item, and
 //    the call reports that first error after every thread has finished (an

@@ -29,7 +29,7 @@ void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, st
 
 // One row of n values (a multiple of 256) as ggml's block_q8_K, with the
 // same rounding: the activations of the Q4_K / Q6_K decode kernels.
-void quantize_row_q8_k(const float* x, BlockQ8_K* y, std::int64_t n);
+void quantize_row_q8_k(const float* x, ggml::BlockQ8_K* y, std::int64_t n);
 
 // quantize_act_q8_k in two steps, so that threads can share the second:
 // out sized for n rows of cols, then rows [t0, t1) of x quantized into it.
@@ -41,7 +41,7 @@ void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_
 // (bit for bit the same results).
 void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t n,
                        std::int64_t cols, ActQ8K& out);
-void quantize_row_q8_k(const DotKernels& k, const float* x, BlockQ8_K* y, std::int64_t n);
+void quantize_row_q8_k(const DotKernels& k, const float* x, ggml::BlockQ8_K* y, std::int64_t n);
 
 // Does a product of this many tokens with weights of type t go through q8_K
 // activations with these kernels? (AVX-512 VNNI, Q4_K / Q5_K / Q6_K, several

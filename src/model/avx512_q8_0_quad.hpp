@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "model/quant.hpp"
+#include "ggml/blocks.hpp"
 
 namespace tok::model {
 namespace {  // NOLINT(cert-dcl59-cpp, google-build-namespaces): internal linkage is the point
@@ -24,7 +24,7 @@ struct alignas(64) Q8_0Quad {
   __m128 d;        // b[k].d as floats
 };
 
-Q8_0Quad load_q8_0_quad(const BlockQ8_0* b) {
+Q8_0Quad load_q8_0_quad(const ggml::BlockQ8_0* b) {
   const __m512i eight = _mm512_set1_epi8(8);
   Q8_0Quad q;
   q.lo = _mm512_castsi128_si512(load16(b[0].qs));

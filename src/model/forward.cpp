@@ -50,8 +50,8 @@ Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels
   gate_.resize(b * ffn);
   up_.resize(b * ffn);
   tmp_.resize(b * dim);
-  xq_.resize(b * (std::max(std::max(dim, ffn), q) / kQK + 1));
-  xk8_.resize(kKQuantTileMinTokens * (std::max(std::max(dim, ffn), q) / kQKK + 1));
+  xq_.resize(b * (std::max(std::max(dim, ffn), q) / ggml::kQK + 1));
+  xk8_.resize(kKQuantTileMinTokens * (std::max(std::max(dim, ffn), q) / ggml::kQKK + 1));
 }
 
 KvShape Forward::kv_shape(int ctx) const {
@@ -83,7 +83,7 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
     std::fill(y, y + n * rows, std::numeric_limits<float>::quiet_NaN());
     return;
   }
-  ActBatch acts{x, cols, nullptr, cols / kQK, n};
+  ActBatch acts{x, cols, nullptr, cols / ggml::kQK, n};
   // A prompt's activations are quantized by all the threads (one thread
   // quantizing them while the others waited cost 3-4% of a 2-thread Q4_K or
   // Q8_0 prefill).
@@ -94,13 +94,13 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
     acts.xk = &xk_;
   } else if (wants_q8(w.type)) {
     over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
-      for (std::int64_t b = t0; b < t1; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / kQK)], cols);
+      for (std::int64_t b = t0; b < t1; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / ggml::kQK)], cols);
     });
     acts.xq = xq_.data();
   } else if (wants_q8_k_rows(k_, w.type, n)) {
-    for (std::int64_t b = 0; b < n; ++b) quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / kQKK)], cols);
+    for (std::int64_t b = 0; b < n; ++b) quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / ggml::kQKK)], cols);
     acts.xk8 = xk8_.data();
-    acts.xk8_stride = cols / kQKK;
+    acts.xk8_stride = cols / ggml::kQKK;
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
   // Waking the workers costs a few microseconds (much more on a busy

@@ -16,13 +16,13 @@
 #include "bpe/merge_table.hpp"
 #include "core/result.hpp"
 #include "core/scratch_vector.hpp"
+#include "core/thread_pool.hpp"
 #include "kv/paged_cache.hpp"
 #include "model/act_q8_k.hpp"
 #include "model/attention.hpp"
 #include "model/kernels.hpp"
 #include "model/kv_cache.hpp"
 #include "model/model.hpp"
-#include "model/thread_pool.hpp"
 
 namespace tok::model {
 
@@ -119,8 +119,8 @@ class Forward {
   core::ScratchVector<float> gate_;      // (batch, ffn)
   core::ScratchVector<float> up_;        // (batch, ffn)
   core::ScratchVector<float> tmp_;       // (batch, dim) projection output
-  core::ScratchVector<BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
-  core::ScratchVector<BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
+  core::ScratchVector<ggml::BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
+  core::ScratchVector<ggml::BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
   ActQ8K xk_;                    // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
   std::vector<float> logits_;    // (batch or 1, n_vocab)
   std::vector<BatchRow> rows_;   // (batch) cache and position of each row

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/quant.hpp"
+#include "ggml/blocks.hpp"
 #include "model/tensor.hpp"
 
 namespace tok::model {
@@ -42,14 +42,14 @@ struct ActQ8K;  // act_q8_k.hpp
 struct ActBatch {
   const float* x = nullptr;
   std::int64_t x_stride = 0;
-  const BlockQ8_0* xq = nullptr;
+  const ggml::BlockQ8_0* xq = nullptr;
   std::int64_t xq_stride = 0;
   std::int64_t n = 0;
   // For Q4_K / Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
   // as q8_K; null: the kernels use the floats.
   const ActQ8K* xk = nullptr;
   // Where wants_q8_k_rows: the n rows as Q8_K blocks (row stride xk8_stride).
-  const BlockQ8_K* xk8 = nullptr;
+  const ggml::BlockQ8_K* xk8 = nullptr;
   std::int64_t xk8_stride = 0;
 };
 
@@ -62,37 +62,37 @@ struct DotKernels {
   float (*f32)(const float* w, const float* x, std::int64_t n);
   float (*f16)(const std::uint16_t* w, const float* x, std::int64_t n);
   float (*bf16)(const std::uint16_t* w, const float* x, std::int64_t n);
-  float (*q8_0)(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q4_0)(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q4_k)(const BlockQ4_K* w, const float* x, std::int64_t n);
-  float (*q6_k)(const BlockQ6_K* w, const float* x, std::int64_t n);
+  float (*q8_0)(const ggml::BlockQ8_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q4_0)(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q4_k)(const ggml::BlockQ4_K* w, const float* x, std::int64_t n);
+  float (*q6_k)(const ggml::BlockQ6_K* w, const float* x, std::int64_t n);
   // Activations to Q8_0 the way ggml's SIMD quantize_row_q8_0 does it
   // (scale 127 / max|x|, round half to even), so that Q8_0 models give
   // llama.cpp's greedy tokens; scalar and AVX2 versions agree bit for bit.
-  void (*quantize_q8_0)(const float* x, BlockQ8_0* y, std::int64_t n);
+  void (*quantize_q8_0)(const float* x, ggml::BlockQ8_0* y, std::int64_t n);
   GemmFn gemm;
   // Any other type tok computes with: dot_by_dequant over this set's f32 dot.
   float (*dequant_dot)(const ggml::TypeTraits& t, const void* w, const float* x, std::int64_t n);
   // The 32-value types with a minimum or a 5th bit, and the 2-, 3- and
   // 5-bit K-quants (all on Q8_0 activations).
-  float (*q4_1)(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q5_0)(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q5_1)(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q2_k)(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q3_k)(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
-  float (*q5_k)(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+  float (*q4_1)(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q5_0)(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q5_1)(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q2_k)(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q3_k)(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+  float (*q5_k)(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
   // Q4_K / Q6_K on Q8_K activations (llama.cpp's decode), where this set
   // has them (AVX2 and AVX-512; null elsewhere: then q4_k / q6_k on the
   // floats). Row by row only: batches of kKQuantTileMinTokens and more keep
   // their tiles (float, or q8_K in int16 with AVX-512 VNNI).
-  float (*q4_k_q8k)(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
-  float (*q6_k_q8k)(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n);
+  float (*q4_k_q8k)(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+  float (*q6_k_q8k)(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
   // One 256-value block of activations as q8_K, bit for bit the scalar
   // quantizers of act_q8_k.hpp (which call these where set; null: their own
   // loops): widened to int16 with the scale and the eight d-scaled 32-value
   // sums (the prefill tiles' form), and as a BlockQ8_K (decode's).
   void (*q8_k_block16)(const float* x, std::int16_t* q, float* d, float* sums);
-  void (*q8_k_block)(const float* x, BlockQ8_K* y);
+  void (*q8_k_block)(const float* x, ggml::BlockQ8_K* y);
 };
 
 // Dequantizes 256 values of w at a time (ggml's reference code) and takes
@@ -136,8 +136,8 @@ const DotKernels* neon_kernels();
 // their Q8_0 blocks when wants_q8(weight type).
 struct Activation {
   const float* x = nullptr;         // (n)
-  const BlockQ8_0* xq = nullptr;    // (n / 32) or null
-  const BlockQ8_K* xk8 = nullptr;   // (n / 256) or null: wants_q8_k_rows
+  const ggml::BlockQ8_0* xq = nullptr;    // (n / 32) or null
+  const ggml::BlockQ8_K* xk8 = nullptr;   // (n / 256) or null: wants_q8_k_rows
 };
 
 // Does multiplying by weights of this type want Q8_0 activations?
@@ -171,12 +171,12 @@ inline bool wants_q8_k_rows(const DotKernels& k, DType t, std::int64_t n) {
 // The scalar kernels of the types above, for the SIMD sets that have none
 // of their own (kernels_scalar_types.cpp).
 namespace scalar {
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
 }  // namespace scalar
 
 // Dot product of row r of w with the activation.

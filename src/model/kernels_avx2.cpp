@@ -7,6 +7,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
+#include "ggml/half.hpp"
 #include "model/simd_avx2.hpp"
 
 namespace tok::model {
@@ -17,14 +18,14 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
 
 // kernels_avx2_types.cpp
 namespace avx2 {
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q4_k_q8k(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
-float dot_q6_k_q8k(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n);
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q4_k_q8k(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q6_k_q8k(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
 }  // namespace avx2
 
 namespace {
@@ -69,11 +70,11 @@ float dot_half(const std::uint16_t* w, const float* x, std::int64_t n) {
   for (; i < n; ++i) s += Scalar(w[i]) * x[i];
   return s;
 }
-float bf16_scalar(std::uint16_t h) { return bf16_to_f32(h); }
+float bf16_scalar(std::uint16_t h) { return ggml::bf16_to_f32(h); }
 
-float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q8_0(const ggml::BlockQ8_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0;
-  std::int64_t nb = n / kQK, b = 0;
+  std::int64_t nb = n / ggml::kQK, b = 0;
   for (; b + 2 <= nb; b += 2) {
     __m256i w0 = load256(w[b].qs), w1 = load256(w[b + 1].qs);
     __m256 p0 = dot_i8(_mm256_sign_epi8(w0, w0), w0, load256(x[b].qs));
@@ -89,9 +90,9 @@ float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
   return hsum(_mm256_add_ps(acc0, acc1));
 }
 
-float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q4_0(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     __m256i v = q4_0_values(w[b].qs);
     __m256 p = dot_i8(_mm256_sign_epi8(v, v), v, load256(x[b].qs));
     acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p, acc);
@@ -100,9 +101,9 @@ float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
 }
 
 // ggml's AVX2 quantize_row_q8_0: scale 127 / max|x|, round half to even.
-void quantize_act_q8_0_avx2(const float* x, BlockQ8_0* y, std::int64_t n) {
+void quantize_act_q8_0_avx2(const float* x, ggml::BlockQ8_0* y, std::int64_t n) {
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
-  for (std::int64_t i = 0; i < n / kQK; ++i, x += kQK) {
+  for (std::int64_t i = 0; i < n / ggml::kQK; ++i, x += ggml::kQK) {
     __m256 v[4];
     __m256 amax = _mm256_setzero_ps();
     for (int j = 0; j < 4; ++j) {
@@ -113,7 +114,7 @@ void quantize_act_q8_0_avx2(const float* x, BlockQ8_0* y, std::int64_t n) {
     m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
     m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
     float max = _mm_cvtss_f32(m4);
-    y[i].d = f32_to_fp16(max / 127.0f);
+    y[i].d = ggml::f32_to_fp16(max / 127.0f);
     const __m256 mul = _mm256_set1_ps(max != 0.0f ? 127.0f / max : 0.0f);
     __m256i q[4];
     for (int j = 0; j < 4; ++j) {
@@ -129,15 +130,15 @@ void quantize_act_q8_0_avx2(const float* x, BlockQ8_0* y, std::int64_t n) {
 
 // Q4_K: each 32-element sub-block is d * sc * q - dmin * m (q a nibble), the
 // formula of dequantize_row, vectorized; no dequantized buffer.
-float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
+float dot_q4_k(const ggml::BlockQ4_K* w, const float* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
   const __m256i low = _mm256_set1_epi32(0x0F);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
     const std::uint8_t* q = w[b].qs;
-    for (int j = 0; j < kQKK / 64; ++j, q += 32) {
+    for (int j = 0; j < ggml::kQKK / 64; ++j, q += 32) {
       std::uint8_t sc[2], m[2];
-      for (int h = 0; h < 2; ++h) scale_min_k4(2 * j + h, w[b].scales, sc[h], m[h]);
+      for (int h = 0; h < 2; ++h) ggml::scale_min_k4(2 * j + h, w[b].scales, sc[h], m[h]);
       __m256 d1 = _mm256_set1_ps(d * sc[0]), m1 = _mm256_set1_ps(dmin * m[0]);
       __m256 d2 = _mm256_set1_ps(d * sc[1]), m2 = _mm256_set1_ps(dmin * m[1]);
       const float* xs = x + 64 * j;
@@ -155,16 +156,16 @@ float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
 
 // Q6_K: 6-bit values (4 low bits in ql, 2 high in qh) minus 32, times d and
 // a signed 8-bit scale per 16 elements; the layout of dequantize_row.
-float dot_q6_k(const BlockQ6_K* w, const float* x, std::int64_t n) {
+float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
   const __m256i low = _mm256_set1_epi32(0x0F), three = _mm256_set1_epi32(3), off = _mm256_set1_epi32(32);
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
     float d = half(w[b].d);
     const std::uint8_t* ql = w[b].ql;
     const std::uint8_t* qh = w[b].qh;
     const std::int8_t* sc = w[b].scales;
-    for (int c = 0; c < kQKK; c += 128, ql += 64, qh += 32, sc += 8) {
-      const float* xs = x + b * kQKK + c;
+    for (int c = 0; c < ggml::kQKK; c += 128, ql += 64, qh += 32, sc += 8) {
+      const float* xs = x + b * ggml::kQKK + c;
       for (int l = 0; l < 32; l += 8) {
         int is = l / 16;
         __m256i a = bytes8(ql + l), a2 = bytes8(ql + l + 32), h = bytes8(qh + l);

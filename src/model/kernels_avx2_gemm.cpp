@@ -71,11 +71,11 @@ struct FloatTile {
 
 // Q8_0 / Q4_0 weights times Q8_0 activations.
 struct WeightsQ8_0 {
-  using Block = BlockQ8_0;
+  using Block = ggml::BlockQ8_0;
   static __m256i values(const Block& b) { return load256(b.qs); }
 };
 struct WeightsQ4_0 {
-  using Block = BlockQ4_0;
+  using Block = ggml::BlockQ4_0;
   static __m256i values(const Block& b) { return q4_0_values(b.qs); }
 };
 
@@ -90,13 +90,13 @@ struct QuantTile {
     for (int m = 0; m < RM; ++m) {
       w[m] = reinterpret_cast<const Block*>(c.w + static_cast<std::size_t>(r + m) * c.w_row);
     }
-    const BlockQ8_0* x = c.a.xq + t * c.a.xq_stride;
-    for (std::int64_t b = 0; b < c.cols / kQK; ++b) {
+    const ggml::BlockQ8_0* x = c.a.xq + t * c.a.xq_stride;
+    for (std::int64_t b = 0; b < c.cols / ggml::kQK; ++b) {
       __m256i xv[RN];
       float dx[RN];
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
-        const BlockQ8_0& xb = x[j * c.a.xq_stride + b];
+        const ggml::BlockQ8_0& xb = x[j * c.a.xq_stride + b];
         xv[j] = load256(xb.qs);
         dx[j] = half(xb.d);
       }
@@ -176,7 +176,7 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
                const ActBatch& a, float* y, std::int64_t ldy) {
   if (w.q4_0x4 || w.q4_kx16 || w.q6_kx16) return gemm_by_rows(k, w, r0, r1, a, y, ldy);  // only AVX-512 has their kernels
   Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols, y, ldy};
-  bool whole_vectors = w.cols % kQK == 0;
+  bool whole_vectors = w.cols % ggml::kQK == 0;
   switch (whole_vectors ? w.type : DType::kBF16) {
     case DType::kF32: return tiled<FloatTile<LoadF32>, 4, 3>(c, r0, r1);
     case DType::kF16: return tiled<FloatTile<LoadF16>, 4, 3>(c, r0, r1);

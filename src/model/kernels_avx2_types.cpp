@@ -38,11 +38,11 @@ inline __m256i dot_u8(__m256i q, __m256i x) {
 // come from the Q8_0 block (llama.cpp's Q8_1 blocks carry them); two blocks
 // per iteration so the two multiply-add chains overlap.
 template <class Block, __m256i (*Codes)(const Block&)>
-float dot_with_min(const Block* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_with_min(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   __m256 mins[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   const __m256i ones = _mm256_set1_epi8(1);
-  std::int64_t nb = n / kQK;
+  std::int64_t nb = n / ggml::kQK;
   for (std::int64_t b = 0; b < nb; ++b) {
     __m256i xv = load256(x[b].qs);
     __m256 dot = _mm256_cvtepi32_ps(dot_u8(Codes(w[b]), xv));
@@ -54,26 +54,26 @@ float dot_with_min(const Block* w, const BlockQ8_0* x, std::int64_t n) {
   return hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(mins[0], mins[1])));
 }
 
-__m256i q4_1_codes(const BlockQ4_1& b) { return nibbles(b.qs); }
-__m256i q5_1_codes(const BlockQ5_1& b) {
+__m256i q4_1_codes(const ggml::BlockQ4_1& b) { return nibbles(b.qs); }
+__m256i q5_1_codes(const ggml::BlockQ5_1& b) {
   return _mm256_or_si256(nibbles(b.qs), _mm256_and_si256(bit_bytes(b.qh), _mm256_set1_epi8(0x10)));
 }
 
 }  // namespace
 
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n) {
-  return dot_with_min<BlockQ4_1, q4_1_codes>(w, x, n);
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_with_min<ggml::BlockQ4_1, q4_1_codes>(w, x, n);
 }
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n) {
-  return dot_with_min<BlockQ5_1, q5_1_codes>(w, x, n);
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_with_min<ggml::BlockQ5_1, q5_1_codes>(w, x, n);
 }
 
 // Q5_0: q - 16 as a signed byte is the nibble with 0xF0 or'ed in where the
 // 5th bit is clear (ggml's trick); then dot_i8's sign trick, as Q4_0.
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   const __m256i high = _mm256_set1_epi8(static_cast<char>(0xF0));
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     __m256i v = _mm256_or_si256(nibbles(w[b].qs), _mm256_andnot_si256(bit_bytes(w[b].qh), high));
     __m256 p = dot_i8(_mm256_sign_epi8(v, v), v, load256(x[b].qs));
     acc[b & 1] = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * half(x[b].d)), p, acc[b & 1]);
@@ -109,22 +109,22 @@ inline __m256i pair_scales(__m256i half, int j) {
 // Q5_K: sub-block j (one Q8_0 block) is d sc_j q - dmin m_j with q in 0..31:
 // the 5th bit of element 64 k + l (l < 32) is bit 2k of qh[l], of element
 // 64 k + 32 + l bit 2k + 1.
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   const __m256i low = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi8(1);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
     __m256i qh = load256(w[b].qh);
-    for (int k = 0; k < kQKK / 64; ++k) {
+    for (int k = 0; k < ggml::kQKK / 64; ++k) {
       __m256i q = load256(w[b].qs + 32 * k);
       for (int h = 0; h < 2; ++h) {
         std::uint8_t sc, m;
-        scale_min_k4(2 * k + h, w[b].scales, sc, m);
+        ggml::scale_min_k4(2 * k + h, w[b].scales, sc, m);
         // 16-bit shifts: the mask keeps each byte's own bit.
         __m256i nib = h == 0 ? _mm256_and_si256(q, low) : _mm256_and_si256(_mm256_srli_epi16(q, 4), low);
         __m256i bit = _mm256_and_si256(_mm256_srli_epi16(qh, 2 * k + h), ones);
         __m256i codes = _mm256_or_si256(nib, _mm256_slli_epi16(bit, 4));
-        const BlockQ8_0& xb = x[2 * k + h];
+        const ggml::BlockQ8_0& xb = x[2 * k + h];
         __m256i xv = load256(xb.qs);
         float dx = half(xb.d);
         acc[h] = _mm256_fmadd_ps(_mm256_set1_ps(d * sc * dx), _mm256_cvtepi32_ps(dot_u8(codes, xv)), acc[h]);
@@ -158,10 +158,10 @@ inline __m256i q3_k_scales(const std::uint8_t* p) {
 // (l < 32) is bits 2s..2s+1 of qs[l] plus 4 where bit 4 h + s of hmask[l] is
 // set, minus 4, times d and the signed 6-bit scale of its 16 elements:
 //   sum(sc (q - 4) x) = madd(maddubs(q, x) - maddubs(4, x), sc).
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     float d = half(w[b].d);
     const __m256i scales = q3_k_scales(w[b].scales);
     __m256i hm = load256(w[b].hmask);
@@ -173,7 +173,7 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
         __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
         __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
         __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
-        const BlockQ8_0& xb = x[4 * h + s];
+        const ggml::BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
         __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(four, xv));
         __m256i dot = _mm256_madd_epi16(p, pair_scales(sh, s));
@@ -186,10 +186,10 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
 
 // Q2_K: the layout of Q3_K without the high bits; each 16 elements have a
 // 4-bit scale and a 4-bit minimum: d sc q - dmin m.
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   const __m256i three = _mm256_set1_epi8(3), ones = _mm256_set1_epi8(1);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     float d = half(w[b].d), dmin = half(w[b].dmin);
     __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales));
     const __m256i scales = _mm256_cvtepu8_epi16(_mm_and_si128(sm, _mm_set1_epi8(0x0F)));
@@ -200,7 +200,7 @@ float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
 #pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
         __m256i codes = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three);
-        const BlockQ8_0& xb = x[4 * h + s];
+        const ggml::BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
         __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sh, s));
         __m256i mins = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, xv), pair_scales(mh, s));
@@ -219,19 +219,19 @@ float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
 // the x sums from the block's 16-value bsums. Against the float kernel
 // (dot_q4_k: the super-block dequantized in registers) this is about twice
 // the decode rate, and the rounding llama.cpp's ids come from.
-float dot_q4_k_q8k(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
+float dot_q4_k_q8k(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
   float mins = 0;
   const __m256i low = _mm256_set1_epi8(0x0F);
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
-    const BlockQ8_K& xb = x[b];
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
+    const ggml::BlockQ8_K& xb = x[b];
     __m256i isum = _mm256_setzero_si256();
     int msum = 0;
 #pragma GCC unroll 4
-    for (int k = 0; k < kQKK / 64; ++k) {
+    for (int k = 0; k < ggml::kQKK / 64; ++k) {
       std::uint8_t sc0, m0, sc1, m1;
-      scale_min_k4(2 * k, w[b].scales, sc0, m0);
-      scale_min_k4(2 * k + 1, w[b].scales, sc1, m1);
+      ggml::scale_min_k4(2 * k, w[b].scales, sc0, m0);
+      ggml::scale_min_k4(2 * k + 1, w[b].scales, sc1, m1);
       msum += m0 * (xb.bsums[4 * k] + xb.bsums[4 * k + 1]) + m1 * (xb.bsums[4 * k + 2] + xb.bsums[4 * k + 3]);
       __m256i q = load256(w[b].qs + 32 * k);
       __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(q, low), load256(xb.qs + 64 * k));
@@ -252,11 +252,11 @@ float dot_q4_k_q8k(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
 // scale of its 16 elements (8 h + 2 g, then 8 h + 2 g + 1):
 //   sum(sc (u - 32) x) = madd(maddubs(u, x) - maddubs(32, x), sc),
 // summed in integers over the super-block, then one multiply by d dx.
-float dot_q6_k_q8k(const BlockQ6_K* w, const BlockQ8_K* x, std::int64_t n) {
+float dot_q6_k_q8k(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
   const __m256i low = _mm256_set1_epi8(0x0F), two = _mm256_set1_epi8(3), k32 = _mm256_set1_epi8(32);
-  for (std::int64_t b = 0; b < n / kQKK; ++b) {
-    const BlockQ8_K& xb = x[b];
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
+    const ggml::BlockQ8_K& xb = x[b];
     const __m256i scales =
         _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales)));
     __m256i isum = _mm256_setzero_si256();

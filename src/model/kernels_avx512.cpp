@@ -48,10 +48,10 @@ void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::i
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                    std::int64_t ldy);
 // kernels_avx512_q4_k.cpp: Q4_K rows on Q8_K activations (decode).
-float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n);
-void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y);
+float dot_q4_k_q8k_avx512(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ggml::BlockQ8_K* x, float* y);
 void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d, float* sums);  // kernels_avx512_q8_k.cpp
-void quantize_q8_k_block_avx512(const float* x, BlockQ8_K* y);
+void quantize_q8_k_block_avx512(const float* x, ggml::BlockQ8_K* y);
 // kernels_avx512_gemm_q4_k.cpp: Q4_K rows repacked in groups of sixteen.
 void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                          const ActBatch& a, float* y, std::int64_t ldy);
@@ -81,14 +81,14 @@ inline __m256i load32(const void* p) {
 
 // Weight blocks as 32 unsigned bytes, and the offset they carry.
 struct VnniQ8_0 {
-  using Block = BlockQ8_0;
+  using Block = ggml::BlockQ8_0;
   static constexpr int kOffset = 128;
   static __m256i values(const Block& b) {
     return _mm256_xor_si256(load32(b.qs), _mm256_set1_epi8(-128));
   }
 };
 struct VnniQ4_0 {
-  using Block = BlockQ4_0;
+  using Block = ggml::BlockQ4_0;
   static constexpr int kOffset = 8;
   // Low nibbles are elements 0..15, high nibbles 16..31.
   static __m256i values(const Block& b) {
@@ -101,7 +101,7 @@ struct VnniQ4_0 {
 // out[m][j] = (row w[m], nb blocks) . (activation x[j]), RM rows x RN tokens
 // held in registers for the whole row.
 template <class W, int RM, int RN>
-void vnni_tile(const typename W::Block* const* w, const BlockQ8_0* const* x, std::int64_t nb,
+void vnni_tile(const typename W::Block* const* w, const ggml::BlockQ8_0* const* x, std::int64_t nb,
                float (*out)[RN]) {
   const __m256i offset = _mm256_set1_epi8(static_cast<char>(W::kOffset));
   __m256 acc[RM][RN];
@@ -141,7 +141,7 @@ void vnni_tile(const typename W::Block* const* w, const BlockQ8_0* const* x, std
 // One row, 256-bit: four accumulators so that the float multiply-adds of
 // consecutive blocks do not wait on each other.
 template <class W>
-float row_vnni256(const typename W::Block* w, const BlockQ8_0* x, std::int64_t nb) {
+float row_vnni256(const typename W::Block* w, const ggml::BlockQ8_0* x, std::int64_t nb) {
   const __m256i offset = _mm256_set1_epi8(static_cast<char>(W::kOffset));
   __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
                    _mm256_setzero_ps()};
@@ -166,10 +166,10 @@ float row_vnni256(const typename W::Block* w, const BlockQ8_0* x, std::int64_t n
 // the activation pair is permuted to match (once per product, see ActPair);
 // scale_index spreads the pair's two scales over the matching lanes.
 struct Vnni512Q8_0 {
-  using Block = BlockQ8_0;
+  using Block = ggml::BlockQ8_0;
   static constexpr int kOffset = 128;
   static constexpr auto kPrefetchHint = _MM_HINT_T1;  // see row_vnni512
-  static __m512i acts(const BlockQ8_0& x0, const BlockQ8_0& x1) {
+  static __m512i acts(const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1) {
     return _mm512_inserti64x4(_mm512_castsi256_si512(load32(x0.qs)), load32(x1.qs), 1);
   }
   static __m512i values(const Block& b0, const Block& b1) {
@@ -181,10 +181,10 @@ struct Vnni512Q8_0 {
   }
 };
 struct Vnni512Q4_0 {
-  using Block = BlockQ4_0;
+  using Block = ggml::BlockQ4_0;
   static constexpr int kOffset = 8;
   static constexpr auto kPrefetchHint = _MM_HINT_T0;
-  static __m512i acts(const BlockQ8_0& x0, const BlockQ8_0& x1) {
+  static __m512i acts(const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1) {
     __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(load32(x0.qs)), load32(x1.qs), 1);
     return _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(3, 1, 2, 0));
   }
@@ -214,7 +214,7 @@ struct ActPair {
 };
 
 template <class W512>
-void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
+void prepare_pairs(const ggml::BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
   for (std::int64_t i = 0; i < pairs; ++i) {
     out[i].x = W512::acts(x[2 * i], x[2 * i + 1]);
@@ -237,7 +237,7 @@ void prepare_pairs(const BlockQ8_0* x, std::int64_t pairs, ActPair* out) {
 // One row over nb blocks: the prepared pairs, two accumulators, and an odd
 // last block through the 256-bit code (x: the same blocks, unprepared).
 template <class W512, class W256>
-float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ8_0* x,
+float row_vnni512(const typename W512::Block* w, const ActPair* xp, const ggml::BlockQ8_0* x,
                   std::int64_t nb) {
   using Block = typename W512::Block;
   const __m512i idx = W512::scale_index();
@@ -264,8 +264,8 @@ float row_vnni512(const typename W512::Block* w, const ActPair* xp, const BlockQ
 }
 
 template <class W>
-float dot_vnni(const typename W::Block* w, const BlockQ8_0* x, std::int64_t n) {
-  return row_vnni256<W>(w, x, n / kQK);
+float dot_vnni(const typename W::Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return row_vnni256<W>(w, x, n / ggml::kQK);
 }
 
 struct Ctx {
@@ -281,7 +281,7 @@ template <class W, int RM, int RN>
 void run_tile(const Ctx& c, std::int64_t r, std::int64_t t) {
   using Block = typename W::Block;
   const Block* w[RM];
-  const BlockQ8_0* x[RN];
+  const ggml::BlockQ8_0* x[RN];
   float out[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m)
@@ -352,7 +352,7 @@ void prepare_tile_pairs(const ActBatch& a, std::int64_t t0, std::int64_t t1, std
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
   const __m512i idx = W512::scale_index();
   for (std::int64_t t = t0; t < t1; ++t) {
-    const BlockQ8_0* x = a.xq + t * a.xq_stride;
+    const ggml::BlockQ8_0* x = a.xq + t * a.xq_stride;
     for (std::int64_t p = 0; p < pairs; ++p, ++out) {
       out->x = W512::acts(x[2 * p], x[2 * p + 1]);
       out->corr = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out->x));
@@ -543,8 +543,8 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
   if (w.q4_0x4) return gemm_q4_0x4_avx512(k, w, r0, r1, a, y, ldy);
   if (w.q4_kx16) return gemm_q4_kx16_avx512(k, w, r0, r1, a, y, ldy);
   if (w.q6_kx16) return gemm_q6_kx16_avx512(k, w, r0, r1, a, y, ldy);
-  if (w.cols % kQK == 0 && (w.type == DType::kQ8_0 || w.type == DType::kQ4_0)) {
-    Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols / kQK, y, ldy};
+  if (w.cols % ggml::kQK == 0 && (w.type == DType::kQ8_0 || w.type == DType::kQ4_0)) {
+    Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols / ggml::kQK, y, ldy};
     return w.type == DType::kQ8_0 ? tiled<VnniQ8_0, Vnni512Q8_0>(c, r0, r1)
                                   : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }

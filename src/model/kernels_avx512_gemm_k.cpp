@@ -20,6 +20,7 @@
 //
 // Rows are decoded block_rows(cols) at a time and the tokens taken
 // kBlockTokens at a time, so that both stay in L2 while the tiles sweep them.
+#include "ggml/half.hpp"
 #include "model/act_q8_k.hpp"
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
@@ -44,7 +45,7 @@ std::int64_t block_rows(std::int64_t cols) {
   return std::clamp<std::int64_t>(kBudget / (cols * 2) / 4 * 4, 16, 128);
 }
 constexpr int kRm = 4, kRn = 3;  // 12 int32 + 12 float accumulators, 4 loads: 28 of 32 registers
-constexpr std::int64_t kSubs = kQKK / kQK;  // Q4_K sub-blocks (and act sums) per super-block
+constexpr std::int64_t kSubs = ggml::kQKK / ggml::kQK;  // Q4_K sub-blocks (and act sums) per super-block
 
 // Weight rows decoded for the integer tiles.
 struct IntRows {
@@ -54,10 +55,10 @@ struct IntRows {
   IsaVector<float> mins;      // (block_rows(cols), cols / 32) Q4_K: dmin * m of each sub-block
 };
 
-void decode_q4_k(const BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
-  for (std::int64_t s = 0; s < nb; ++s, q += kQKK) {
-    d[s] = fp16_to_f32(b[s].d);
-    const float dmin = fp16_to_f32(b[s].dmin);
+void decode_q4_k(const ggml::BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
+  for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
+    d[s] = ggml::fp16_to_f32(b[s].d);
+    const float dmin = ggml::fp16_to_f32(b[s].dmin);
     for (int j = 0; j < 4; ++j) {
       std::uint8_t sc0, m0, sc1, m1;
       ggml::scale_min_k4(2 * j, b[s].scales, sc0, m0);
@@ -73,9 +74,9 @@ void decode_q4_k(const BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d,
   }
 }
 
-void decode_q6_k(const BlockQ6_K* b, std::int64_t nb, std::int16_t* q, float* d) {
-  for (std::int64_t s = 0; s < nb; ++s, q += kQKK) {
-    d[s] = fp16_to_f32(b[s].d);
+void decode_q6_k(const ggml::BlockQ6_K* b, std::int64_t nb, std::int16_t* q, float* d) {
+  for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
+    d[s] = ggml::fp16_to_f32(b[s].d);
     for (int h = 0; h < 2; ++h) {  // ggml's dequantize_row_q6_K, 128 values at a time
       const std::uint8_t* ql = b[s].ql + 64 * h;
       const std::uint8_t* qh = b[s].qh + 32 * h;
@@ -93,14 +94,14 @@ void decode_q6_k(const BlockQ6_K* b, std::int64_t nb, std::int16_t* q, float* d)
 }
 
 void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& out) {
-  const std::int64_t nb = w.cols / kQKK;
+  const std::int64_t nb = w.cols / ggml::kQKK;
   for (std::int64_t i = 0; i < m; ++i) {
     std::int16_t* q = out.q.data() + i * w.cols;
     float* d = out.d.data() + i * nb;
     if (w.type == DType::kQ4_K) {
-      decode_q4_k(reinterpret_cast<const BlockQ4_K*>(w.row(r + i)), nb, q, d, out.mins.data() + i * w.cols / kQK);
+      decode_q4_k(reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r + i)), nb, q, d, out.mins.data() + i * w.cols / ggml::kQK);
     } else {
-      decode_q6_k(reinterpret_cast<const BlockQ6_K*>(w.row(r + i)), nb, q, d);
+      decode_q6_k(reinterpret_cast<const ggml::BlockQ6_K*>(w.row(r + i)), nb, q, d);
     }
   }
 }
@@ -128,7 +129,7 @@ __m128 reduce4(__m512 a, __m512 b, __m512 c, __m512 d) {
 // y[(t + j) * ldy + m] = (decoded row i + m) . (token t + j), m < RM, j < RN.
 template <int RM, int RN>
 void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, bool mins, float* y, std::int64_t ldy) {
-  const std::int64_t cols = w.cols, nb = cols / kQKK;
+  const std::int64_t cols = w.cols, nb = cols / ggml::kQKK;
   const std::int16_t* wq[RM];
   const float* wd[RM];
   const std::int16_t* xq[RN];
@@ -151,7 +152,7 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
       for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_setzero_si512();
     }
     TOK_UNROLL
-    for (std::int64_t c = s * kQKK; c < (s + 1) * kQKK; c += 32) {
+    for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 32) {
       __m512i xv[RN];
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
@@ -179,8 +180,8 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
     for (int m = 0; m < RM; ++m) {
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
-        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / kQK, x.sums.data() + (t + j) * cols / kQK,
-                              cols / kQK);
+        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / ggml::kQK, x.sums.data() + (t + j) * cols / ggml::kQK,
+                              cols / ggml::kQK);
       }
     }
   }
@@ -233,8 +234,8 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
   IntRows rows;
   rows.cols = w.cols;
   rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
-  rows.d.resize(static_cast<std::size_t>(block_m * w.cols / kQKK));
-  rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / kQK));
+  rows.d.resize(static_cast<std::size_t>(block_m * w.cols / ggml::kQKK));
+  rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / ggml::kQK));
   const bool mins = w.type == DType::kQ4_K;
   for (std::int64_t r = r0; r < r1; r += block_m) {
     std::int64_t m = std::min(block_m, r1 - r);

@@ -64,7 +64,7 @@ constexpr std::size_t packed_bytes() { return Q5 ? kPackedBytes5 : kPackedBytes;
 constexpr std::int64_t kBlockTokens = 48;
 constexpr int kRn = 8;  // tokens per tile: 3 x 8 accumulators, a chunk and a mask of 32 registers
 
-static_assert(sizeof(BlockQ4_K) == 144 && offsetof(BlockQ4_K, qs) == 16 && offsetof(BlockQ4_K, scales) == 4);
+static_assert(sizeof(ggml::BlockQ4_K) == 144 && offsetof(ggml::BlockQ4_K, qs) == 16 && offsetof(ggml::BlockQ4_K, scales) == 4);
 
 // Groups packed per block: as many as keep the packed rows within 192 KiB
 // (in L2 beside the activations), 1 to 8 of them.
@@ -161,14 +161,14 @@ inline void unpack_scales(__m512i dd, __m512i u0, __m512i u1, __m512i u2, std::u
 
 // Rows [r, r + 16) of w packed as described above into out (nb * kPackedBytes).
 void pack_group(const TensorView& w, std::int64_t r, std::uint8_t* out) {
-  const std::int64_t nb = w.cols / kQKK;
+  const std::int64_t nb = w.cols / ggml::kQKK;
   const std::uint8_t* rows[kRows];
   TOK_UNROLL
   for (int i = 0; i < kRows; ++i) rows[i] = static_cast<const std::uint8_t*>(w.row(r + i));
   for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes) {
     const std::uint8_t* b[kRows];
     TOK_UNROLL
-    for (int i = 0; i < kRows; ++i) b[i] = rows[i] + s * sizeof(BlockQ4_K);
+    for (int i = 0; i < kRows; ++i) b[i] = rows[i] + s * sizeof(ggml::BlockQ4_K);
     for (int h = 0; h < 2; ++h) {  // qs dwords 16h .. 16h + 15
       __m512i v[kRows];
       TOK_UNROLL
@@ -188,8 +188,8 @@ void pack_group(const TensorView& w, std::int64_t r, std::uint8_t* out) {
 // of value 64 j + l, bit 2j + 1 that of value 64 j + 32 + l) transposed the
 // same way and or'ed in, sub-block sb's chunk k at 64 (8 sb + k).
 void pack_group_q5(const TensorView& w, std::int64_t r, std::uint8_t* out) {
-  static_assert(sizeof(BlockQ5_K) == 176 && offsetof(BlockQ5_K, qh) == 16 && offsetof(BlockQ5_K, qs) == 48);
-  const std::int64_t nb = w.cols / kQKK;
+  static_assert(sizeof(ggml::BlockQ5_K) == 176 && offsetof(ggml::BlockQ5_K, qh) == 16 && offsetof(ggml::BlockQ5_K, qs) == 48);
+  const std::int64_t nb = w.cols / ggml::kQKK;
   const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
   const std::uint8_t* rows[kRows];
   TOK_UNROLL
@@ -197,7 +197,7 @@ void pack_group_q5(const TensorView& w, std::int64_t r, std::uint8_t* out) {
   for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes5) {
     const std::uint8_t* b[kRows];
     TOK_UNROLL
-    for (int i = 0; i < kRows; ++i) b[i] = rows[i] + s * sizeof(BlockQ5_K);
+    for (int i = 0; i < kRows; ++i) b[i] = rows[i] + s * sizeof(ggml::BlockQ5_K);
     __m512i qh[kRows];  // the 8 qh dwords of each row in the low half; after the transpose, qh[k] = dword k
     TOK_UNROLL
     for (int i = 0; i < kRows; ++i) {
@@ -231,7 +231,7 @@ void pack_group_q5(const TensorView& w, std::int64_t r, std::uint8_t* out) {
 // Rows [16 g, 16 g + 16) of a Q4_Kx16 view (model/repack.hpp) into out: the
 // chunks are already in place, the scales are unpacked.
 void pack_repacked_group(const TensorView& w, std::int64_t g, std::uint8_t* out) {
-  const std::int64_t nb = w.cols / kQKK;
+  const std::int64_t nb = w.cols / ggml::kQKK;
   const std::uint8_t* unit = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(g) * kRows * w.row_bytes();
   for (std::int64_t s = 0; s < nb; ++s, out += kPackedBytes, unit += kQ4Kx16UnitBytes) {
     std::memcpy(out, unit, kScalesAt);
@@ -269,7 +269,7 @@ inline void sub_block(const std::uint8_t* p, const std::int8_t* const* x, std::i
 // y[j * ldy + m] = (row m of the packed group g) . (token t + j), m < 16, j < RN.
 template <int RN, bool Q5>
 void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t t, float* y, std::int64_t ldy) {
-  const std::int64_t cols = nb * kQKK;
+  const std::int64_t cols = nb * ggml::kQKK;
   const std::int8_t* xq[RN];
   const float* xd[RN];
   const float* xs[RN];
@@ -277,7 +277,7 @@ void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t 
   for (int j = 0; j < RN; ++j) {
     xq[j] = x.q8.data() + (t + j) * cols;
     xd[j] = x.d.data() + (t + j) * nb;
-    xs[j] = x.sums.data() + (t + j) * (cols / kQK);
+    xs[j] = x.sums.data() + (t + j) * (cols / ggml::kQK);
   }
   __m512 acc[RN];
   TOK_UNROLL
@@ -293,7 +293,7 @@ void tile(const std::uint8_t* g, std::int64_t nb, const ActQ8K& x, std::int64_t 
       for (int hi = 0; hi < 2; ++hi) {
         const int sub = 2 * h + hi;
         __m512i isum[RN];
-        const std::int64_t c = s * kQKK + 64 * h + 32 * hi;
+        const std::int64_t c = s * ggml::kQKK + 64 * h + 32 * hi;
         if constexpr (Q5) {
           sub_block<RN, Chunk::kBytes>(g + 64 * 8 * sub, xq, c, isum);
         } else if (hi) {
@@ -363,7 +363,7 @@ void packed_groups(std::int64_t nb, std::int64_t groups, Pack pack, const ActQ8K
 // then one float multiply-add each by d dx and dmin dx. Prefetches
 // kDecodePrefetchBytes ahead: decode reads the groups once, from memory, in
 // order.
-inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K* x) {
+inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const ggml::BlockQ8_K* x) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   __m512 acc = _mm512_setzero_ps();
   for (std::int64_t s = 0; s < nb; ++s, u += kQ4Kx16UnitBytes) {
@@ -403,7 +403,7 @@ inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K*
 void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
                           std::int64_t ldy) {
   packed_groups<false>(
-      w.cols / kQKK, (r1 - r0) / kRows, [&](std::int64_t g, std::uint8_t* out) { pack_group(w, r0 + g * kRows, out); },
+      w.cols / ggml::kQKK, (r1 - r0) / kRows, [&](std::int64_t g, std::uint8_t* out) { pack_group(w, r0 + g * kRows, out); },
       x, y + r0, ldy);
 }
 
@@ -412,12 +412,12 @@ void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
 // copied into a group padded with zero blocks.
 void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
                       std::int64_t ldy) {
-  const std::int64_t nb = w.cols / kQKK, groups = (r1 - r0) / kRows, r16 = r0 + groups * kRows;
+  const std::int64_t nb = w.cols / ggml::kQKK, groups = (r1 - r0) / kRows, r16 = r0 + groups * kRows;
   packed_groups<true>(
       nb, groups, [&](std::int64_t g, std::uint8_t* out) { pack_group_q5(w, r0 + g * kRows, out); }, x, y + r0, ldy);
   if (r16 == r1) return;
   const std::int64_t m = r1 - r16;
-  IsaVector<BlockQ5_K> pad(static_cast<std::size_t>(kRows * nb));  // zero blocks: d = dmin = 0
+  IsaVector<ggml::BlockQ5_K> pad(static_cast<std::size_t>(kRows * nb));  // zero blocks: d = dmin = 0
   std::memcpy(pad.data(), w.row(r16), static_cast<std::size_t>(m) * w.row_bytes());
   const TensorView padded{DType::kQ5_K, kRows, w.cols, pad.data()};
   IsaVector<float> out(static_cast<std::size_t>(x.n * kRows));
@@ -438,14 +438,14 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
 // back as plain blocks).
 void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
                          float* y, std::int64_t ldy) {
-  const std::int64_t grouped = q4_kx16_grouped_rows(w), nb = w.cols / kQKK;
+  const std::int64_t grouped = q4_kx16_grouped_rows(w), nb = w.cols / ggml::kQKK;
   const std::int64_t g0 = (r0 + kRows - 1) / kRows, g1 = std::max(g0, std::min(r1, grouped) / kRows);
   auto by_rows = [&](std::int64_t from, std::int64_t to) {
     if (from >= to) return;
     if (!a.xk) return gemm_by_rows(k, w, from, to, a, y, ldy);
     // q8_K activations: the plain tiles, so that every row sees the same activations.
     if (from >= grouped) return gemm_k_avx512(w, from, to, a, y, ldy);
-    IsaVector<BlockQ4_K> rows(static_cast<std::size_t>((to - from) * nb));
+    IsaVector<ggml::BlockQ4_K> rows(static_cast<std::size_t>((to - from) * nb));
     for (std::int64_t r = from; r < to; ++r) unpack_row_q4_kx16(w, r, rows.data() + (r - from) * nb);
     gemm_k_avx512(TensorView{DType::kQ4_K, to - from, w.cols, rows.data()}, 0, to - from, a, y + from, ldy);
   };

@@ -56,7 +56,7 @@ inline __m512i lane_byte(__m512i v, int b) {
 // One group's units at u times one token's Q8_K blocks x: the 16 rows' dot
 // products in the lanes. Prefetches kDecodePrefetchBytes ahead, as the
 // other decode kernels.
-inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K* x) {
+inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const ggml::BlockQ8_K* x) {
   const __m512i low4 = _mm512_set1_epi8(0x0F), high2 = _mm512_set1_epi8(0x30);
   __m512 acc = _mm512_setzero_ps();
   for (std::int64_t s = 0; s < nb; ++s, u += kQ6Kx16UnitBytes) {
@@ -112,12 +112,12 @@ inline __m512 group_q8k(const std::uint8_t* u, std::int64_t nb, const BlockQ8_K*
 // range cuts and plain rows after the last group by the plain rows' kernels.
 void gemm_q6_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                          const ActBatch& a, float* y, std::int64_t ldy) {
-  const std::int64_t grouped = q6_kx16_grouped_rows(w), nb = w.cols / kQKK;
+  const std::int64_t grouped = q6_kx16_grouped_rows(w), nb = w.cols / ggml::kQKK;
   if (a.xk) {
     // Plain rows read back 64 at a time (the int16 tiles decode blocks of
     // 16 to 128 rows once per product anyway).
     constexpr std::int64_t kBack = 64;
-    IsaVector<BlockQ6_K> rows(static_cast<std::size_t>(std::min(kBack, r1 - r0) * nb));
+    IsaVector<ggml::BlockQ6_K> rows(static_cast<std::size_t>(std::min(kBack, r1 - r0) * nb));
     for (std::int64_t r = r0; r < r1; r += kBack) {
       const std::int64_t m = std::min(kBack, r1 - r);
       if (r >= grouped) {

@@ -73,7 +73,7 @@ constexpr ScaleIndex kIndex;
 
 // acc plus d dx (the scaled int32 sums isum) less the mins term
 // dmin dx sum_j m_j (x sums of sub-block j, from the block's bsums).
-inline __m512 finish(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512i sm, __m512i isum, __m512 acc) {
+inline __m512 finish(const ggml::BlockQ4_K& wb, const ggml::BlockQ8_K& xb, __m512i sm, __m512i isum, __m512 acc) {
   // Mins doubled (m0 m0 m1 m1 ...) to meet bsums' two halves of each sub-block.
   const __m256i idx_mins = _mm256_setr_epi16(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
   acc = _mm512_fmadd_ps(_mm512_set1_ps(_cvtsh_ss(wb.d) * xb.d), _mm512_cvtepi32_ps(isum), acc);
@@ -84,7 +84,7 @@ inline __m512 finish(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512i sm, __m51
 }
 
 // One super-block of one row added to acc (16 lanes to be summed).
-inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) {
+inline __m512 super_block(const ggml::BlockQ4_K& wb, const ggml::BlockQ8_K& xb, __m512 acc) {
   const __m512i idx_lo = _mm512_load_si512(kIndex.lo), idx_hi = _mm512_load_si512(kIndex.hi);
   __m512i dp[4];
 #pragma GCC unroll 4
@@ -98,7 +98,7 @@ inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, __m512 acc) 
   return finish(wb, xb, sm, isum, acc);
 }
 
-inline __m512 row_acc(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t nsb) {
+inline __m512 row_acc(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t nsb) {
   __m512 acc = _mm512_setzero_ps();
   for (std::int64_t b = 0; b < nsb; ++b) acc = super_block(w[b], x[b], acc);
   return acc;
@@ -118,7 +118,7 @@ inline __m512i join(const std::int8_t* a, const std::int8_t* b) {
                             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), 1);
 }
 
-void prepare(const BlockQ8_K* x, std::int64_t nsb, PreparedQ8K* out) {
+void prepare(const ggml::BlockQ8_K* x, std::int64_t nsb, PreparedQ8K* out) {
   for (std::int64_t b = 0; b < nsb; ++b) {
     for (int h = 0; h < 2; ++h) {
       const std::int8_t* q = x[b].qs + 128 * h;
@@ -140,7 +140,7 @@ struct PreparedIndex {
 };
 constexpr PreparedIndex kPreparedIndex;
 
-inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, const PreparedQ8K& xp, __m512 acc) {
+inline __m512 super_block(const ggml::BlockQ4_K& wb, const ggml::BlockQ8_K& xb, const PreparedQ8K& xp, __m512 acc) {
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   const __m512i sm = _mm512_castsi256_si512(scales_mins(wb.scales));
   __m512i isum = _mm512_setzero_si512();
@@ -155,7 +155,7 @@ inline __m512 super_block(const BlockQ4_K& wb, const BlockQ8_K& xb, const Prepar
   return finish(wb, xb, sm, isum, acc);
 }
 
-inline __m512 row_acc(const BlockQ4_K* w, const BlockQ8_K* x, const PreparedQ8K* xp, std::int64_t nsb) {
+inline __m512 row_acc(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, const PreparedQ8K* xp, std::int64_t nsb) {
   __m512 acc = _mm512_setzero_ps();
   for (std::int64_t b = 0; b < nsb; ++b) acc = super_block(w[b], x[b], xp[b], acc);
   return acc;
@@ -174,26 +174,26 @@ inline __m128 sum_rows(__m512 a, __m512 b, __m512 c, __m512 d) {
 
 }  // namespace
 
-float dot_q4_k_q8k_avx512(const BlockQ4_K* w, const BlockQ8_K* x, std::int64_t n) {
-  return _mm512_reduce_add_ps(row_acc(w, x, n / kQKK));
+float dot_q4_k_q8k_avx512(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
+  return _mm512_reduce_add_ps(row_acc(w, x, n / ggml::kQKK));
 }
 
 // y[r] for r0 <= r < r1: one token, activations prepared once per chunk of
 // columns (on the stack; longer rows add up their chunks in y), rows four
 // at a time (one reduction per four rows, no per-row call through dot_row).
-void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const BlockQ8_K* x, float* y) {
+void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ggml::BlockQ8_K* x, float* y) {
   constexpr std::int64_t kChunk = 32;  // super-blocks: 8192 columns, 8 KiB prepared
   PreparedQ8K xp[kChunk];
-  const std::int64_t nsb = w.cols / kQKK;
+  const std::int64_t nsb = w.cols / ggml::kQKK;
   for (std::int64_t b0 = 0; b0 < nsb; b0 += kChunk) {
     const std::int64_t nb = std::min(kChunk, nsb - b0);
     prepare(x + b0, nb, xp);
-    auto row = [&](std::int64_t r) { return row_acc(reinterpret_cast<const BlockQ4_K*>(w.row(r)) + b0, x + b0, xp, nb); };
+    auto row = [&](std::int64_t r) { return row_acc(reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r)) + b0, x + b0, xp, nb); };
     std::int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
       // The four rows a super-block at a time: longer loop bodies than four
       // short row loops (rows of 768 columns are 3 super-blocks).
-      const auto* w0 = reinterpret_cast<const BlockQ4_K*>(w.row(r)) + b0;
+      const auto* w0 = reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r)) + b0;
       const std::int64_t stride = nsb;  // blocks from one row to the next
       __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
       for (std::int64_t b = 0; b < nb; ++b) {

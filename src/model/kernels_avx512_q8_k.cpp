@@ -23,7 +23,7 @@
 namespace tok::model {
 namespace {
 
-constexpr int kVecs = kQKK / 16;
+constexpr int kVecs = ggml::kQKK / 16;
 
 // The first value of largest magnitude in x[0, kQKK), or 0 when all are 0.
 inline float signed_max(const float* x) {
@@ -49,14 +49,14 @@ void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d, flo
   const float max = signed_max(x);
   if (max == 0) {
     *d = 0;
-    std::memset(q, 0, kQKK * sizeof *q);
-    for (int b = 0; b < kQKK / kQK; ++b) sums[b] = 0;
+    std::memset(q, 0, ggml::kQKK * sizeof *q);
+    for (int b = 0; b < ggml::kQKK / ggml::kQK; ++b) sums[b] = 0;
     return;
   }
   const float iscale = -127.f / max;
   const __m512 vs = _mm512_set1_ps(iscale);
   *d = 1 / iscale;
-  for (int b = 0; b < kQKK / kQK; ++b) {
+  for (int b = 0; b < ggml::kQKK / ggml::kQK; ++b) {
     __m512i lo = quantize16(x + 32 * b, vs), hi = quantize16(x + 32 * b + 16, vs);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 32 * b), _mm512_cvtepi32_epi16(lo));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 32 * b + 16), _mm512_cvtepi32_epi16(hi));
@@ -64,7 +64,7 @@ void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d, flo
   }
 }
 
-void quantize_q8_k_block_avx512(const float* x, BlockQ8_K* y) {
+void quantize_q8_k_block_avx512(const float* x, ggml::BlockQ8_K* y) {
   const float max = signed_max(x);
   if (max == 0) {
     std::memset(y, 0, sizeof *y);

@@ -35,7 +35,7 @@
 namespace tok::model {
 namespace {
 
-static_assert(kQ4x4UnitBytes == 288 && sizeof(BlockQ8_0) == 34);
+static_assert(kQ4x4UnitBytes == 288 && sizeof(ggml::BlockQ8_0) == 34);
 
 // The activations of one unit's 4 blocks in the weights' nibble order, the
 // offset correction each row's sum starts from, and the scales spread to
@@ -46,7 +46,7 @@ struct alignas(64) ActUnit {
   __m512 d;        // x[k].d in lanes 4k..4k+3
 };
 
-void prepare(const BlockQ8_0* x, std::int64_t units, ActUnit* out) {
+void prepare(const ggml::BlockQ8_0* x, std::int64_t units, ActUnit* out) {
   const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
   for (std::int64_t i = 0; i < units; ++i) {
     const Q8_0Quad q = load_q8_0_quad(x + kQ4x4UnitBlocks * i);
@@ -146,10 +146,10 @@ std::size_t group_bytes(const TensorView& w) {
 
 // Groups [g0, g1) times one token. Activations prepared once per chunk of
 // columns, on the stack; longer rows add up their chunks in y.
-void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const BlockQ8_0* x, float* y) {
+void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ggml::BlockQ8_0* x, float* y) {
   constexpr std::int64_t kChunk = 64;  // units: 8192 columns, 16 KiB of prepared activations
   ActUnit xu[kChunk];
-  const std::int64_t units = w.cols / (kQK * kQ4x4UnitBlocks);
+  const std::int64_t units = w.cols / (ggml::kQK * kQ4x4UnitBlocks);
   const auto* base = static_cast<const std::uint8_t*>(w.data);
   for (std::int64_t u0 = 0; u0 < units; u0 += kChunk) {
     const std::int64_t nu = std::min(kChunk, units - u0);
@@ -169,7 +169,7 @@ void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const 
 void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ActBatch& a, float* y,
                     std::int64_t ldy) {
   constexpr std::int64_t kTokens = 32, kTile = 8;
-  const std::int64_t units = w.cols / (kQK * kQ4x4UnitBlocks);
+  const std::int64_t units = w.cols / (ggml::kQK * kQ4x4UnitBlocks);
   const auto* base = static_cast<const std::uint8_t*>(w.data);
   IsaVector<ActUnit> xu(static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
   for (std::int64_t t0 = 0; t0 < a.n; t0 += kTokens) {

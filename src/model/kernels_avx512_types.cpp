@@ -44,7 +44,7 @@ inline __m128i load16(const void* p) {
 }
 
 // Activation blocks x0 and x1 in one register, as stored.
-inline __m512i acts(const BlockQ8_0& x0, const BlockQ8_0& x1) {
+inline __m512i acts(const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1) {
   return _mm512_inserti64x4(_mm512_castsi256_si512(load32(x0.qs)), load32(x1.qs), 1);
 }
 
@@ -85,14 +85,14 @@ inline __m512i dpbusd(__m512i acc, __m512i u, __m512i s) {
 
 // An all-zero activation block: pairs an odd last block with nothing (its
 // scale 0 zeroes whatever the weights give).
-const BlockQ8_0 kZeroBlock{};
+const ggml::BlockQ8_0 kZeroBlock{};
 
 // 32-value types, two blocks per step: Pair(w0, w1, x0, x1, acc) adds the
 // pair's contribution to acc. Two accumulators; an odd last block paired
 // with kZeroBlock.
 template <class Block, class Pair>
-float rows32(const Block* w, const BlockQ8_0* x, std::int64_t n, Pair pair) {
-  const std::int64_t nb = n / kQK;
+float rows32(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n, Pair pair) {
+  const std::int64_t nb = n / ggml::kQK;
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   std::int64_t b = 0;
   for (; b + 4 <= nb; b += 4) {
@@ -107,7 +107,7 @@ float rows32(const Block* w, const BlockQ8_0* x, std::int64_t n, Pair pair) {
 // Q4_1 / Q5_1: d dx sum(q x) + m dx sum(x) per block (the x sums from the
 // Q8_0 block, as the AVX2 kernel).
 template <class Block, __m512i (*Codes)(const Block&, const Block&)>
-inline void pair_with_min(const Block& w0, const Block& w1, const BlockQ8_0& x0, const BlockQ8_0& x1, __m512& acc) {
+inline void pair_with_min(const Block& w0, const Block& w1, const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1, __m512& acc) {
   const __m512i xv = acts(x0, x1);
   __m512 dot = _mm512_cvtepi32_ps(dpbusd(_mm512_setzero_si512(), Codes(w0, w1), xv));
   __m512 sum = _mm512_cvtepi32_ps(dpbusd(_mm512_setzero_si512(), _mm512_set1_epi8(1), xv));
@@ -120,15 +120,15 @@ inline void pair_with_min(const Block& w0, const Block& w1, const BlockQ8_0& x0,
   acc = _mm512_fmadd_ps(spread2(s, 2, 3), sum, acc);
 }
 
-inline __m512i q4_1_codes(const BlockQ4_1& a, const BlockQ4_1& b) {
+inline __m512i q4_1_codes(const ggml::BlockQ4_1& a, const ggml::BlockQ4_1& b) {
   return nibbles2(a.qs, b.qs);
 }
-inline __m512i q5_1_codes(const BlockQ5_1& a, const BlockQ5_1& b) {
+inline __m512i q5_1_codes(const ggml::BlockQ5_1& a, const ggml::BlockQ5_1& b) {
   return add_5th_bits(nibbles2(a.qs, b.qs), a.qh, b.qh);
 }
 
 // Q5_0: (q - 16) with q = nibble + 16 * 5th bit.
-inline void pair_q5_0(const BlockQ5_0& w0, const BlockQ5_0& w1, const BlockQ8_0& x0, const BlockQ8_0& x1,
+inline void pair_q5_0(const ggml::BlockQ5_0& w0, const ggml::BlockQ5_0& w1, const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1,
                       __m512& acc) {
   const __m512i xv = acts(x0, x1);
   const __m512i corr = _mm512_sub_epi32(_mm512_setzero_si512(),
@@ -141,7 +141,7 @@ inline void pair_q5_0(const BlockQ5_0& w0, const BlockQ5_0& w1, const BlockQ8_0&
 }
 
 // The eight Q8_0 scales of a super-block's activations as floats.
-inline __m256 act_scales8(const BlockQ8_0* x) {
+inline __m256 act_scales8(const ggml::BlockQ8_0* x) {
   return _mm256_cvtph_ps(_mm_setr_epi16(static_cast<short>(x[0].d), static_cast<short>(x[1].d),
                                         static_cast<short>(x[2].d), static_cast<short>(x[3].d),
                                         static_cast<short>(x[4].d), static_cast<short>(x[5].d),
@@ -149,7 +149,7 @@ inline __m256 act_scales8(const BlockQ8_0* x) {
 }
 
 // Those eight scales for the 16 sub-blocks of 16 (lane j: block j / 2).
-inline __m512 act_scales16(const BlockQ8_0* x) {
+inline __m512 act_scales16(const ggml::BlockQ8_0* x) {
   const __m512i idx = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
   return _mm512_permutexvar_ps(idx, _mm512_castps256_ps512(act_scales8(x)));
 }
@@ -172,13 +172,13 @@ inline __mmask64 bits2(const std::uint8_t* p, int bit) {
 
 }  // namespace
 
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n) {
-  return rows32(w, x, n, pair_with_min<BlockQ4_1, q4_1_codes>);
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return rows32(w, x, n, pair_with_min<ggml::BlockQ4_1, q4_1_codes>);
 }
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n) {
-  return rows32(w, x, n, pair_with_min<BlockQ5_1, q5_1_codes>);
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return rows32(w, x, n, pair_with_min<ggml::BlockQ5_1, q5_1_codes>);
 }
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   return rows32(w, x, n, pair_q5_0);
 }
 
@@ -186,10 +186,10 @@ float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) {
 // and 2k + 1 are the low and high nibbles of qs[32 k ..], their 5th bits
 // bits 2k and 2k + 1 of qh. Per super-block the 8 factors d sc_j dx_j and
 // dmin m_j dx_j are computed once (scales unpacked as llama.cpp does).
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const __m512i ones = _mm512_set1_epi8(1);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     std::uint32_t u[4];
     std::memcpy(u, w[b].scales, 12);
     const std::uint32_t k1 = 0x3f3f3f3f, k2 = 0x0f0f0f0f, k3 = 0x03030303;
@@ -225,10 +225,10 @@ float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) {
 // is bits 2s, 2s + 1 of qs[32 h ..], plus 4 where bit 4h + s of hmask is
 // set, minus 4; each 16 values have a signed 6-bit scale (minus 32), so
 // each 4 lanes of a dpbusd sum take their own float factor d sc dx.
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const __m512i four = _mm512_set1_epi8(4);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     // llama.cpp's unpacking: scale j's low 4 bits in byte j % 8 (low nibble
     // for j < 8), its high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
     std::uint32_t a[3];
@@ -258,10 +258,10 @@ float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) {
 // Q2_K: Q3_K's layout without the high bits; each 16 values have a 4-bit
 // scale and a 4-bit minimum: d sc q - dmin m, so per 4 lanes the factors
 // d sc dx (codes) and dmin m dx (activation sums).
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const __m512i ones = _mm512_set1_epi8(1);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     const __m128i sm = load16(w[b].scales);
     const __m128i lowm = _mm_set1_epi8(0x0F);
     const __m512 dx = act_scales16(x);

@@ -5,15 +5,15 @@
 
 #include <cstdint>
 
-#include "model/quant.hpp"
+#include "ggml/blocks.hpp"
 
 namespace tok::model::avx512 {
 
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n);
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n);
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
 
 }  // namespace tok::model::avx512

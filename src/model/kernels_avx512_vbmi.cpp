@@ -21,6 +21,7 @@
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "ggml/blocks.hpp"
 #include "model/avx512_prelude.hpp"
 
 #include "model/avx512_q8_0_quad.hpp"
@@ -30,13 +31,13 @@
 namespace tok::model {
 namespace {
 
-static_assert(sizeof(BlockQ4_0) == 18 && sizeof(BlockQ8_0) == 34);
+static_assert(sizeof(ggml::BlockQ4_0) == 18 && sizeof(ggml::BlockQ8_0) == 34);
 
 // Activations of four blocks in the weights' nibble order, the offset
 // correction each row's sum starts from, and the four scales.
 using ActQuad = Q8_0Quad;
 
-void prepare(const BlockQ8_0* x, std::int64_t quads, ActQuad* out) {
+void prepare(const ggml::BlockQ8_0* x, std::int64_t quads, ActQuad* out) {
   for (std::int64_t i = 0; i < quads; ++i) {
     out[i] = load_q8_0_quad(x + 4 * i);
   }
@@ -61,24 +62,24 @@ constexpr PermuteTables kTables;
 
 // One Q4_0 block times one Q8_0 block, exactly in integers (the tail of a
 // row whose block count is not a multiple of four).
-float block_dot(const BlockQ4_0& w, const BlockQ8_0& x) {
+float block_dot(const ggml::BlockQ4_0& w, const ggml::BlockQ8_0& x) {
   int s = 0;
-  for (int j = 0; j < kQK / 2; ++j) {
-    s += ((w.qs[j] & 0x0F) - 8) * x.qs[j] + ((w.qs[j] >> 4) - 8) * x.qs[j + kQK / 2];
+  for (int j = 0; j < ggml::kQK / 2; ++j) {
+    s += ((w.qs[j] & 0x0F) - 8) * x.qs[j] + ((w.qs[j] >> 4) - 8) * x.qs[j + ggml::kQK / 2];
   }
   return _cvtsh_ss(w.d) * _cvtsh_ss(x.d) * static_cast<float>(s);
 }
 
 // One row's quads (prefetching kDecodePrefetchBytes ahead into L1, as the
 // VNNI Q4_0 decode does) [0, nq) against prepared activations.
-float row(const BlockQ4_0* w, const ActQuad* xq, std::int64_t nq) {
+float row(const ggml::BlockQ4_0* w, const ActQuad* xq, std::int64_t nq) {
   const __m512i nibbles = _mm512_load_si512(kTables.nibbles);
   const __m512i scales = _mm512_load_si512(kTables.scales);
   const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const char* p = reinterpret_cast<const char*>(w);
-  for (std::int64_t i = 0; i < nq; ++i, p += 4 * sizeof(BlockQ4_0)) {
+  for (std::int64_t i = 0; i < nq; ++i, p += 4 * sizeof(ggml::BlockQ4_0)) {
     _mm_prefetch(p + kDecodePrefetchBytes, _MM_HINT_T0);
     _mm_prefetch(p + kDecodePrefetchBytes + 64, _MM_HINT_T0);
     __m512i a = _mm512_loadu_si512(p);
@@ -106,7 +107,7 @@ bool q4_0_decode_vbmi_supported() {
   return ok;
 }
 
-void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const BlockQ8_0* x, std::int64_t nb,
+void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::BlockQ8_0* x, std::int64_t nb,
                       std::int64_t r0, std::int64_t r1, float* y) {
   constexpr std::int64_t kChunk = 64;  // quads: 8192 columns, 16 KiB of prepared activations
   ActQuad xq[kChunk];
@@ -116,7 +117,7 @@ void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const BlockQ8_0*
     prepare(x + 4 * q0, nq, xq);
     for (std::int64_t r = r0; r < r1; ++r) {
       const auto* row_w =
-          reinterpret_cast<const BlockQ4_0*>(w + static_cast<std::size_t>(r) * w_row);
+          reinterpret_cast<const ggml::BlockQ4_0*>(w + static_cast<std::size_t>(r) * w_row);
       float v = row(row_w + 4 * q0, xq, nq);
       y[r] = q0 == 0 ? v : y[r] + v;
     }
@@ -124,7 +125,7 @@ void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const BlockQ8_0*
   if (nb % 4) {
     for (std::int64_t r = r0; r < r1; ++r) {
       const auto* row_w =
-          reinterpret_cast<const BlockQ4_0*>(w + static_cast<std::size_t>(r) * w_row);
+          reinterpret_cast<const ggml::BlockQ4_0*>(w + static_cast<std::size_t>(r) * w_row);
       float t = 0;
       for (std::int64_t b = 4 * quads; b < nb; ++b) t += block_dot(row_w[b], x[b]);
       y[r] = quads ? y[r] + t : t;
@@ -139,7 +140,7 @@ namespace tok::model {
 bool q4_0_decode_vbmi_supported() {
   return false;
 }
-void q4_0_decode_vbmi(const std::uint8_t*, std::size_t, const BlockQ8_0*, std::int64_t,
+void q4_0_decode_vbmi(const std::uint8_t*, std::size_t, const ggml::BlockQ8_0*, std::int64_t,
                       std::int64_t, std::int64_t, float*) {}
 }  // namespace tok::model
 #endif

@@ -10,6 +10,9 @@
 // agree with ggml's bit for bit) and gemm are the scalar ones.
 #include "model/kernels.hpp"
 
+#include "ggml/half.hpp"
+#include "model/act_q8_0.hpp"
+
 #if defined(__aarch64__)
 #include <arm_neon.h>
 
@@ -56,28 +59,28 @@ inline int32x4_t dot16(int32x4_t acc, int8x16_t a, int8x16_t b) {
   return vpadalq_s16(acc, vmull_high_s8(a, b));
 }
 
-float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q8_0(const ggml::BlockQ8_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     int32x4_t acc = vdupq_n_s32(0);
     acc = dot16(acc, vld1q_s8(w[b].qs), vld1q_s8(x[b].qs));
     acc = dot16(acc, vld1q_s8(w[b].qs + 16), vld1q_s8(x[b].qs + 16));
-    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
+    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
   }
   return s;
 }
 
-float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q4_0(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   const uint8x16_t low = vdupq_n_u8(0x0F);
   const int8x16_t eight = vdupq_n_s8(8);
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     uint8x16_t q = vld1q_u8(w[b].qs);
     int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, low)), eight);  // elements 0..15
     int8x16_t hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), eight);  // elements 16..31
     int32x4_t acc = dot16(vdupq_n_s32(0), lo, vld1q_s8(x[b].qs));
     acc = dot16(acc, hi, vld1q_s8(x[b].qs + 16));
-    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
+    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
   }
   return s;
 }
@@ -97,15 +100,15 @@ inline float32x4_t fma_nibbles(float32x4_t acc, uint8x16_t q, float d, float m, 
 
 // Q4_K: each 32-element sub-block is d * sc * q - dmin * m (q a nibble), the
 // formula of dequantize_row, vectorized; no dequantized buffer.
-float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
+float dot_q4_k(const ggml::BlockQ4_K* w, const float* x, std::int64_t n) {
   const uint8x16_t low = vdupq_n_u8(0x0F);
   float32x4_t acc = vdupq_n_f32(0);
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK) {
-    float d = fp16_to_f32(w[b].d), dmin = fp16_to_f32(w[b].dmin);
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK) {
+    float d = ggml::fp16_to_f32(w[b].d), dmin = ggml::fp16_to_f32(w[b].dmin);
     const std::uint8_t* q = w[b].qs;
-    for (int j = 0; j < kQKK / 64; ++j, q += 32) {
+    for (int j = 0; j < ggml::kQKK / 64; ++j, q += 32) {
       std::uint8_t sc[2], m[2];
-      for (int h = 0; h < 2; ++h) scale_min_k4(2 * j + h, w[b].scales, sc[h], m[h]);
+      for (int h = 0; h < 2; ++h) ggml::scale_min_k4(2 * j + h, w[b].scales, sc[h], m[h]);
       const float* xs = x + 64 * j;
       for (int l = 0; l < 32; l += 16) {
         uint8x16_t v = vld1q_u8(q + l);
@@ -117,12 +120,12 @@ float dot_q4_k(const BlockQ4_K* w, const float* x, std::int64_t n) {
   return vaddvq_f32(acc);
 }
 
-float dot_q6_k(const BlockQ6_K* w, const float* x, std::int64_t n) { return scalar_kernels().q6_k(w, x, n); }
+float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) { return scalar_kernels().q6_k(w, x, n); }
 
 const DotKernels kNeon{Isa::kNeon,
                        dot_f32,
-                       dot_half<load_f16, fp16_to_f32>,
-                       dot_half<load_bf16, bf16_to_f32>,
+                       dot_half<load_f16, ggml::fp16_to_f32>,
+                       dot_half<load_bf16, ggml::bf16_to_f32>,
                        dot_q8_0,
                        dot_q4_0,
                        dot_q4_k,

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "ggml/half.hpp"
+#include "model/act_q8_0.hpp"
 #include "model/kernels.hpp"
 #include "model/repack.hpp"
 
@@ -17,35 +19,35 @@ float dot_f32(const float* w, const float* x, std::int64_t n) {
 
 float dot_f16(const std::uint16_t* w, const float* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += fp16_to_f32(w[i]) * x[i];
+  for (std::int64_t i = 0; i < n; ++i) s += ggml::fp16_to_f32(w[i]) * x[i];
   return s;
 }
 
 float dot_bf16(const std::uint16_t* w, const float* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += bf16_to_f32(w[i]) * x[i];
+  for (std::int64_t i = 0; i < n; ++i) s += ggml::bf16_to_f32(w[i]) * x[i];
   return s;
 }
 
-float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q8_0(const ggml::BlockQ8_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     int acc = 0;
-    for (int j = 0; j < kQK; ++j) acc += w[b].qs[j] * x[b].qs[j];
-    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(acc);
+    for (int j = 0; j < ggml::kQK; ++j) acc += w[b].qs[j] * x[b].qs[j];
+    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(acc);
   }
   return s;
 }
 
-float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_q4_0(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     int acc = 0;
-    for (int j = 0; j < kQK / 2; ++j) {
+    for (int j = 0; j < ggml::kQK / 2; ++j) {
       acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j];
-      acc += ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + kQK / 2];
+      acc += ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
     }
-    s += fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d) * static_cast<float>(acc);
+    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(acc);
   }
   return s;
 }
@@ -63,8 +65,8 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              dot_bf16,
                              dot_q8_0,
                              dot_q4_0,
-                             dot_k<BlockQ4_K, DType::kQ4_K>,
-                             dot_k<BlockQ6_K, DType::kQ6_K>,
+                             dot_k<ggml::BlockQ4_K, DType::kQ4_K>,
+                             dot_k<ggml::BlockQ6_K, DType::kQ6_K>,
                              quantize_act_q8_0,
                              gemm_by_rows,
                              dot_by_dequant<dot_f32>,
@@ -119,35 +121,35 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
   const void* row = w.row(r);
   std::int64_t n = w.cols;
   if (r < q4_0x4_grouped_rows(w)) {  // the row back in Q4_0 blocks (model/repack.hpp)
-    std::vector<BlockQ4_0> blocks(static_cast<std::size_t>(n / kQK));
+    std::vector<ggml::BlockQ4_0> blocks(static_cast<std::size_t>(n / ggml::kQK));
     unpack_row_q4_0x4(w, r, blocks.data());
     return k.q4_0(blocks.data(), a.xq, n);
   }
   std::vector<std::uint8_t> plain;  // likewise, Q4_K / Q6_K rows in groups of sixteen
   if (r < q4_kx16_grouped_rows(w) || r < q6_kx16_grouped_rows(w)) {
     plain.resize(w.row_bytes());
-    if (w.q4_kx16) unpack_row_q4_kx16(w, r, reinterpret_cast<BlockQ4_K*>(plain.data()));
-    else unpack_row_q6_kx16(w, r, reinterpret_cast<BlockQ6_K*>(plain.data()));
+    if (w.q4_kx16) unpack_row_q4_kx16(w, r, reinterpret_cast<ggml::BlockQ4_K*>(plain.data()));
+    else unpack_row_q6_kx16(w, r, reinterpret_cast<ggml::BlockQ6_K*>(plain.data()));
     row = plain.data();
   }
   switch (w.type) {
     case DType::kF32: return k.f32(static_cast<const float*>(row), a.x, n);
     case DType::kF16: return k.f16(static_cast<const std::uint16_t*>(row), a.x, n);
     case DType::kBF16: return k.bf16(static_cast<const std::uint16_t*>(row), a.x, n);
-    case DType::kQ8_0: return k.q8_0(static_cast<const BlockQ8_0*>(row), a.xq, n);
-    case DType::kQ4_0: return k.q4_0(static_cast<const BlockQ4_0*>(row), a.xq, n);
+    case DType::kQ8_0: return k.q8_0(static_cast<const ggml::BlockQ8_0*>(row), a.xq, n);
+    case DType::kQ4_0: return k.q4_0(static_cast<const ggml::BlockQ4_0*>(row), a.xq, n);
     case DType::kQ4_K:
-      if (a.xk8 && k.q4_k_q8k) return k.q4_k_q8k(static_cast<const BlockQ4_K*>(row), a.xk8, n);
-      return k.q4_k(static_cast<const BlockQ4_K*>(row), a.x, n);
+      if (a.xk8 && k.q4_k_q8k) return k.q4_k_q8k(static_cast<const ggml::BlockQ4_K*>(row), a.xk8, n);
+      return k.q4_k(static_cast<const ggml::BlockQ4_K*>(row), a.x, n);
     case DType::kQ6_K:
-      if (a.xk8 && k.q6_k_q8k) return k.q6_k_q8k(static_cast<const BlockQ6_K*>(row), a.xk8, n);
-      return k.q6_k(static_cast<const BlockQ6_K*>(row), a.x, n);
-    case DType::kQ4_1: return k.q4_1(static_cast<const BlockQ4_1*>(row), a.xq, n);
-    case DType::kQ5_0: return k.q5_0(static_cast<const BlockQ5_0*>(row), a.xq, n);
-    case DType::kQ5_1: return k.q5_1(static_cast<const BlockQ5_1*>(row), a.xq, n);
-    case DType::kQ2_K: return k.q2_k(static_cast<const BlockQ2_K*>(row), a.xq, n);
-    case DType::kQ3_K: return k.q3_k(static_cast<const BlockQ3_K*>(row), a.xq, n);
-    case DType::kQ5_K: return k.q5_k(static_cast<const BlockQ5_K*>(row), a.xq, n);
+      if (a.xk8 && k.q6_k_q8k) return k.q6_k_q8k(static_cast<const ggml::BlockQ6_K*>(row), a.xk8, n);
+      return k.q6_k(static_cast<const ggml::BlockQ6_K*>(row), a.x, n);
+    case DType::kQ4_1: return k.q4_1(static_cast<const ggml::BlockQ4_1*>(row), a.xq, n);
+    case DType::kQ5_0: return k.q5_0(static_cast<const ggml::BlockQ5_0*>(row), a.xq, n);
+    case DType::kQ5_1: return k.q5_1(static_cast<const ggml::BlockQ5_1*>(row), a.xq, n);
+    case DType::kQ2_K: return k.q2_k(static_cast<const ggml::BlockQ2_K*>(row), a.xq, n);
+    case DType::kQ3_K: return k.q3_k(static_cast<const ggml::BlockQ3_K*>(row), a.xq, n);
+    case DType::kQ5_K: return k.q5_k(static_cast<const ggml::BlockQ5_K*>(row), a.xq, n);
     default: return k.dequant_dot(ggml::traits(w.type), row, a.x, n);
   }
 }

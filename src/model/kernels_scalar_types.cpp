@@ -3,6 +3,8 @@
 // activations: the definition of what their SIMD kernels compute.
 #include "model/kernels.hpp"
 
+#include "ggml/half.hpp"
+
 namespace tok::model::scalar {
 namespace {
 
@@ -11,7 +13,7 @@ namespace {
 // Q5_1 (qh is a little-endian uint32).
 template <class Block>
 int code(const Block& b, int j) {
-  int q = j < kQK / 2 ? b.qs[j] & 0xF : b.qs[j - kQK / 2] >> 4;
+  int q = j < ggml::kQK / 2 ? b.qs[j] & 0xF : b.qs[j - ggml::kQK / 2] >> 4;
   if constexpr (requires { b.qh; }) q |= ((b.qh[j / 8] >> (j % 8)) & 1) << 4;
   return q;
 }
@@ -20,17 +22,17 @@ int code(const Block& b, int j) {
 // sum((d q + m) * dx xq) = d dx sum(q xq) + m dx sum(xq): integer sums, then
 // two products per block, as llama.cpp's Q8_1 kernels do.
 template <class Block>
-float dot_small(const Block* w, const BlockQ8_0* x, std::int64_t n) {
+float dot_small(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQK; ++b) {
+  for (std::int64_t b = 0; b < n / ggml::kQK; ++b) {
     int dot = 0, sum = 0;
-    for (int j = 0; j < kQK; ++j) {
+    for (int j = 0; j < ggml::kQK; ++j) {
       dot += code(w[b], j) * x[b].qs[j];
       sum += x[b].qs[j];
     }
-    float d = fp16_to_f32(w[b].d) * fp16_to_f32(x[b].d);
+    float d = ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d);
     if constexpr (requires { w[b].m; }) {
-      s += d * static_cast<float>(dot) + fp16_to_f32(w[b].m) * fp16_to_f32(x[b].d) * static_cast<float>(sum);
+      s += d * static_cast<float>(dot) + ggml::fp16_to_f32(w[b].m) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(sum);
     } else {
       s += d * static_cast<float>(dot - 16 * sum);
     }
@@ -41,15 +43,15 @@ float dot_small(const Block* w, const BlockQ8_0* x, std::int64_t n) {
 // A K-quant super-block by reference dequantization, then one float sum per
 // Q8_0 block times its scale.
 template <DType kType, class Block>
-float dot_k(const Block* w, const BlockQ8_0* x, std::int64_t n) {
-  float buf[kQKK];
+float dot_k(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  float buf[ggml::kQKK];
   float s = 0;
-  for (std::int64_t b = 0; b < n / kQKK; ++b, x += kQKK / kQK) {
-    dequantize_row(kType, w + b, buf, kQKK);
-    for (int j = 0; j < kQKK / kQK; ++j) {
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
+    dequantize_row(kType, w + b, buf, ggml::kQKK);
+    for (int j = 0; j < ggml::kQKK / ggml::kQK; ++j) {
       float t = 0;
-      for (int l = 0; l < kQK; ++l) t += buf[kQK * j + l] * static_cast<float>(x[j].qs[l]);
-      s += fp16_to_f32(x[j].d) * t;
+      for (int l = 0; l < ggml::kQK; ++l) t += buf[ggml::kQK * j + l] * static_cast<float>(x[j].qs[l]);
+      s += ggml::fp16_to_f32(x[j].d) * t;
     }
   }
   return s;
@@ -57,11 +59,11 @@ float dot_k(const Block* w, const BlockQ8_0* x, std::int64_t n) {
 
 }  // namespace
 
-float dot_q4_1(const BlockQ4_1* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q5_0(const BlockQ5_0* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q5_1(const BlockQ5_1* w, const BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q2_k(const BlockQ2_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ2_K>(w, x, n); }
-float dot_q3_k(const BlockQ3_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ3_K>(w, x, n); }
-float dot_q5_k(const BlockQ5_K* w, const BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ5_K>(w, x, n); }
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ2_K>(w, x, n); }
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ3_K>(w, x, n); }
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ5_K>(w, x, n); }
 
 }  // namespace tok::model::scalar

@@ -90,6 +90,12 @@ class KvCells {
 };
 
 // Keys and values in two arrays of shape (layers, capacity, kv_heads * head_dim).
+// No command uses it: they all run on kv::PagedKvCache through
+// PagedKvAdapter. It stays as the tests' reference cache (tests/model:
+// paged_kv_adapter_test, forward_test, kv_sequence_test, batch_test, ...):
+// float rows back to back, with no pages, sharing, eviction or
+// quantization, so a bug in the paged path cannot hide in the reference it
+// is compared with.
 class ContiguousKvCache final : public KvCache {
  public:
   explicit ContiguousKvCache(const KvShape& shape);

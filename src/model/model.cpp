@@ -10,8 +10,8 @@
 #include "formats/registry.hpp"
 #include "model/finite_weights.hpp"
 #include "model/model_config.hpp"
-#include "model/quant.hpp"
 #include "model/repack.hpp"
+#include "model/tensor.hpp"
 
 namespace tok::model {
 namespace {

@@ -12,23 +12,23 @@
 namespace tok::model {
 namespace {
 
-constexpr std::size_t kNibbleBytes = kQK / 2;  // 16 per block
+constexpr std::size_t kNibbleBytes = ggml::kQK / 2;  // 16 per block
 
 std::int64_t units_per_row(const TensorView& w) {
-  return w.cols / (kQK * kQ4x4UnitBlocks);
+  return w.cols / (ggml::kQK * kQ4x4UnitBlocks);
 }
 
 }  // namespace
 
 bool q4_0x4_repackable(const TensorView& w) {
-  return w.type == DType::kQ4_0 && !w.q4_0x4 && w.cols % (kQK * kQ4x4UnitBlocks) == 0 &&
+  return w.type == DType::kQ4_0 && !w.q4_0x4 && w.cols % (ggml::kQK * kQ4x4UnitBlocks) == 0 &&
          w.rows >= kQ4x4Rows;
 }
 
 TensorView repack_q4_0x4(const TensorView& w, void* data) {
   const std::int64_t units = units_per_row(w);
   const std::size_t row_bytes = w.row_bytes(), group_bytes = kQ4x4Rows * row_bytes;
-  std::vector<BlockQ4_0> rows(static_cast<std::size_t>(kQ4x4Rows * w.cols / kQK));  // (4, cols / 32)
+  std::vector<ggml::BlockQ4_0> rows(static_cast<std::size_t>(kQ4x4Rows * w.cols / ggml::kQK));  // (4, cols / 32)
   auto* base = static_cast<std::uint8_t*>(data);
   for (std::int64_t g = 0; g < w.rows / kQ4x4Rows; ++g) {
     std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
@@ -37,7 +37,7 @@ TensorView repack_q4_0x4(const TensorView& w, void* data) {
       std::uint8_t* unit = group + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
       for (std::int64_t m = 0; m < kQ4x4Rows; ++m) {
         for (std::int64_t k = 0; k < kQ4x4UnitBlocks; ++k) {
-          const BlockQ4_0& b = rows[static_cast<std::size_t>(m * (w.cols / kQK) + u * kQ4x4UnitBlocks + k)];
+          const ggml::BlockQ4_0& b = rows[static_cast<std::size_t>(m * (w.cols / ggml::kQK) + u * kQ4x4UnitBlocks + k)];
           std::memcpy(unit + 64 * m + kNibbleBytes * k, b.qs, kNibbleBytes);
           std::memcpy(unit + 256 + 2 * (kQ4x4Rows * k + m), &b.d, 2);
         }
@@ -50,8 +50,8 @@ TensorView repack_q4_0x4(const TensorView& w, void* data) {
   return out;
 }
 
-void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out) {
-  const std::int64_t nb = w.cols / kQK;
+void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, ggml::BlockQ4_0* out) {
+  const std::int64_t nb = w.cols / ggml::kQK;
   if (r >= q4_0x4_grouped_rows(w)) {
     std::memcpy(out, w.row(r), w.row_bytes());
     return;
@@ -68,11 +68,11 @@ void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out) {
 }
 
 bool q4_kx16_repackable(const TensorView& w) {
-  return w.type == DType::kQ4_K && !w.q4_kx16 && w.cols % kQKK == 0 && w.rows >= kQ4Kx16Rows;
+  return w.type == DType::kQ4_K && !w.q4_kx16 && w.cols % ggml::kQKK == 0 && w.rows >= kQ4Kx16Rows;
 }
 
 bool q6_kx16_repackable(const TensorView& w) {
-  return w.type == DType::kQ6_K && !w.q6_kx16 && w.cols % kQKK == 0 && w.rows >= kQ6Kx16Rows;
+  return w.type == DType::kQ6_K && !w.q6_kx16 && w.cols % ggml::kQKK == 0 && w.rows >= kQ6Kx16Rows;
 }
 
 namespace {
@@ -82,18 +82,18 @@ namespace {
 // dword of qs, ql, qh or scales to lane i of its 64-byte vector).
 template <class Copy>
 void q4_k_places(std::int64_t i, Copy copy) {
-  for (int q = 0; q < 32; ++q) copy(offsetof(BlockQ4_K, qs) + 4 * q, 64 * q + 4 * i, 4);
-  for (int k = 0; k < 3; ++k) copy(offsetof(BlockQ4_K, scales) + 4 * k, kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
-  copy(offsetof(BlockQ4_K, d), kQ4Kx16DAt + 4 * i, 2);
-  copy(offsetof(BlockQ4_K, dmin), kQ4Kx16DAt + 4 * i + 2, 2);
+  for (int q = 0; q < 32; ++q) copy(offsetof(ggml::BlockQ4_K, qs) + 4 * q, 64 * q + 4 * i, 4);
+  for (int k = 0; k < 3; ++k) copy(offsetof(ggml::BlockQ4_K, scales) + 4 * k, kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
+  copy(offsetof(ggml::BlockQ4_K, d), kQ4Kx16DAt + 4 * i, 2);
+  copy(offsetof(ggml::BlockQ4_K, dmin), kQ4Kx16DAt + 4 * i + 2, 2);
 }
 
 template <class Copy>
 void q6_k_places(std::int64_t i, Copy copy) {
-  for (int q = 0; q < 32; ++q) copy(offsetof(BlockQ6_K, ql) + 4 * q, 64 * q + 4 * i, 4);
-  for (int q = 0; q < 16; ++q) copy(offsetof(BlockQ6_K, qh) + 4 * q, kQ6Kx16QhAt + 64 * q + 4 * i, 4);
-  for (int k = 0; k < 4; ++k) copy(offsetof(BlockQ6_K, scales) + 4 * k, kQ6Kx16ScalesAt + 64 * k + 4 * i, 4);
-  copy(offsetof(BlockQ6_K, d), kQ6Kx16DAt + 2 * i, 2);
+  for (int q = 0; q < 32; ++q) copy(offsetof(ggml::BlockQ6_K, ql) + 4 * q, 64 * q + 4 * i, 4);
+  for (int q = 0; q < 16; ++q) copy(offsetof(ggml::BlockQ6_K, qh) + 4 * q, kQ6Kx16QhAt + 64 * q + 4 * i, 4);
+  for (int k = 0; k < 4; ++k) copy(offsetof(ggml::BlockQ6_K, scales) + 4 * k, kQ6Kx16ScalesAt + 64 * k + 4 * i, 4);
+  copy(offsetof(ggml::BlockQ6_K, d), kQ6Kx16DAt + 2 * i, 2);
 }
 
 // Rearranges w's whole groups of 16 rows in place: in each, the 16 rows'
@@ -102,7 +102,7 @@ void q6_k_places(std::int64_t i, Copy copy) {
 template <class Block, class Places>
 void repack_x16(const TensorView& w, void* data, Places places) {
   constexpr std::size_t kUnit = 16 * sizeof(Block);
-  const std::int64_t nb = w.cols / kQKK;
+  const std::int64_t nb = w.cols / ggml::kQKK;
   const std::size_t group_bytes = 16 * w.row_bytes();
   std::vector<Block> rows(static_cast<std::size_t>(16 * nb));  // (16, nb)
   auto* base = static_cast<std::uint8_t*>(data);
@@ -129,7 +129,7 @@ void unpack_row_x16(const TensorView& w, std::int64_t grouped, std::int64_t r, B
   }
   constexpr std::size_t kUnit = 16 * sizeof(Block);
   const auto* group = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r / 16) * 16 * w.row_bytes();
-  for (std::int64_t s = 0; s < w.cols / kQKK; ++s) {
+  for (std::int64_t s = 0; s < w.cols / ggml::kQKK; ++s) {
     const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kUnit;
     auto* b = reinterpret_cast<std::uint8_t*>(&out[s]);
     places(r % 16, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(b + from, unit + to, n); });
@@ -139,26 +139,26 @@ void unpack_row_x16(const TensorView& w, std::int64_t grouped, std::int64_t r, B
 }  // namespace
 
 TensorView repack_q4_kx16(const TensorView& w, void* data) {
-  repack_x16<BlockQ4_K>(w, data, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
+  repack_x16<ggml::BlockQ4_K>(w, data, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
   TensorView out = w;
   out.data = data;
   out.q4_kx16 = true;
   return out;
 }
 
-void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out) {
+void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ4_K* out) {
   unpack_row_x16(w, q4_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
 }
 
 TensorView repack_q6_kx16(const TensorView& w, void* data) {
-  repack_x16<BlockQ6_K>(w, data, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
+  repack_x16<ggml::BlockQ6_K>(w, data, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
   TensorView out = w;
   out.data = data;
   out.q6_kx16 = true;
   return out;
 }
 
-void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, BlockQ6_K* out) {
+void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ6_K* out) {
   unpack_row_x16(w, q6_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
 }
 

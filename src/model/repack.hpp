@@ -25,14 +25,14 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/quant.hpp"
+#include "ggml/blocks.hpp"
 #include "model/tensor.hpp"
 
 namespace tok::model {
 
 inline constexpr std::int64_t kQ4x4Rows = 4;        // rows per group
 inline constexpr std::int64_t kQ4x4UnitBlocks = 4;  // blocks per row per unit
-inline constexpr std::size_t kQ4x4UnitBytes = kQ4x4Rows * kQ4x4UnitBlocks * sizeof(BlockQ4_0);  // 288
+inline constexpr std::size_t kQ4x4UnitBytes = kQ4x4Rows * kQ4x4UnitBlocks * sizeof(ggml::BlockQ4_0);  // 288
 
 // Can this view be repacked: Q4_0, whole units per row, at least one group.
 bool q4_0x4_repackable(const TensorView& w);
@@ -45,7 +45,7 @@ TensorView repack_q4_0x4(const TensorView& w, void* data);
 // Row r of a repacked view as plain Q4_0 blocks (cols / 32 of them in out):
 // for the kernel sets without a Q4_0x4 kernel, and for row ranges that cut
 // a group.
-void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out);
+void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, ggml::BlockQ4_0* out);
 
 // Q4_K rows rearranged at load into groups of sixteen ("Q4_Kx16"), for the
 // AVX-512 VNNI kernels of kernels_avx512_gemm_q4_k.cpp: one row per 32-bit
@@ -60,7 +60,7 @@ void unpack_row_q4_0x4(const TensorView& w, std::int64_t r, BlockQ4_0* out);
 //   bytes 2240..2303: each row's d | dmin << 16 (fp16), row i at 4 i
 // Rows past the last whole group stay plain Q4_K rows.
 inline constexpr std::int64_t kQ4Kx16Rows = 16;
-inline constexpr std::size_t kQ4Kx16UnitBytes = kQ4Kx16Rows * sizeof(BlockQ4_K);  // 2304
+inline constexpr std::size_t kQ4Kx16UnitBytes = kQ4Kx16Rows * sizeof(ggml::BlockQ4_K);  // 2304
 inline constexpr std::size_t kQ4Kx16ScalesAt = 2048, kQ4Kx16DAt = 2240;
 
 // Q4_K with at least one group.
@@ -69,7 +69,7 @@ bool q4_kx16_repackable(const TensorView& w);
 // q4_kx16 set.
 TensorView repack_q4_kx16(const TensorView& w, void* data);
 // Row r of a repacked view as plain Q4_K blocks (cols / 256 of them).
-void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, BlockQ4_K* out);
+void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ4_K* out);
 inline std::int64_t q4_kx16_grouped_rows(const TensorView& w) {
   return w.q4_kx16 ? w.rows / kQ4Kx16Rows * kQ4Kx16Rows : 0;
 }
@@ -82,12 +82,12 @@ inline std::int64_t q4_kx16_grouped_rows(const TensorView& w) {
 //                     int8 sub-block scales
 //   bytes 3328..3359: each row's fp16 d, row i at 2 i
 inline constexpr std::int64_t kQ6Kx16Rows = 16;
-inline constexpr std::size_t kQ6Kx16UnitBytes = kQ6Kx16Rows * sizeof(BlockQ6_K);  // 3360
+inline constexpr std::size_t kQ6Kx16UnitBytes = kQ6Kx16Rows * sizeof(ggml::BlockQ6_K);  // 3360
 inline constexpr std::size_t kQ6Kx16QhAt = 2048, kQ6Kx16ScalesAt = 3072, kQ6Kx16DAt = 3328;
 
 bool q6_kx16_repackable(const TensorView& w);
 TensorView repack_q6_kx16(const TensorView& w, void* data);
-void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, BlockQ6_K* out);
+void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ6_K* out);
 inline std::int64_t q6_kx16_grouped_rows(const TensorView& w) {
   return w.q6_kx16 ? w.rows / kQ6Kx16Rows * kQ6Kx16Rows : 0;
 }

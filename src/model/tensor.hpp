@@ -14,6 +14,12 @@ namespace tok::model {
 // formats, kv and model; ggml/type.hpp).
 using DType = ggml::Type;
 
+// Dequantizes one row of n elements (n a multiple of the block size) of a
+// type tok computes with (ggml::is_computable).
+inline void dequantize_row(DType type, const void* src, float* dst, std::int64_t n) {
+  ggml::traits(type).to_float(src, dst, n);
+}
+
 // A row-major matrix (rows, cols) or a vector (rows == 1). cols is GGUF's
 // ne[0], the contiguous dimension; a row of a quantized type is cols/elems
 // whole blocks.

@@ -8,7 +8,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <string>
 
@@ -183,24 +182,16 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
     check(views.back(), a, disallowed);
   }
   std::vector<std::vector<TokenId>> out(views.size());
-  std::vector<std::string> errors(views.size());  // (texts) empty: encoded; the first is raised
+  Status st;
   {
     py::gil_scoped_release release;
-    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(views.size())));
     // Each worker takes the next text as it finishes one: texts differ in
     // length, so fixed shares would leave threads idle.
-    std::atomic<std::size_t> next{0};
-    run_workers(threads, [&] {
-      Engine::Lease scratch(*engine);
-      for (std::size_t i; (i = next.fetch_add(1)) < views.size();) {
-        Status st = engine->encode(views[i], a, out[i], *scratch);
-        if (!st.ok()) errors[i] = st.error().message;
-      }
+    st = for_each_leased(*engine, threads, views.size(), [&](std::size_t i, bpe::EncodeScratch& s) {
+      return engine->encode(views[i], a, out[i], s);
     });
   }
-  for (const std::string& e : errors) {
-    if (!e.empty()) raise_error(e);
-  }
+  if (!st.ok()) raise_error(st.error().message);
   py::list result(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
   return result;

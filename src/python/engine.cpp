@@ -1,6 +1,5 @@
 #include "python/engine.hpp"
 
-#include <thread>
 #include <unordered_set>
 
 namespace tok::python {
@@ -119,12 +118,6 @@ std::string_view Engine::last_segment(std::string_view text, const SpecialSet& a
       from = at + 1;
     }
   }
-}
-
-void run_workers(unsigned threads, const std::function<void()>& fn) {
-  std::vector<std::jthread> extra;
-  for (unsigned i = 1; i < threads; ++i) extra.emplace_back(fn);
-  fn();
 }
 
 }  // namespace tok::python

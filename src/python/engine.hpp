@@ -1,10 +1,11 @@
 // Engine: one loaded Tokenizer as the Python bindings share it, with a pool
 // of encode scratch objects (each carries warm piece caches, too costly to
 // build per call for short texts) and the special-token subsets tiktoken's
-// allowed_special / disallowed_special select.
+// allowed_special / disallowed_special select; and the batch loop every
+// batch call (encode_batch, count_batch, count_files) runs on.
 #pragma once
 
-#include <functional>
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "bpe/tokenizer.hpp"
+#include "core/result.hpp"
+#include "core/thread_pool.hpp"
 
 namespace tok::python {
 
@@ -68,9 +71,22 @@ class Engine {
   mutable std::vector<std::unique_ptr<bpe::EncodeScratch>> free_;
 };
 
-// Runs fn on `threads` threads (the caller's among them) and waits. The
-// batch calls start threads per call as tiktoken's ThreadPoolExecutor does;
-// model::ThreadPool would pull the model library into the module.
-void run_workers(unsigned threads, const std::function<void()>& fn);
+// Calls fn(i, scratch) for every i in [0, n) on `threads` threads of
+// core's pool (the caller's among them), each thread with one scratch leased
+// for the whole loop; fn returns Status. The pool's failure rule: the first
+// error Status stops the loop and is returned, the first exception (out of
+// memory, a piece too long) is rethrown here, on the calling thread, where
+// pybind11 raises it in Python. The caller releases the GIL.
+template <class Fn>
+Status for_each_leased(const Engine& engine, unsigned threads, std::size_t n, Fn&& fn) {
+  if (n == 0) return {};
+  ThreadPool pool(static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, n)));
+  // Each slot is touched only by its own worker; returned when the loop ends.
+  std::vector<std::unique_ptr<Engine::Lease>> leases(pool.size());
+  return pool.for_each(n, [&](std::size_t i, unsigned w) -> Status {
+    if (!leases[w]) leases[w] = std::make_unique<Engine::Lease>(engine);
+    return fn(i, **leases[w]);
+  });
+}
 
 }  // namespace tok::python

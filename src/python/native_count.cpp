@@ -8,10 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <mutex>
-
 #include "core/mapped_file.hpp"
+#include "core/thread_pool.hpp"
 #include "cost/catalog.hpp"
 #include "cost/file_walk.hpp"
 #include "cost/pricing.hpp"
@@ -65,41 +63,41 @@ bool count_if_stream(FileRow& row, const std::vector<const bpe::Tokenizer*>& tok
   return true;
 }
 
-// Counts every file with every tokenizer, files spread over threads.
+// Counts every file with every tokenizer, files spread over core's pool. A
+// file's error stays in its row (count_files raises the first in file
+// order); an exception on a worker is rethrown here by the pool.
 std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& files,
                                const std::vector<const bpe::Tokenizer*>& tokenizers,
                                unsigned threads) {
   std::vector<FileRow> rows(files.size());
-  std::atomic<std::size_t> next{0};
   unsigned k =
       std::max(1u, std::min<unsigned>(thread_count(threads), static_cast<unsigned>(files.size())));
-  run_workers(k, [&] {
-    bpe::EncodeScratch scratch;
-    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      FileRow& row = rows[i];
-      row.path = files[i].first;
-      if (!files[i].second && count_if_stream(row, tokenizers)) continue;
-      Result<MappedFile> f = MappedFile::open(row.path);
-      if (!f.ok()) {
-        row.error = f.error().message;
-        continue;
+  std::vector<bpe::EncodeScratch> scratch(k);  // one per worker
+  Status st = parallel_for_each(k, files.size(), [&](std::size_t i, unsigned w) {
+    FileRow& row = rows[i];
+    row.path = files[i].first;
+    if (!files[i].second && count_if_stream(row, tokenizers)) return;
+    Result<MappedFile> f = MappedFile::open(row.path);
+    if (!f.ok()) {
+      row.error = f.error().message;
+      return;
+    }
+    std::string_view bytes = f.value().bytes();
+    row.bytes = bytes.size();
+    if (files[i].second && cost::looks_binary(bytes)) {
+      row.skipped = true;
+      return;
+    }
+    for (const bpe::Tokenizer* t : tokenizers) {
+      Result<std::size_t> n = t->count(bytes, bpe::SpecialMode::kText, scratch[w]);
+      if (!n.ok()) {
+        row.error = row.path + ": " + n.error().message;
+        return;
       }
-      std::string_view bytes = f.value().bytes();
-      row.bytes = bytes.size();
-      if (files[i].second && cost::looks_binary(bytes)) {
-        row.skipped = true;
-        continue;
-      }
-      for (const bpe::Tokenizer* t : tokenizers) {
-        Result<std::size_t> n = t->count(bytes, bpe::SpecialMode::kText, scratch);
-        if (!n.ok()) {
-          row.error = row.path + ": " + n.error().message;
-          break;
-        }
-        row.tokens.push_back(n.value());
-      }
+      row.tokens.push_back(n.value());
     }
   });
+  TOK_ASSERT(st.ok());  // the items report in their rows, never by Status
   return rows;
 }
 

@@ -8,9 +8,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <atomic>
-#include <mutex>
-
 #include "core/system_cpus.hpp"
 #include "formats/registry.hpp"
 #include "python/bindings.hpp"
@@ -109,28 +106,18 @@ py::bytes decode_bytes(const NativeTokenizer& t, py::handle ids) {
   return py::bytes(r.value());
 }
 
-// Encodes or counts every text on `threads` threads, each worker taking the
-// next text when done with one. fn(i, scratch) returns an error message or "".
+// Encodes or counts every text on `threads` threads (0: one per CPU), each
+// worker taking the next text when done with one. fn(i, scratch) returns
+// Status; the first error is raised as ValueError, an exception as pybind11
+// raises any other.
 template <class F>
 void for_each_text(const NativeTokenizer& t, std::size_t n, unsigned threads, F&& fn) {
-  std::string error;
+  Status st;
   {
     py::gil_scoped_release release;
-    std::atomic<std::size_t> next{0};
-    std::mutex error_mutex;
-    unsigned k = std::max(1u, std::min<unsigned>(thread_count(threads), static_cast<unsigned>(n)));
-    run_workers(k, [&] {
-      Engine::Lease scratch(*t.engine);
-      for (std::size_t i; (i = next.fetch_add(1)) < n;) {
-        std::string e = fn(i, *scratch);
-        if (!e.empty()) {
-          std::lock_guard lock(error_mutex);
-          if (error.empty()) error = std::move(e);
-        }
-      }
-    });
+    st = for_each_leased(*t.engine, thread_count(threads), n, std::forward<F>(fn));
   }
-  if (!error.empty()) raise_error(std::move(error));
+  if (!st.ok()) raise_error(st.error().message);
 }
 
 std::vector<std::string_view> views_of(const py::sequence& texts) {
@@ -146,8 +133,7 @@ py::list encode_batch(const NativeTokenizer& t, const py::sequence& texts,
   SpecialMode mode = special_mode(special);
   std::vector<std::vector<TokenId>> out(views.size());
   for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) {
-    Status st = t.engine->tokenizer().encode(views[i], mode, out[i], s);
-    return st.ok() ? std::string() : st.error().message;
+    return t.engine->tokenizer().encode(views[i], mode, out[i], s);
   });
   py::list result(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
@@ -159,11 +145,11 @@ std::vector<std::size_t> count_batch(const NativeTokenizer& t, const py::sequenc
   std::vector<std::string_view> views = views_of(texts);
   SpecialMode mode = special_mode(special);
   std::vector<std::size_t> out(views.size());
-  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) {
+  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) -> Status {
     Result<std::size_t> n = t.engine->tokenizer().count(views[i], mode, s);
-    if (!n.ok()) return n.error().message;
+    if (!n.ok()) return n.error();
     out[i] = n.value();
-    return std::string();
+    return {};
   });
   return out;
 }

@@ -1,10 +1,12 @@
 // encode_in_order: chunks encoded on several threads come back complete and
 // in order (the ids of one encode call, whatever the thread count), and a
-// consumer's error stops the run and is what it returns.
+// consumer's error stops the run and is what it returns, an exception on any
+// thread is rethrown on the calling one.
 #include <doctest/doctest.h>
 
 #include <random>
 
+#include "bpe/encoder.hpp"
 #include "bpe/ordered_encode.hpp"
 #include "formats/registry.hpp"
 
@@ -132,6 +134,26 @@ TEST_CASE("a consumer's error stops the run and is returned") {
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message == "stop at chunk 4");
   CHECK(calls == 5);
+}
+
+TEST_CASE("an exception on any thread is rethrown by the caller once every thread has stopped") {
+  // Three chunks, each one piece longer than the encoder takes: whichever
+  // threads encode them throw, the calling one or the pool's workers.
+  auto tk = tok::formats::load_tokenizer("cl100k_base");
+  REQUIRE(tk.ok());
+  const std::string run(kMaxPieceBytes + 1, 'a');
+  const std::string text = run + " " + run + " " + run;
+  const std::vector<std::size_t> cuts = {0, run.size(), 2 * run.size() + 1, text.size()};
+  for (unsigned threads : {1u, 3u}) {
+    std::size_t consumed = 0;
+    CHECK_THROWS_AS((void)encode_in_order(*tk, text, cuts, SpecialMode::kText, threads,
+                                          [&](std::size_t, std::span<const TokenId>) {
+                                            ++consumed;
+                                            return Status{};
+                                          }),
+                    PieceTooLong);
+    CHECK(consumed == 0);
+  }
 }
 
 // Indented code: nearly every line starts with blanks, so the boundary after

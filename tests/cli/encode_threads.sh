@@ -62,3 +62,12 @@ for form in "" --json; do
   [ -z "$form" ] || want="[$bos,"
   [ "$(head -c ${#want} "$T/many")" = "$want" ] || fail "gguf $form: the BOS does not open the line"
 done
+# A piece longer than the encoder takes, after text that other threads
+# encode: the thread that meets it throws, and the run ends with the one-line
+# error of one thread, naming the file (core's pool rethrows it on the
+# calling thread), on any thread count.
+{ cat "$T/seed"; head -c $(((16 << 20) + 1)) /dev/zero | tr '\0' a; echo; cat "$T/seed"; } >"$T/long.txt"
+for t in 1 2 3; do
+  expect_error 1 "long.txt: a piece of 16777217 bytes with no pre-tokenizer boundary" \
+    "$TOK" encode --threads $t "$T/long.txt"
+done

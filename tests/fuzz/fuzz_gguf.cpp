@@ -43,7 +43,7 @@ void run_model(const std::string& path) {
     check_error(m.error(), path, "Model::load");
     return;
   }
-  static tok::model::ThreadPool pool(1);
+  static tok::ThreadPool pool(1);
   tok::model::GenerateOptions o;
   o.max_tokens = 2;
   o.ctx = static_cast<int>(std::min<std::int64_t>(m->config().ctx, 8));

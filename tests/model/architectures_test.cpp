@@ -19,6 +19,7 @@
 #include "model/paged_kv_adapter.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 using tok::bpe::TokenId;
 using GgmlType = tok::ggml::Type;
 

@@ -13,6 +13,7 @@
 #include "model/generator.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include "model/samples.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 using tok::bpe::TokenId;
 
 namespace {

@@ -16,6 +16,7 @@
 #include "model/quantize.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 
 
 namespace {

@@ -18,6 +18,7 @@
 #include "kernel_sets.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 using tok::model::test::randn;
 
 namespace {
@@ -122,11 +123,11 @@ TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a doubl
           dequantize_row(type, w.row(r), wf.data() + r * cols, cols);
         }
         auto x = randn(static_cast<std::size_t>(cols), rng);
-        std::vector<BlockQ8_K> xk8(static_cast<std::size_t>(cols / kQKK));
+        std::vector<ggml::BlockQ8_K> xk8(static_cast<std::size_t>(cols / ggml::kQKK));
         quantize_row_q8_k(x.data(), xk8.data(), cols);
         ActBatch a{x.data(), cols, nullptr, 0, 1};
         a.xk8 = xk8.data();
-        a.xk8_stride = cols / kQKK;
+        a.xk8_stride = cols / ggml::kQKK;
         for (const DotKernels* k : tok::model::test::all_kernels()) {
           if (!wants_q8_k_rows(*k, type, 1)) continue;
           std::vector<float> got(static_cast<std::size_t>(rows), NAN);
@@ -141,8 +142,8 @@ TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a doubl
             CAPTURE(r);
             double want = 0, mag = 0;
             for (std::int64_t i = 0; i < cols; ++i) {
-              const BlockQ8_K& b = xk8[static_cast<std::size_t>(i / kQKK)];
-              double p = double(wf[r * cols + i]) * double(b.d) * b.qs[i % kQKK];
+              const ggml::BlockQ8_K& b = xk8[static_cast<std::size_t>(i / ggml::kQKK)];
+              double p = double(wf[r * cols + i]) * double(b.d) * b.qs[i % ggml::kQKK];
               want += p;
               mag += std::fabs(p);
             }
@@ -156,18 +157,18 @@ TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a doubl
 
 TEST_CASE("q8_K activations: every kernel set's quantizers agree bit for bit with the scalar ones") {
   std::mt19937 rng(21);
-  constexpr std::int64_t kCols = 4 * kQKK;
+  constexpr std::int64_t kCols = 4 * ggml::kQKK;
   std::vector<std::vector<float>> rows;
   for (int r = 0; r < 16; ++r) rows.push_back(randn(kCols, rng, r % 2 ? 1.f : 50.f));
   std::vector<float> edge(kCols, 0.f);  // block 0 all zero (and -0)
   edge[3] = -0.f;
-  edge[kQKK + 7] = -3.5f;  // block 1: the largest is negative, with a tie of opposite sign later
-  edge[kQKK + 9] = 3.5f;
-  for (int i = 2 * kQKK; i < 3 * kQKK; ++i) edge[i] = 1e-3f * static_cast<float>(i % 7);  // block 2: one huge value
-  edge[2 * kQKK + 100] = 1e6f;
+  edge[ggml::kQKK + 7] = -3.5f;  // block 1: the largest is negative, with a tie of opposite sign later
+  edge[ggml::kQKK + 9] = 3.5f;
+  for (int i = 2 * ggml::kQKK; i < 3 * ggml::kQKK; ++i) edge[i] = 1e-3f * static_cast<float>(i % 7);  // block 2: one huge value
+  edge[2 * ggml::kQKK + 100] = 1e6f;
   // Block 3: largest 127, so iscale = -1 and every other value, k + 0.5, is a tie (to even).
-  for (int i = 3 * kQKK; i < 4 * kQKK; ++i) edge[i] = static_cast<float>(i % 50) - 24.5f;
-  edge[3 * kQKK + 5] = 127.f;
+  for (int i = 3 * ggml::kQKK; i < 4 * ggml::kQKK; ++i) edge[i] = static_cast<float>(i % 50) - 24.5f;
+  edge[3 * ggml::kQKK + 5] = 127.f;
   rows.push_back(edge);
   for (const DotKernels* k : tok::model::test::all_kernels()) {
     CAPTURE(isa_name(k->isa));
@@ -178,10 +179,10 @@ TEST_CASE("q8_K activations: every kernel set's quantizers agree bit for bit wit
       CHECK(a.q == b.q);
       CHECK(std::memcmp(a.d.data(), b.d.data(), a.d.size() * sizeof(float)) == 0);
       CHECK(std::memcmp(a.sums.data(), b.sums.data(), a.sums.size() * sizeof(float)) == 0);
-      std::vector<BlockQ8_K> ra(kCols / kQKK), rb(kCols / kQKK);
+      std::vector<ggml::BlockQ8_K> ra(kCols / ggml::kQKK), rb(kCols / ggml::kQKK);
       quantize_row_q8_k(x.data(), ra.data(), kCols);
       quantize_row_q8_k(*k, x.data(), rb.data(), kCols);
-      CHECK(std::memcmp(ra.data(), rb.data(), ra.size() * sizeof(BlockQ8_K)) == 0);
+      CHECK(std::memcmp(ra.data(), rb.data(), ra.size() * sizeof(ggml::BlockQ8_K)) == 0);
     }
   }
 }

@@ -12,10 +12,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "model/kernels.hpp"
+#include "ggml/half.hpp"
+#include "ggml/quants.hpp"
 #include "kernel_sets.hpp"
+#include "model/act_q8_0.hpp"
+#include "model/kernels.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 using tok::model::test::randn;
 
 namespace {
@@ -34,22 +38,22 @@ std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64
       case DType::kF16:
       case DType::kBF16:
         for (std::int64_t i = 0; i < cols; ++i) {
-          std::uint16_t h = type == DType::kF16 ? f32_to_fp16(f[i]) : f32_to_bf16(f[i]);
+          std::uint16_t h = type == DType::kF16 ? ggml::f32_to_fp16(f[i]) : ggml::f32_to_bf16(f[i]);
           std::memcpy(row + 2 * i, &h, 2);
         }
         break;
-      case DType::kQ8_0: quantize_row_q8_0(f.data(), reinterpret_cast<BlockQ8_0*>(row), cols); break;
-      case DType::kQ4_0: quantize_row_q4_0(f.data(), reinterpret_cast<BlockQ4_0*>(row), cols); break;
+      case DType::kQ8_0: ggml::quantize_row_q8_0(f.data(), reinterpret_cast<ggml::BlockQ8_0*>(row), cols); break;
+      case DType::kQ4_0: ggml::quantize_row_q4_0(f.data(), reinterpret_cast<ggml::BlockQ4_0*>(row), cols); break;
       case DType::kQ4_K:
       case DType::kQ6_K:  // random bytes with small super-block scales
         for (std::size_t i = 0; i < rb; ++i) row[i] = static_cast<std::uint8_t>(byte(rng));
-        for (std::int64_t b = 0; b < cols / kQKK; ++b) {
-          std::uint16_t d = f32_to_fp16(0.01f);
+        for (std::int64_t b = 0; b < cols / ggml::kQKK; ++b) {
+          std::uint16_t d = ggml::f32_to_fp16(0.01f);
           if (type == DType::kQ4_K) {
-            std::memcpy(row + b * sizeof(BlockQ4_K), &d, 2);
-            std::memcpy(row + b * sizeof(BlockQ4_K) + 2, &d, 2);
+            std::memcpy(row + b * sizeof(ggml::BlockQ4_K), &d, 2);
+            std::memcpy(row + b * sizeof(ggml::BlockQ4_K) + 2, &d, 2);
           } else {
-            std::memcpy(row + b * sizeof(BlockQ6_K) + offsetof(BlockQ6_K, d), &d, 2);
+            std::memcpy(row + b * sizeof(ggml::BlockQ6_K) + offsetof(ggml::BlockQ6_K, d), &d, 2);
           }
         }
         break;
@@ -74,11 +78,11 @@ std::vector<const DotKernels*> simd_kernels() {
 // `d`, or a random scale when d is 0.
 template <class Block>
 void random_blocks(Block* b, std::int64_t blocks, std::uint16_t d, std::mt19937& rng) {
-  constexpr bool kQ8 = std::is_same_v<Block, BlockQ8_0>;
+  constexpr bool kQ8 = std::is_same_v<Block, ggml::BlockQ8_0>;
   std::uniform_int_distribution<int> byte(kQ8 ? -128 : 0, kQ8 ? 127 : 255);
   std::uniform_real_distribution<float> scale(-0.1f, 0.1f);
   for (std::int64_t i = 0; i < blocks; ++i) {
-    b[i].d = d ? d : f32_to_fp16(scale(rng));
+    b[i].d = d ? d : ggml::f32_to_fp16(scale(rng));
     for (auto& q : b[i].qs) q = static_cast<std::remove_reference_t<decltype(q)>>(byte(rng));
   }
 }
@@ -90,22 +94,22 @@ void random_blocks(Block* b, std::int64_t blocks, std::uint16_t d, std::mt19937&
 struct RefDot {
   double sum = 0, magnitude = 0;
 };
-RefDot ref_dot(DType type, const std::uint8_t* row, const BlockQ8_0* x, std::int64_t blocks) {
+RefDot ref_dot(DType type, const std::uint8_t* row, const ggml::BlockQ8_0* x, std::int64_t blocks) {
   RefDot r;
   for (std::int64_t b = 0; b < blocks; ++b) {
     std::int64_t acc = 0, abs_x = 0;
-    for (int j = 0; j < kQK; ++j) abs_x += std::abs(x[b].qs[j]);
-    double d = fp16_to_f32(x[b].d);
+    for (int j = 0; j < ggml::kQK; ++j) abs_x += std::abs(x[b].qs[j]);
+    double d = ggml::fp16_to_f32(x[b].d);
     if (type == DType::kQ8_0) {
-      const auto& w = reinterpret_cast<const BlockQ8_0*>(row)[b];
-      for (int j = 0; j < kQK; ++j) acc += w.qs[j] * x[b].qs[j];
-      d *= fp16_to_f32(w.d);
+      const auto& w = reinterpret_cast<const ggml::BlockQ8_0*>(row)[b];
+      for (int j = 0; j < ggml::kQK; ++j) acc += w.qs[j] * x[b].qs[j];
+      d *= ggml::fp16_to_f32(w.d);
     } else {
-      const auto& w = reinterpret_cast<const BlockQ4_0*>(row)[b];
-      for (int j = 0; j < kQK / 2; ++j) {
-        acc += ((w.qs[j] & 0xF) - 8) * x[b].qs[j] + ((w.qs[j] >> 4) - 8) * x[b].qs[j + kQK / 2];
+      const auto& w = reinterpret_cast<const ggml::BlockQ4_0*>(row)[b];
+      for (int j = 0; j < ggml::kQK / 2; ++j) {
+        acc += ((w.qs[j] & 0xF) - 8) * x[b].qs[j] + ((w.qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
       }
-      d *= fp16_to_f32(w.d);
+      d *= ggml::fp16_to_f32(w.d);
     }
     r.sum += d * static_cast<double>(acc);
     r.magnitude += std::fabs(d) * static_cast<double>(abs_x * (type == DType::kQ8_0 ? 383 : 23));
@@ -127,22 +131,22 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
         // 259 blocks: longer than the decode kernel's chunk of 128 pairs.
         for (std::int64_t blocks : {1, 3, 7, 24, 25, 259}) {
           if (d && blocks > 25) continue;  // unit-scale sums would pass 2^24
-          std::int64_t cols = blocks * kQK;
+          std::int64_t cols = blocks * ggml::kQK;
           TensorView w{type, rows, cols, nullptr};
           std::vector<std::uint8_t> wbytes(w.bytes());
           w.data = wbytes.data();
           for (std::int64_t r = 0; r < rows; ++r) {
             auto* row = wbytes.data() + static_cast<std::size_t>(r) * w.row_bytes();
             if (type == DType::kQ8_0) {
-              random_blocks(reinterpret_cast<BlockQ8_0*>(row), blocks, d, rng);
+              random_blocks(reinterpret_cast<ggml::BlockQ8_0*>(row), blocks, d, rng);
             } else {
-              random_blocks(reinterpret_cast<BlockQ4_0*>(row), blocks, d, rng);
+              random_blocks(reinterpret_cast<ggml::BlockQ4_0*>(row), blocks, d, rng);
             }
           }
           for (std::int64_t n : {1, 2, 3, 5, 37}) {  // 37: two blocks of prepared tokens, partial tiles
-            std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
+            std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
             for (auto& b : xq) {
-              b.d = d ? d : f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
+              b.d = d ? d : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
               for (auto& q : b.qs) q = static_cast<std::int8_t>(act(rng));
             }
             std::vector<float> x(static_cast<std::size_t>(n * cols));
@@ -162,7 +166,7 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
                   CAPTURE(n);
                   CAPTURE(r);
                   CAPTURE(t);
-                  const BlockQ8_0* xt = xq.data() + t * blocks;
+                  const ggml::BlockQ8_0* xt = xq.data() + t * blocks;
                   RefDot want = ref_dot(type, static_cast<const std::uint8_t*>(w.row(r)), xt, blocks);
                   Activation one{x.data() + t * cols, xt};
                   float g = got[static_cast<std::size_t>(t * rows + r)], dot = dot_row(*k, w, r, one);
@@ -197,9 +201,9 @@ TEST_CASE("gemm equals one dot product per row and token, for every type and til
     TensorView w{type, rows, cols, wbytes.data()};
     for (std::int64_t n : {1, 2, 3, 4, 5, 7}) {
       auto x = randn(static_cast<std::size_t>(n * cols), rng);
-      std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n * cols / kQK));
-      for (std::int64_t t = 0; t < n; ++t) quantize_act_q8_0(x.data() + t * cols, xq.data() + t * cols / kQK, cols);
-      ActBatch a{x.data(), cols, wants_q8(type) ? xq.data() : nullptr, cols / kQK, n};
+      std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * cols / ggml::kQK));
+      for (std::int64_t t = 0; t < n; ++t) quantize_act_q8_0(x.data() + t * cols, xq.data() + t * cols / ggml::kQK, cols);
+      ActBatch a{x.data(), cols, wants_q8(type) ? xq.data() : nullptr, cols / ggml::kQK, n};
       std::vector<float> want(static_cast<std::size_t>(n * rows)), got(want.size(), NAN);
       gemm_by_rows(scalar_kernels(), w, 0, rows, a, want.data(), rows);
       for (const DotKernels* k : simd_kernels()) {
@@ -226,14 +230,14 @@ TEST_CASE("activation quantizer: ggml's rounding, scalar and AVX2 bit for bit") 
   x[96] = 127.0f;  // scale 1: ties round to even, as _mm256_round_ps does
   x[97] = 2.5f;
   x[98] = -3.5f;
-  std::vector<BlockQ8_0> a(n / kQK), b(n / kQK);
+  std::vector<ggml::BlockQ8_0> a(n / ggml::kQK), b(n / ggml::kQK);
   quantize_act_q8_0(x.data(), a.data(), n);
-  for (std::int64_t i = 0; i < n / kQK; ++i) {
+  for (std::int64_t i = 0; i < n / ggml::kQK; ++i) {
     float amax = 0;
-    for (int j = 0; j < kQK; ++j) amax = std::max(amax, std::fabs(x[i * kQK + j]));
-    CHECK(a[i].d == f32_to_fp16(amax / 127.0f));
-    for (int j = 0; j < kQK; ++j) {
-      float v = amax ? x[i * kQK + j] * (127.0f / amax) : 0.0f;
+    for (int j = 0; j < ggml::kQK; ++j) amax = std::max(amax, std::fabs(x[i * ggml::kQK + j]));
+    CHECK(a[i].d == ggml::f32_to_fp16(amax / 127.0f));
+    for (int j = 0; j < ggml::kQK; ++j) {
+      float v = amax ? x[i * ggml::kQK + j] * (127.0f / amax) : 0.0f;
       CHECK(a[i].qs[j] == static_cast<int>(std::nearbyint(v)));
       CHECK(std::abs(a[i].qs[j]) <= 127);
     }
@@ -242,7 +246,7 @@ TEST_CASE("activation quantizer: ggml's rounding, scalar and AVX2 bit for bit") 
   CHECK(a[3].qs[2] == -4);
   if (const DotKernels* k = avx2_kernels()) {
     k->quantize_q8_0(x.data(), b.data(), n);
-    CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(BlockQ8_0)) == 0);
+    CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(ggml::BlockQ8_0)) == 0);
   }
   CHECK((scalar_kernels().quantize_q8_0 == &quantize_act_q8_0));
 }

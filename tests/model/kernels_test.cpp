@@ -6,11 +6,14 @@
 #include <random>
 #include <vector>
 
-#include "model/kernels.hpp"
+#include "ggml/half.hpp"
+#include "ggml/quants.hpp"
 #include "kernel_sets.hpp"
+#include "model/kernels.hpp"
 #include "model/ops.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 using tok::model::test::all_kernels;
 using tok::model::test::randn;
 
@@ -38,13 +41,13 @@ std::vector<Block> random_blocks(std::size_t n, std::mt19937& rng) {
 
 TEST_CASE("fp16 and bf16 conversions round-trip and round to nearest even") {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
-    float f = fp16_to_f32(static_cast<std::uint16_t>(h));
+    float f = ggml::fp16_to_f32(static_cast<std::uint16_t>(h));
     if (std::isnan(f)) continue;
-    CHECK(f32_to_fp16(f) == h);
+    CHECK(ggml::f32_to_fp16(f) == h);
   }
-  CHECK(fp16_to_f32(0x3C00) == 1.0f);
-  CHECK(f32_to_fp16(1.0f + 1.0f / 4096) == 0x3C00);  // halfway below: even
-  CHECK(bf16_to_f32(f32_to_bf16(3.140625f)) == 3.140625f);
+  CHECK(ggml::fp16_to_f32(0x3C00) == 1.0f);
+  CHECK(ggml::f32_to_fp16(1.0f + 1.0f / 4096) == 0x3C00);  // halfway below: even
+  CHECK(ggml::bf16_to_f32(ggml::f32_to_bf16(3.140625f)) == 3.140625f);
 }
 
 TEST_CASE("float dot products match the reference") {
@@ -54,10 +57,10 @@ TEST_CASE("float dot products match the reference") {
     std::vector<std::uint16_t> h(n), bf(n);
     std::vector<float> ah(n), abf(n);
     for (std::size_t i = 0; i < n; ++i) {
-      h[i] = f32_to_fp16(a[i]);
-      ah[i] = fp16_to_f32(h[i]);
-      bf[i] = f32_to_bf16(a[i]);
-      abf[i] = bf16_to_f32(bf[i]);
+      h[i] = ggml::f32_to_fp16(a[i]);
+      ah[i] = ggml::fp16_to_f32(h[i]);
+      bf[i] = ggml::f32_to_bf16(a[i]);
+      abf[i] = ggml::bf16_to_f32(bf[i]);
     }
     double tol = 1e-5 * std::sqrt(static_cast<double>(n)) + 1e-6;
     for (const DotKernels* k : all_kernels()) {
@@ -74,19 +77,19 @@ TEST_CASE("Q8_0 and Q4_0 dots equal dequantized integer dots") {
   std::mt19937 rng(2);
   const std::size_t n = 512;
   auto w = randn(n, rng), x = randn(n, rng);
-  std::vector<BlockQ8_0> w8(n / 32), x8(n / 32);
-  std::vector<BlockQ4_0> w4(n / 32);
-  quantize_row_q8_0(w.data(), w8.data(), n);
-  quantize_row_q4_0(w.data(), w4.data(), n);
-  quantize_row_q8_0(x.data(), x8.data(), n);
+  std::vector<ggml::BlockQ8_0> w8(n / 32), x8(n / 32);
+  std::vector<ggml::BlockQ4_0> w4(n / 32);
+  ggml::quantize_row_q8_0(w.data(), w8.data(), n);
+  ggml::quantize_row_q4_0(w.data(), w4.data(), n);
+  ggml::quantize_row_q8_0(x.data(), x8.data(), n);
   std::vector<float> dw8(n), dw4(n), dx8(n);
   dequantize_row(DType::kQ8_0, w8.data(), dw8.data(), n);
   dequantize_row(DType::kQ4_0, w4.data(), dw4.data(), n);
   dequantize_row(DType::kQ8_0, x8.data(), dx8.data(), n);
   // Quantization error is bounded by half a step per element.
   for (std::size_t i = 0; i < n; ++i) {
-    CHECK(std::fabs(dw8[i] - w[i]) <= fp16_to_f32(w8[i / 32].d) * 0.57f + 1e-6f);  // + fp16 rounding of d
-    CHECK(std::fabs(dw4[i] - w[i]) <= std::fabs(fp16_to_f32(w4[i / 32].d)) * 1.0f + 1e-6f);
+    CHECK(std::fabs(dw8[i] - w[i]) <= ggml::fp16_to_f32(w8[i / 32].d) * 0.57f + 1e-6f);  // + fp16 rounding of d
+    CHECK(std::fabs(dw4[i] - w[i]) <= std::fabs(ggml::fp16_to_f32(w4[i / 32].d)) * 1.0f + 1e-6f);
   }
   for (const DotKernels* k : all_kernels()) {
     CAPTURE(static_cast<int>(k->isa));
@@ -99,22 +102,22 @@ TEST_CASE("Q4_K and Q6_K dots equal dequantize-then-dot") {
   std::mt19937 rng(3);
   const std::size_t n = 1024;
   auto x = randn(n, rng);
-  auto q4 = random_blocks<BlockQ4_K>(n / 256, rng);
-  auto q6 = random_blocks<BlockQ6_K>(n / 256, rng);
+  auto q4 = random_blocks<ggml::BlockQ4_K>(n / 256, rng);
+  auto q6 = random_blocks<ggml::BlockQ6_K>(n / 256, rng);
   for (auto& b : q4) {
-    b.d = f32_to_fp16(0.01f);
-    b.dmin = f32_to_fp16(0.02f);
+    b.d = ggml::f32_to_fp16(0.01f);
+    b.dmin = ggml::f32_to_fp16(0.02f);
   }
-  for (auto& b : q6) b.d = f32_to_fp16(0.001f);
+  for (auto& b : q6) b.d = ggml::f32_to_fp16(0.001f);
   std::vector<float> d4(n), d6(n);
   dequantize_row(DType::kQ4_K, q4.data(), d4.data(), n);
   dequantize_row(DType::kQ6_K, q6.data(), d6.data(), n);
   // Spot-check the layouts: element 0 of a Q6_K block is ql[0] low nibble +
   // qh[0] bits 0-1, minus 32, times scale 0.
   int q = ((q6[0].ql[0] & 0xF) | ((q6[0].qh[0] & 3) << 4)) - 32;
-  CHECK(d6[0] == doctest::Approx(fp16_to_f32(q6[0].d) * q6[0].scales[0] * q));
+  CHECK(d6[0] == doctest::Approx(ggml::fp16_to_f32(q6[0].d) * q6[0].scales[0] * q));
   int sc0 = q4[0].scales[0] & 63, m0 = q4[0].scales[4] & 63;
-  CHECK(d4[0] == doctest::Approx(fp16_to_f32(q4[0].d) * sc0 * (q4[0].qs[0] & 0xF) - fp16_to_f32(q4[0].dmin) * m0));
+  CHECK(d4[0] == doctest::Approx(ggml::fp16_to_f32(q4[0].d) * sc0 * (q4[0].qs[0] & 0xF) - ggml::fp16_to_f32(q4[0].dmin) * m0));
   for (const DotKernels* k : all_kernels()) {
     CHECK(k->q4_k(q4.data(), x.data(), n) == doctest::Approx(ref_dot(d4.data(), x.data(), n)).epsilon(1e-4));
     CHECK(k->q6_k(q6.data(), x.data(), n) == doctest::Approx(ref_dot(d6.data(), x.data(), n)).epsilon(1e-4));

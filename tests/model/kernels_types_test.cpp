@@ -11,11 +11,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "ggml/half.hpp"
+#include "kernel_sets.hpp"
+#include "model/act_q8_0.hpp"
 #include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
-#include "kernel_sets.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 using tok::model::test::all_kernels;
 
 namespace {
@@ -37,7 +40,7 @@ std::vector<std::uint8_t> random_row(std::int64_t blocks, float scale, std::mt19
   for (auto& b : row) b = static_cast<std::uint8_t>(byte(rng));
   for (std::int64_t b = 0; b < blocks; ++b) {
     for (std::size_t off : scale_offsets<Block>()) {
-      std::uint16_t h = f32_to_fp16(byte(rng) < 128 ? scale : -scale);
+      std::uint16_t h = ggml::f32_to_fp16(byte(rng) < 128 ? scale : -scale);
       std::memcpy(row.data() + static_cast<std::size_t>(b) * sizeof(Block) + off, &h, 2);
     }
   }
@@ -60,21 +63,21 @@ Ref ref_dot(const std::vector<float>& w, const std::vector<float>& x) {
 
 // Values per activation block: Q8_0 or Q8_K.
 template <class Act>
-constexpr std::int64_t kActValues = std::is_same_v<Act, BlockQ8_0> ? kQK : kQKK;
+constexpr std::int64_t kActValues = std::is_same_v<Act, ggml::BlockQ8_0> ? ggml::kQK : ggml::kQKK;
 
 // x as the activation blocks a kernel takes, and (in values) what they hold.
 template <class Act>
 std::vector<Act> quantize_acts(const std::vector<float>& x, std::vector<float>& values) {
   const std::int64_t n = static_cast<std::int64_t>(x.size());
   std::vector<Act> q(static_cast<std::size_t>(n / kActValues<Act>));
-  if constexpr (std::is_same_v<Act, BlockQ8_0>) {
+  if constexpr (std::is_same_v<Act, ggml::BlockQ8_0>) {
     quantize_act_q8_0(x.data(), q.data(), n);
     dequantize_row(DType::kQ8_0, q.data(), values.data(), n);
   } else {
     quantize_row_q8_k(x.data(), q.data(), n);
     for (std::int64_t i = 0; i < n; ++i) {
-      const BlockQ8_K& b = q[static_cast<std::size_t>(i / kQKK)];
-      values[static_cast<std::size_t>(i)] = b.d * b.qs[i % kQKK];
+      const ggml::BlockQ8_K& b = q[static_cast<std::size_t>(i / ggml::kQKK)];
+      values[static_cast<std::size_t>(i)] = b.d * b.qs[i % ggml::kQKK];
     }
   }
   return q;
@@ -101,7 +104,7 @@ void check_type(DType type, Dot dot) {
       dequantize_row(type, row.data(), w.data(), n);
       Ref want = ref_dot(w, xs);
       for (const DotKernels* k : all_kernels()) {
-        if (std::is_same_v<Act, BlockQ8_K> && !wants_q8_k_rows(*k, type, 1)) continue;
+        if (std::is_same_v<Act, ggml::BlockQ8_K> && !wants_q8_k_rows(*k, type, 1)) continue;
         CAPTURE(tok::ggml::type_name(type));
         CAPTURE(static_cast<int>(k->isa));
         CAPTURE(n);
@@ -112,7 +115,7 @@ void check_type(DType type, Dot dot) {
         // The same row through dot_row, the entry point of the forward pass.
         TensorView v{type, 1, n, row.data()};
         Activation a{x.data()};
-        if constexpr (std::is_same_v<Act, BlockQ8_0>) a.xq = xq.data(); else a.xk8 = xq.data();
+        if constexpr (std::is_same_v<Act, ggml::BlockQ8_0>) a.xq = xq.data(); else a.xk8 = xq.data();
         CHECK(dot_row(*k, v, 0, a) == got);
       }
     }
@@ -122,20 +125,20 @@ void check_type(DType type, Dot dot) {
 }  // namespace
 
 TEST_CASE("Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
-  check_type<BlockQ4_1, BlockQ8_0>(DType::kQ4_1, [](const DotKernels& k, const BlockQ4_1* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ4_1, ggml::BlockQ8_0>(DType::kQ4_1, [](const DotKernels& k, const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q4_1(w, xq, n); });
-  check_type<BlockQ5_0, BlockQ8_0>(DType::kQ5_0, [](const DotKernels& k, const BlockQ5_0* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ5_0, ggml::BlockQ8_0>(DType::kQ5_0, [](const DotKernels& k, const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_0(w, xq, n); });
-  check_type<BlockQ5_1, BlockQ8_0>(DType::kQ5_1, [](const DotKernels& k, const BlockQ5_1* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ5_1, ggml::BlockQ8_0>(DType::kQ5_1, [](const DotKernels& k, const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_1(w, xq, n); });
 }
 
 TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 activations") {
-  check_type<BlockQ2_K, BlockQ8_0>(DType::kQ2_K, [](const DotKernels& k, const BlockQ2_K* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ2_K, ggml::BlockQ8_0>(DType::kQ2_K, [](const DotKernels& k, const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q2_k(w, xq, n); });
-  check_type<BlockQ3_K, BlockQ8_0>(DType::kQ3_K, [](const DotKernels& k, const BlockQ3_K* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ3_K, ggml::BlockQ8_0>(DType::kQ3_K, [](const DotKernels& k, const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q3_k(w, xq, n); });
-  check_type<BlockQ5_K, BlockQ8_0>(DType::kQ5_K, [](const DotKernels& k, const BlockQ5_K* w, const BlockQ8_0* xq,
+  check_type<ggml::BlockQ5_K, ggml::BlockQ8_0>(DType::kQ5_K, [](const DotKernels& k, const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* xq,
                                          std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
@@ -154,28 +157,28 @@ TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation ty
 
 TEST_CASE("Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K activations") {
   REQUIRE((avx2_kernels() == nullptr || avx2_kernels()->q4_k_q8k != nullptr));
-  check_type<BlockQ4_K, BlockQ8_K>(DType::kQ4_K, [](const DotKernels& k, const BlockQ4_K* w, const BlockQ8_K* xk,
+  check_type<ggml::BlockQ4_K, ggml::BlockQ8_K>(DType::kQ4_K, [](const DotKernels& k, const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* xk,
                                                     std::int64_t n) { return k.q4_k_q8k(w, xk, n); });
-  check_type<BlockQ6_K, BlockQ8_K>(DType::kQ6_K, [](const DotKernels& k, const BlockQ6_K* w, const BlockQ8_K* xk,
+  check_type<ggml::BlockQ6_K, ggml::BlockQ8_K>(DType::kQ6_K, [](const DotKernels& k, const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* xk,
                                                     std::int64_t n) { return k.q6_k_q8k(w, xk, n); });
 }
 
 TEST_CASE("Q8_K activation blocks: ggml's rounding, and bsums that are the sums of each 16 values") {
-  std::vector<float> x(kQKK);
-  for (int i = 0; i < kQKK; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) - 3.5f;
+  std::vector<float> x(ggml::kQKK);
+  for (int i = 0; i < ggml::kQKK; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) - 3.5f;
   x[5] = -7;  // the value of largest magnitude is negative: scale -127 / -7
-  BlockQ8_K b;
-  quantize_row_q8_k(x.data(), &b, kQKK);
+  ggml::BlockQ8_K b;
+  quantize_row_q8_k(x.data(), &b, ggml::kQKK);
   CHECK(b.d == doctest::Approx(7.0 / 127));
   CHECK(b.qs[5] == -127);
   CHECK(b.qs[0] == -64);  // -3.5 * 127 / 7 = -63.5: ties to even
-  for (int j = 0; j < kQKK / 16; ++j) {
+  for (int j = 0; j < ggml::kQKK / 16; ++j) {
     int s = 0;
     for (int i = 0; i < 16; ++i) s += b.qs[16 * j + i];
     CHECK(b.bsums[j] == s);
   }
-  std::vector<float> zero(kQKK, 0.0f);
-  quantize_row_q8_k(zero.data(), &b, kQKK);
+  std::vector<float> zero(ggml::kQKK, 0.0f);
+  quantize_row_q8_k(zero.data(), &b, ggml::kQKK);
   CHECK(b.d == 0);
   CHECK(b.qs[0] == 0);
 }
@@ -200,20 +203,20 @@ TEST_CASE("the weight types with integer kernels ask for Q8_0 activations, the o
 
 TEST_CASE("a Q5_0 row whose 5th bits are all set or all clear: codes 0..15 and -16..-1") {
   // Spot-check the bit order of qh against hand-computed values.
-  BlockQ5_0 w{};
-  w.d = f32_to_fp16(1.0f);
-  for (int j = 0; j < kQK / 2; ++j) w.qs[j] = static_cast<std::uint8_t>(j | (j << 4));
-  BlockQ8_0 x{};
-  x.d = f32_to_fp16(1.0f);
+  ggml::BlockQ5_0 w{};
+  w.d = ggml::f32_to_fp16(1.0f);
+  for (int j = 0; j < ggml::kQK / 2; ++j) w.qs[j] = static_cast<std::uint8_t>(j | (j << 4));
+  ggml::BlockQ8_0 x{};
+  x.d = ggml::f32_to_fp16(1.0f);
   x.qs[3] = 1;   // element 3: nibble 3
   x.qs[20] = 1;  // element 20: nibble 4 (high nibble of byte 4)
   for (const DotKernels* k : all_kernels()) {
     CAPTURE(static_cast<int>(k->isa));
     std::memset(w.qh, 0, 4);
-    CHECK(k->q5_0(&w, &x, kQK) == (3 - 16) + (4 - 16));
+    CHECK(k->q5_0(&w, &x, ggml::kQK) == (3 - 16) + (4 - 16));
     std::memset(w.qh, 0xFF, 4);
-    CHECK(k->q5_0(&w, &x, kQK) == 3 + 4);
+    CHECK(k->q5_0(&w, &x, ggml::kQK) == 3 + 4);
     w.qh[2] = 0xEF;  // clears bit 20 only
-    CHECK(k->q5_0(&w, &x, kQK) == 3 + (4 - 16));
+    CHECK(k->q5_0(&w, &x, ggml::kQK) == 3 + (4 - 16));
   }
 }

@@ -16,6 +16,7 @@
 #include "model/score.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 using tok::bpe::TokenId;
 namespace kv = tok::kv;
 

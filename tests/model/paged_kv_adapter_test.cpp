@@ -12,6 +12,7 @@
 #include "model/paged_kv_adapter.hpp"
 
 using namespace tok::model;
+using tok::ThreadPool;
 using tok::bpe::TokenId;
 
 namespace {

@@ -20,6 +20,7 @@
 #include "model/repack.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 using tok::model::test::randn;
 
 namespace {
@@ -52,8 +53,8 @@ std::int64_t grouped_rows(const TensorView& w) {
   return q4_kx16_grouped_rows(w) + q6_kx16_grouped_rows(w);
 }
 void unpack_row(const TensorView& w, std::int64_t r, void* out) {
-  if (w.type == DType::kQ4_K) return unpack_row_q4_kx16(w, r, static_cast<BlockQ4_K*>(out));
-  unpack_row_q6_kx16(w, r, static_cast<BlockQ6_K*>(out));
+  if (w.type == DType::kQ4_K) return unpack_row_q4_kx16(w, r, static_cast<ggml::BlockQ4_K*>(out));
+  unpack_row_q6_kx16(w, r, static_cast<ggml::BlockQ6_K*>(out));
 }
 
 }  // namespace
@@ -111,21 +112,21 @@ TEST_CASE(
           for (const DotKernels* k : tok::model::test::all_kernels()) {
             // The activations as Forward::matmul hands them to this set.
             ActQ8K xk;
-            std::vector<BlockQ8_K> xk8;
+            std::vector<ggml::BlockQ8_K> xk8;
             std::vector<double> xd(x.begin(), x.end());
             ActBatch a{x.data(), cols, nullptr, 0, n};
             if (wants_q8_k(*k, type, n)) {
               quantize_act_q8_k(x.data(), cols, n, cols, xk);
               a.xk = &xk;
-              for (std::size_t i = 0; i < xd.size(); ++i) xd[i] = double(xk.d[i / kQKK]) * xk.q[i];
+              for (std::size_t i = 0; i < xd.size(); ++i) xd[i] = double(xk.d[i / ggml::kQKK]) * xk.q[i];
             } else if (wants_q8_k_rows(*k, type, n)) {
-              xk8.resize(static_cast<std::size_t>(n * cols / kQKK));
+              xk8.resize(static_cast<std::size_t>(n * cols / ggml::kQKK));
               for (std::int64_t t = 0; t < n; ++t)
-                quantize_row_q8_k(x.data() + t * cols, xk8.data() + t * cols / kQKK, cols);
+                quantize_row_q8_k(x.data() + t * cols, xk8.data() + t * cols / ggml::kQKK, cols);
               a.xk8 = xk8.data();
-              a.xk8_stride = cols / kQKK;
+              a.xk8_stride = cols / ggml::kQKK;
               for (std::size_t i = 0; i < xd.size(); ++i)
-                xd[i] = double(xk8[i / kQKK].d) * xk8[i / kQKK].qs[i % kQKK];
+                xd[i] = double(xk8[i / ggml::kQKK].d) * xk8[i / ggml::kQKK].qs[i % ggml::kQKK];
             }
             for (std::int64_t split :
                  {std::int64_t{0}, std::int64_t{1}, std::int64_t{16}, rows / 2 + 1}) {
@@ -194,10 +195,10 @@ TEST_CASE("repack_weights: Q4_K and Q6_K matrices of 16 rows or more, beside the
   CHECK(std::memcmp(embd.data(), embd0.data(), embd.size()) == 0);
   CHECK(std::memcmp(small.data(), small0.data(), small.size()) == 0);
   CHECK(std::memcmp(a.data(), a0.data(), a.size()) != 0);
-  std::vector<BlockQ4_K> row(cols / kQKK);
+  std::vector<ggml::BlockQ4_K> row(cols / ggml::kQKK);
   for (std::int64_t i = 0; i < 32; ++i) {
     unpack_row_q4_kx16(r.wq, i, row.data());
     CHECK(std::memcmp(row.data(), a0.data() + i * w.token_embd.row_bytes(),
-                      sizeof(BlockQ4_K) * row.size()) == 0);
+                      sizeof(ggml::BlockQ4_K) * row.size()) == 0);
   }
 }

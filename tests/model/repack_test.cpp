@@ -10,23 +10,25 @@
 #include <random>
 #include <vector>
 
+#include "ggml/half.hpp"
 #include "kernel_sets.hpp"
 #include "model/kernels.hpp"
 #include "model/model.hpp"
 #include "model/repack.hpp"
 
 using namespace tok::model;
+namespace ggml = tok::ggml;
 
 namespace {
 
 // `blocks` Q4_0 blocks with random bytes (every nibble) and scale d, or
 // random scales when d is 0.
-std::vector<BlockQ4_0> random_q4_0(std::int64_t blocks, std::uint16_t d, std::mt19937& rng) {
+std::vector<ggml::BlockQ4_0> random_q4_0(std::int64_t blocks, std::uint16_t d, std::mt19937& rng) {
   std::uniform_int_distribution<int> byte(0, 255);
   std::uniform_real_distribution<float> scale(-0.1f, 0.1f);
-  std::vector<BlockQ4_0> out(static_cast<std::size_t>(blocks));
+  std::vector<ggml::BlockQ4_0> out(static_cast<std::size_t>(blocks));
   for (auto& b : out) {
-    b.d = d ? d : f32_to_fp16(scale(rng));
+    b.d = d ? d : ggml::f32_to_fp16(scale(rng));
     for (auto& q : b.qs) q = static_cast<std::uint8_t>(byte(rng));
   }
   return out;
@@ -38,15 +40,15 @@ std::vector<BlockQ4_0> random_q4_0(std::int64_t blocks, std::uint16_t d, std::mt
 struct Ref {
   double sum = 0, magnitude = 0;
 };
-Ref ref_dot(const BlockQ4_0* w, const BlockQ8_0* x, std::int64_t blocks) {
+Ref ref_dot(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t blocks) {
   Ref r;
   for (std::int64_t b = 0; b < blocks; ++b) {
     std::int64_t acc = 0, abs_x = 0;
-    for (int j = 0; j < kQK / 2; ++j) {
-      acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j] + ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + kQK / 2];
+    for (int j = 0; j < ggml::kQK / 2; ++j) {
+      acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j] + ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
     }
-    for (int j = 0; j < kQK; ++j) abs_x += std::abs(x[b].qs[j]);
-    double d = static_cast<double>(fp16_to_f32(w[b].d)) * fp16_to_f32(x[b].d);
+    for (int j = 0; j < ggml::kQK; ++j) abs_x += std::abs(x[b].qs[j]);
+    double d = static_cast<double>(ggml::fp16_to_f32(w[b].d)) * ggml::fp16_to_f32(x[b].d);
     r.sum += d * static_cast<double>(acc);
     r.magnitude += std::fabs(d) * static_cast<double>(abs_x * 23);
   }
@@ -59,7 +61,7 @@ TEST_CASE("Q4_0x4 repacking keeps the bytes and unpacks to the original rows") {
   std::mt19937 rng(21);
   for (std::int64_t rows : {4, 5, 7, 8, 13}) {
     for (std::int64_t cols : {128, 384}) {
-      auto plain = random_q4_0(rows * cols / kQK, 0, rng);
+      auto plain = random_q4_0(rows * cols / ggml::kQK, 0, rng);
       auto packed = plain;
       TensorView w{DType::kQ4_0, rows, cols, plain.data()};
       REQUIRE(q4_0x4_repackable(w));
@@ -70,7 +72,7 @@ TEST_CASE("Q4_0x4 repacking keeps the bytes and unpacks to the original rows") {
       CHECK_FALSE(q4_0x4_repackable(p));  // never twice
       // Plain rows after the last group keep their place and bytes.
       CHECK(std::memcmp(p.row(rows / 4 * 4), w.row(rows / 4 * 4), static_cast<std::size_t>(rows % 4) * w.row_bytes()) == 0);
-      std::vector<BlockQ4_0> row(static_cast<std::size_t>(cols / kQK));
+      std::vector<ggml::BlockQ4_0> row(static_cast<std::size_t>(cols / ggml::kQK));
       for (std::int64_t r = 0; r < rows; ++r) {
         CAPTURE(rows);
         CAPTURE(cols);
@@ -96,15 +98,15 @@ TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd r
       // 65 units: longer than the decode kernel's chunk of 64.
       for (std::int64_t units : {1, 3, 65}) {
         if (d && units > 6) continue;  // unit-scale sums would pass 2^24
-        const std::int64_t cols = units * 128, blocks = cols / kQK;
+        const std::int64_t cols = units * 128, blocks = cols / ggml::kQK;
         auto plain = random_q4_0(rows * blocks, d, rng);
         auto packed = plain;
         TensorView w{DType::kQ4_0, rows, cols, plain.data()};
         TensorView p = repack_q4_0x4(w, packed.data());
         for (std::int64_t n : {1, 2, 5, 9, 37}) {  // 9: a tile and one more; 37: two blocks of prepared tokens
-          std::vector<BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
+          std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
           for (auto& b : xq) {
-            b.d = d ? d : f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
+            b.d = d ? d : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
             for (auto& q : b.qs) q = static_cast<std::int8_t>(act(rng));
           }
           std::vector<float> x(static_cast<std::size_t>(n * cols));
@@ -116,7 +118,7 @@ TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd r
               k->gemm(*k, p, 0, split, a, got.data(), rows);
               k->gemm(*k, p, split, rows, a, got.data(), rows);
               for (std::int64_t t = 0; t < n; ++t) {
-                const BlockQ8_0* xt = xq.data() + t * blocks;
+                const ggml::BlockQ8_0* xt = xq.data() + t * blocks;
                 for (std::int64_t r = 0; r < rows; ++r) {
                   CAPTURE(static_cast<int>(k->isa));
                   CAPTURE(d);
@@ -154,7 +156,7 @@ TEST_CASE("repack_weights: the layers' Q4_0 matrices, once each, never a tied ou
   }
   std::mt19937 rng(23);
   const std::int64_t rows = 8, cols = 256;
-  auto a = random_q4_0(rows * cols / kQK, 0, rng), b = a, embd = a, c = random_q4_0(3 * cols / kQK, 0, rng);
+  auto a = random_q4_0(rows * cols / ggml::kQK, 0, rng), b = a, embd = a, c = random_q4_0(3 * cols / ggml::kQK, 0, rng);
   const auto a0 = a, embd0 = embd, c0 = c;
   std::vector<float> f32(static_cast<std::size_t>(rows * cols));
   Weights w;
@@ -177,11 +179,11 @@ TEST_CASE("repack_weights: the layers' Q4_0 matrices, once each, never a tied ou
   CHECK_FALSE(r.w_gate.q4_0x4);
   CHECK_FALSE(w.output.q4_0x4);
   CHECK_FALSE(w.token_embd.q4_0x4);
-  CHECK(std::memcmp(embd.data(), embd0.data(), embd.size() * sizeof(BlockQ4_0)) == 0);
-  CHECK(std::memcmp(c.data(), c0.data(), c.size() * sizeof(BlockQ4_0)) == 0);
-  std::vector<BlockQ4_0> row(static_cast<std::size_t>(cols / kQK));
+  CHECK(std::memcmp(embd.data(), embd0.data(), embd.size() * sizeof(ggml::BlockQ4_0)) == 0);
+  CHECK(std::memcmp(c.data(), c0.data(), c.size() * sizeof(ggml::BlockQ4_0)) == 0);
+  std::vector<ggml::BlockQ4_0> row(static_cast<std::size_t>(cols / ggml::kQK));
   for (std::int64_t i = 0; i < rows; ++i) {
     unpack_row_q4_0x4(r.wq, i, row.data());
-    CHECK(std::memcmp(row.data(), a0.data() + i * cols / kQK, row.size() * sizeof(BlockQ4_0)) == 0);
+    CHECK(std::memcmp(row.data(), a0.data() + i * cols / ggml::kQK, row.size() * sizeof(ggml::BlockQ4_0)) == 0);
   }
 }

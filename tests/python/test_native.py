@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -81,6 +82,7 @@ def test_errors_name_the_python_argument_not_the_cli_flag(tmp_path):
 
 def test_version_is_the_cli_version():
     cli = subprocess.run([os.environ["TOK"], "--version"], capture_output=True, text=True, check=True)
+    # The first line; the second names the Unicode version tok's tables hold.
     assert cli.stdout.splitlines()[0].split() == ["tok", tok.__version__]
 
 
@@ -144,6 +146,46 @@ def test_batches_match_single_calls_for_any_thread_count():
         assert t.count_batch(texts, threads=threads) == [len(s) for s in single]
     enc = tiktoken.get_encoding("o200k_base")
     assert enc.encode_ordinary_batch(texts, num_threads=3) == single
+
+
+def test_an_exception_on_a_batch_worker_is_raised_as_the_single_call_raises_it(tmp_path):
+    # A piece longer than the encoder takes (16 MiB of one letter) throws on
+    # the thread that encodes it. With as many copies as threads, the calling
+    # thread stops after its first, so the other workers throw too. Run in a
+    # child process: an exception escaping a worker thread would abort the
+    # interpreter, and the pytest run with it.
+    code = r"""
+import sys, tok, tok.tiktoken as tiktoken
+big = "a" * ((16 << 20) + 1)
+files = []
+for i in range(4):
+    files.append(f"{sys.argv[1]}/run{i}.txt")
+    open(files[-1], "w").write(big)
+t = tok.load("o200k_base")
+enc = tiktoken.get_encoding("o200k_base")
+def error(f):
+    try:
+        f()
+    except Exception as e:
+        return type(e).__name__, str(e)
+for name, one, batch in [
+        ("encode_batch", lambda: t.encode(big), lambda: t.encode_batch([big] * 4, threads=4)),
+        ("count_batch", lambda: t.count(big), lambda: t.count_batch([big] * 4, threads=4)),
+        ("tiktoken encode_batch", lambda: enc.encode(big),
+         lambda: enc.encode_batch([big] * 4, num_threads=4)),
+        ("tiktoken encode_ordinary_batch", lambda: enc.encode_ordinary(big),
+         lambda: enc.encode_ordinary_batch([big] * 4, num_threads=4)),
+        ("count_files", lambda: tok.count_files(files[:1], threads=1),
+         lambda: tok.count_files(files, threads=4))]:
+    want = error(one)
+    assert want is not None and "no pre-tokenizer boundary" in want[1], (name, want)
+    got = error(batch)
+    assert got == want, (name, got, want)
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                       timeout=300)
+    assert (r.returncode, r.stdout.strip()) == (0, "ok"), r.stderr[-2000:]
 
 
 def test_python_threads_run_in_parallel_and_agree():
