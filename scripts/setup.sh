@@ -89,7 +89,7 @@ tok_build() {
   local targets=()
   [ -n "${TOK_BUILD_TARGETS:-}" ] && targets=(--target $TOK_BUILD_TARGETS)
   local mode=lines
-  [ -t 2 ] && mode=tty
+  [ -t 2 ] && mode="tty"
   # pipefail, for this function only: the build's status, not the filter's.
   local -
   set -o pipefail
