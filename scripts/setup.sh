@@ -1,6 +1,7 @@
 # Sourced by scripts/tok and scripts/test: install missing Debian packages,
-# configure build/ (Release) once, rebuild when sources changed. Quiet when
-# there is nothing to do; on a build failure it prints the build log.
+# configure build/ (Release) once, rebuild when sources changed, showing how
+# far the build is. Quiet when there is nothing to do; on a build failure it
+# prints the build log's errors.
 TOK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOK_PACKAGES=(cmake ninja-build g++ pkg-config libcli11-dev libicu-dev libfmt-dev
   libutf8proc-dev doctest-dev nlohmann-json3-dev libpcre2-dev libxml2-utils groff-base)
@@ -42,12 +43,42 @@ tok_add_foreign_arch() {
   dpkg --add-architecture "$1"
 }
 
-# tok_build DIR [cmake args...]: configure (if needed) and build DIR quietly;
-# only the targets in $TOK_BUILD_TARGETS when set (scripts/python).
+# tok_build_progress tty|lines NAME: reads ninja's output on stdin and shows on
+# stderr how far the build of NAME is, from ninja's "[done/total]" prefixes: on
+# a terminal (tty) one line rewritten in place and erased at the end, otherwise
+# (lines) a line at each further tenth, for logs. The other lines (commands,
+# warnings, errors) are left to the build log. A build with nothing to do
+# prints nothing.
+tok_build_progress() {
+  local mode=$1 name=$2 line finished total pct tenth=0 drawn=0
+  while IFS= read -r line; do
+    [[ $line =~ ^\[([0-9]+)/([0-9]+)\]\  ]] || continue
+    # CMake's own steps (globs re-checked, CMake re-run) come before the build
+    # and have a count of their own.
+    [[ $line == *"Re-checking globbed directories"* || $line == *"Re-running CMake"* ]] && continue
+    finished=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]}
+    [ "$total" -gt 0 ] || continue
+    pct=$((100 * finished / total))
+    if [ "$mode" = tty ]; then
+      printf '\rtok: building %s %d/%d (%d%%)\033[K' "$name" "$finished" "$total" "$pct" >&2
+      drawn=1
+    elif [ $((pct / 10)) -gt "$tenth" ]; then
+      tenth=$((pct / 10))
+      printf 'tok: building %s %d/%d (%d%%)\n' "$name" "$finished" "$total" "$pct" >&2
+    fi
+  done
+  [ $drawn = 0 ] || printf '\r\033[K' >&2
+}
+
+# tok_build DIR [cmake args...]: configure (if needed) and build DIR, showing
+# progress (tok_build_progress) while it builds; only the targets in
+# $TOK_BUILD_TARGETS when set (scripts/tok, scripts/python). The whole output
+# goes to DIR.log, whose errors are printed if the build fails.
 tok_build() {
   local dir="$1"; shift
-  local log="$dir.log"
+  local log="$dir.log" name="${dir#"$TOK_ROOT"/}/"
   if [ ! -f "$dir/build.ninja" ]; then
+    echo "tok: first build of $name: this takes a few minutes" >&2
     # ccache, where installed, makes rebuilds in fresh clones and worktrees cheap.
     local launcher=()
     command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -57,6 +88,11 @@ tok_build() {
   local jobs; jobs=$(nproc 2>/dev/null || echo 2)
   local targets=()
   [ -n "${TOK_BUILD_TARGETS:-}" ] && targets=(--target $TOK_BUILD_TARGETS)
-  cmake --build "$dir" -j "$jobs" "${targets[@]}" >"$log" 2>&1 || {
+  local mode=lines
+  [ -t 2 ] && mode="tty"
+  # pipefail, for this function only: the build's status, not the filter's.
+  local -
+  set -o pipefail
+  cmake --build "$dir" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | tok_build_progress "$mode" "$name" || {
     grep -v '^\[' "$log" | head -100 >&2; echo "tok: error: build failed ($dir; full log: $log)" >&2; exit 1; }
 }
