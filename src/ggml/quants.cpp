@@ -31,6 +31,16 @@ std::uint32_t load_qh(const std::uint8_t* p) {
 
 void store_qh(std::uint8_t* p, std::uint32_t v) { std::memcpy(p, &v, 4); }
 
+// trunc(v) clamped to [lo, hi], with NaN giving lo. A NaN or infinite input
+// (a NaN key stored in a q4_0 KV cache) makes v NaN or huge, and converting
+// such a float to int directly is undefined behaviour; for finite inputs the
+// result is the clamp of the cast, as before.
+int code(float v, int lo, int hi) {
+  if (!(v > static_cast<float>(lo))) return lo;
+  if (v >= static_cast<float>(hi)) return hi;
+  return static_cast<int>(v);
+}
+
 // Scale and inverse for the symmetric types: m, the value of largest
 // magnitude with its sign, maps to code -levels (ggml's "max / -8").
 void symmetric_scale(const float* x, float levels, float& d, float& id) {
@@ -119,9 +129,9 @@ void quantize_row_q8_0(const float* x, BlockQ8_0* y, std::int64_t n) {
     float d = amax / 127.0f, id = d != 0 ? 1.0f / d : 0.0f;
     y[i].d = f32_to_fp16(d);
     // roundf (half away from zero); |x * id| <= 127 by construction, up to
-    // float rounding of id, which the clamp absorbs.
+    // float rounding of id, which the clamp absorbs (NaN gives -127).
     for (int j = 0; j < kQK; ++j) {
-      y[i].qs[j] = static_cast<std::int8_t>(std::clamp(std::round(x[j] * id), -127.0f, 127.0f));
+      y[i].qs[j] = static_cast<std::int8_t>(code(std::round(x[j] * id), -127, 127));
     }
   }
 }
@@ -132,8 +142,8 @@ void quantize_row_q4_0(const float* x, BlockQ4_0* y, std::int64_t n) {
     symmetric_scale(x, 8, d, id);
     y[i].d = f32_to_fp16(d);
     for (int j = 0; j < kQK / 2; ++j) {
-      int a = std::clamp(static_cast<int>(x[j] * id + 8.5f), 0, 15);
-      int b = std::clamp(static_cast<int>(x[kQK / 2 + j] * id + 8.5f), 0, 15);
+      int a = code(x[j] * id + 8.5f, 0, 15);
+      int b = code(x[kQK / 2 + j] * id + 8.5f, 0, 15);
       y[i].qs[j] = static_cast<std::uint8_t>(a | (b << 4));
     }
   }
@@ -146,8 +156,8 @@ void quantize_row_q4_1(const float* x, BlockQ4_1* y, std::int64_t n) {
     y[i].d = f32_to_fp16(d);
     y[i].m = f32_to_fp16(min);
     for (int j = 0; j < kQK / 2; ++j) {
-      int a = std::clamp(static_cast<int>((x[j] - min) * id + 0.5f), 0, 15);
-      int b = std::clamp(static_cast<int>((x[kQK / 2 + j] - min) * id + 0.5f), 0, 15);
+      int a = code((x[j] - min) * id + 0.5f, 0, 15);
+      int b = code((x[kQK / 2 + j] - min) * id + 0.5f, 0, 15);
       y[i].qs[j] = static_cast<std::uint8_t>(a | (b << 4));
     }
   }
@@ -160,8 +170,8 @@ void quantize_row_q5_0(const float* x, BlockQ5_0* y, std::int64_t n) {
     y[i].d = f32_to_fp16(d);
     std::uint32_t qh = 0;
     for (int j = 0; j < kQK / 2; ++j) {
-      int a = std::clamp(static_cast<int>(x[j] * id + 16.5f), 0, 31);
-      int b = std::clamp(static_cast<int>(x[kQK / 2 + j] * id + 16.5f), 0, 31);
+      int a = code(x[j] * id + 16.5f, 0, 31);
+      int b = code(x[kQK / 2 + j] * id + 16.5f, 0, 31);
       y[i].qs[j] = static_cast<std::uint8_t>((a & 0xF) | ((b & 0xF) << 4));
       qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4) << (j + 16);
     }
@@ -177,8 +187,8 @@ void quantize_row_q5_1(const float* x, BlockQ5_1* y, std::int64_t n) {
     y[i].m = f32_to_fp16(min);
     std::uint32_t qh = 0;
     for (int j = 0; j < kQK / 2; ++j) {
-      int a = std::clamp(static_cast<int>((x[j] - min) * id + 0.5f), 0, 31);
-      int b = std::clamp(static_cast<int>((x[kQK / 2 + j] - min) * id + 0.5f), 0, 31);
+      int a = code((x[j] - min) * id + 0.5f, 0, 31);
+      int b = code((x[kQK / 2 + j] - min) * id + 0.5f, 0, 31);
       y[i].qs[j] = static_cast<std::uint8_t>((a & 0xF) | ((b & 0xF) << 4));
       qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4) << (j + 16);
     }

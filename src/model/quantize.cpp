@@ -1,6 +1,7 @@
 #include "model/quantize.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -55,6 +56,18 @@ int count_layers(const formats::GgufFile& f) {
     if (std::sscanf(t.name.c_str(), "blk.%d.", &layer) == 1) layers = std::max(layers, layer + 1);
   }
   return layers;
+}
+
+// NaN or infinity in a weight: the quantizers derive a block's scale from
+// its largest value, so one such value would turn the whole block into
+// garbage (and its codes into float-to-int conversions of NaN). Refused,
+// naming where it is, as generate refuses such a model.
+Status check_finite(const std::string& in, const std::string& tensor, std::int64_t r,
+                    const std::vector<float>& row) {
+  auto bad = std::find_if(row.begin(), row.end(), [](float v) { return !std::isfinite(v); });
+  if (bad == row.end()) return {};
+  return make_error("{}: weights {} hold {} (row {}, value {} of {}): they cannot be quantized", in, tensor,
+                    std::isnan(*bad) ? "NaN" : "an infinity", r, bad - row.begin(), row.size());
 }
 
 }  // namespace
@@ -119,6 +132,7 @@ Result<QuantizeReport> quantize_file(const std::string& in, const std::string& o
     row.resize(static_cast<std::size_t>(v.cols));
     for (std::int64_t r = 0; r < v.rows; ++r) {
       ggml::traits(v.type).to_float(v.row(r), row.data(), v.cols);
+      TOK_TRY(check_finite(in, t.name, r, row));
       to.from_float(row.data(), data.data() + static_cast<std::size_t>(r) * o.row_bytes(), v.cols);
     }
     TOK_TRY(w.add_tensor(t.name, want, t.dims, std::move(data)));

@@ -56,6 +56,26 @@ run_all "NaN in a norm" 'weights blk\.0\.attn_norm\.weight hold NaN \(value 3 of
 poke "$T/f32.gguf" "$T/m.gguf" output_norm.weight 0 $INF
 run_all "infinity in the output norm" 'weights output_norm\.weight hold an infinity \(value 0 of 256\): the model would produce NaN at the output layer$' "$T/m.gguf"
 
+# A quantized cache stores the NaN keys of such a model (q8_0 and q4_0 codes
+# of NaN were float-to-int conversions of NaN: undefined behaviour, caught by
+# UBSan) and generate stops with the same line.
+poke "$T/f32.gguf" "$T/m.gguf" blk.1.attn_q.weight 20 $NAN
+for kv in q8_0 q4_0; do
+  expect_error 1 'the model produced NaN at layer 1 \(weights blk\.1\.attn_q\.weight\)$' \
+    "$TOK" generate -m "$T/m.gguf" --kv-type $kv --greedy -n 4 "In the beginning"
+done
+# Quantizing such weights is refused, naming where they are, and writes nothing.
+poke "$T/f32.gguf" "$T/m.gguf" blk.2.ffn_down.weight $((3 * 4)) $NAN
+for type in q8_0 q4_0 q4_K; do
+  rm -f "$T/q.gguf"
+  expect_error 1 "^tok: error: $T/m.gguf: weights blk\.2\.ffn_down\.weight hold NaN \(row 0, value 3 of [0-9]+\): they cannot be quantized\$" \
+    "$TOK" quantize "$T/m.gguf" "$T/q.gguf" --type $type
+  [ -e "$T/q.gguf" ] && fail "quantize $type left $T/q.gguf"
+done
+poke "$T/f32.gguf" "$T/m.gguf" blk.0.attn_v.weight 0 $INF
+expect_error 1 'weights blk\.0\.attn_v\.weight hold an infinity \(row 0, value 0 of [0-9]+\)' \
+  "$TOK" quantize "$T/m.gguf" "$T/q.gguf" --type q8_0
+
 # A NaN block scale (fp16) in quantized weights: each type's scale d is at
 # this offset of its first block (Q6_K's after ql, qh and the 16 scales).
 for spec in q8_0:0 q4_0:0 q4_K:0 q6_K:208 q5_K:0; do
