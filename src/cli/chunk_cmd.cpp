@@ -15,8 +15,8 @@
 #include "cli/walk_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
-#include "cost/file_walk.hpp"
-#include "cost/token_cut.hpp"
+#include "io/file_walk.hpp"
+#include "io/token_cut.hpp"
 #include "text/escape.hpp"
 
 namespace tok::cli {
@@ -37,8 +37,8 @@ struct ChunkArgs {
 Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view bytes,
                  const std::string& path, Output& out) {
   std::size_t index = 0;
-  Status s = cost::chunk_text(
-      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+  Status s = io::chunk_text(
+      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const io::Chunk& c) -> Status {
         nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
                                  {"end", c.end}, {"tokens", c.tokens}};
         if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
@@ -60,7 +60,7 @@ int run_chunk(const ChunkArgs& a) {
   if (a.in.empty()) inputs.push_back("-");
   std::vector<std::pair<std::string, bool>> files;  // (path, found in a walk)
   int status = 0;
-  for (const auto& e : cost::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
+  for (const auto& e : io::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
          files.emplace_back(std::move(path), walked);
        })) {
     status = report(e);
@@ -74,7 +74,7 @@ int run_chunk(const ChunkArgs& a) {
       status = report(in.error());
       continue;
     }
-    if (walked && cost::looks_binary(in->bytes())) {
+    if (walked && io::looks_binary(in->bytes())) {
       skipped.push_back(path);
       continue;
     }

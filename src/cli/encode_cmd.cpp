@@ -24,7 +24,7 @@
 #include "core/id_text.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "cost/stream_chunks.hpp"
+#include "io/stream_chunks.hpp"
 #include "text/escape.hpp"
 
 namespace tok::cli {
@@ -252,7 +252,7 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
   return 0;
 }
 
-// A pipe, terminal or device: encoded as it arrives (cost::StreamChunks), so
+// A pipe, terminal or device: encoded as it arrives (io::StreamChunks), so
 // `yes | tok encode | head` ends and memory stays bounded. A refused special
 // token can only be found in the chunk it arrives in: the tokens before it
 // are printed by then, and the error follows them.
@@ -261,9 +261,9 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
   bpe::SpecialMode mode = a.enc.special_mode();
   const bool check = mode == bpe::SpecialMode::kError;
   if (check) mode = bpe::SpecialMode::kText;
-  cost::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
+  io::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
   EncodeWriter w(a, tk, name);
-  w.reserve(cost::kStreamBlock);
+  w.reserve(io::kStreamBlock);
   for (;;) {
     auto chunk = chunks.next();
     if (!chunk.ok()) return report(chunk.error());

@@ -10,7 +10,7 @@
 #include "cli/model_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
-#include "cost/token_cut.hpp"
+#include "io/token_cut.hpp"
 
 namespace tok::cli {
 namespace {
@@ -36,11 +36,11 @@ int run_truncate(const TruncateArgs& a) {
   bpe::SpecialMode mode = a.mo.enc.special_mode();
   std::string_view kept;
   if (a.keep == "start") {
-    auto end = cost::fit_prefix(**tk, text, a.n, mode);
+    auto end = io::fit_prefix(**tk, text, a.n, mode);
     if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
     kept = text.substr(0, *end);
   } else {
-    auto start = cost::fit_suffix(**tk, text, a.n, mode);
+    auto start = io::fit_suffix(**tk, text, a.n, mode);
     if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
     kept = text.substr(*start);
   }
