@@ -2,7 +2,7 @@
 // N tokens, cut at token boundaries (preferring paragraph, then line breaks),
 // as JSONL: {"path", "index", "start", "end", "tokens", "text"} with byte
 // offsets into the input named by path. Directories are walked as `tok count`
-// walks them (cost/file_walk: .gitignore rules, binary files skipped).
+// walks them (io/file_walk: .gitignore rules, binary files skipped).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // tok truncate -n N [-e ENC|-m MODEL] [--keep start|end] [FILE | -t TEXT]
 // Prints the longest prefix (or suffix) of the input that fits N tokens, cut
-// at a token boundary (cost/token_cut.hpp).
+// at a token boundary (io/token_cut.hpp).
 #include <fmt/format.h>
 
 #include "bpe/encoder.hpp"
