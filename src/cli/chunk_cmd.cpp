@@ -96,7 +96,7 @@ int run_chunk(const ChunkArgs& a) {
 
 }  // namespace
 
-void add_chunk(CLI::App& app, Registry& r) {
+void add_chunk(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ChunkArgs>();
   CLI::App* sub = app.add_subcommand("chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
@@ -108,7 +108,7 @@ void add_chunk(CLI::App& app, Registry& r) {
                  "stdin; default: stdin)");
   a->walk.add(sub);
   sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
-  r.add(sub, [a] { return run_chunk(*a); });
+  commands.add(sub, [a] { return run_chunk(*a); });
 }
 
 }  // namespace tok::cli

@@ -453,7 +453,7 @@ int run_count(const CountArgs& a) {
 
 }  // namespace
 
-void add_count(CLI::App& app, Registry& r) {
+void add_count(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<CountArgs>();
   CLI::App* sub = app.add_subcommand("count", "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
   a->enc.add_encoding_list(sub, a->encodings);
@@ -500,7 +500,7 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
   sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");
-  r.add(sub, [a] { return run_count(*a); });
+  commands.add(sub, [a] { return run_count(*a); });
 }
 
 }  // namespace tok::cli

@@ -320,7 +320,7 @@ int run_encode(const EncodeArgs& a) {
 
 }  // namespace
 
-void add_encode(CLI::App& app, Registry& r) {
+void add_encode(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<EncodeArgs>();
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of each input, one line each (default: stdin)");
   a->enc.add_encoding(sub);
@@ -337,7 +337,7 @@ void add_encode(CLI::App& app, Registry& r) {
   sub->add_flag("--stats", a->stats,
                 "Print timing as one JSON line on stderr (load and encode time, MB/s)");
   a->jsonl.add(sub);
-  r.add(sub, [a, special, allow_special] {
+  commands.add(sub, [a, special, allow_special] {
     a->special_given = special->count() > 0 || allow_special->count() > 0;
     return run_encode(*a);
   });

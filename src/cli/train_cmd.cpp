@@ -318,7 +318,7 @@ int run_train(const TrainArgs& a) {
 
 }  // namespace
 
-void add_train(CLI::App& app, Registry& r) {
+void add_train(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
   sub->add_option("FILE", a->inputs,
@@ -353,7 +353,7 @@ void add_train(CLI::App& app, Registry& r) {
                   "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
   sub->add_flag("--skip-bad", a->skip_bad,
                 "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
-  r.add(sub, [a] { return run_train(*a); });
+  commands.add(sub, [a] { return run_train(*a); });
 }
 
 }  // namespace tok::cli

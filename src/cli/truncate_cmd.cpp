@@ -52,7 +52,7 @@ int run_truncate(const TruncateArgs& a) {
 
 }  // namespace
 
-void add_truncate(CLI::App& app, Registry& r) {
+void add_truncate(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<TruncateArgs>();
   CLI::App* sub = app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
   a->mo.add(sub);
@@ -61,7 +61,7 @@ void add_truncate(CLI::App& app, Registry& r) {
       ->check(CLI::IsMember({"start", "end"}))
       ->capture_default_str();
   a->in.add(sub, "Input file ('-' is stdin; default: stdin)");
-  r.add(sub, [a] { return run_truncate(*a); });
+  commands.add(sub, [a] { return run_truncate(*a); });
 }
 
 }  // namespace tok::cli
