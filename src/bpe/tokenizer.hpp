@@ -1,8 +1,10 @@
 // Tokenizer: a complete encoding = pre-tokenizer(s) + merge table + special
 // tokens (+ optional text transform for vocabularies that normalize). It is
-// what `-e ENC` resolves to and what the model runtime gets; immutable after
-// construction, so one instance serves many threads (each with its own
-// EncodeScratch).
+// what `-e ENC` resolves to and what the model runtime gets. The loader
+// (formats/) finishes it: the transforms and the public metadata fields
+// (bos, eos, add_bos, add_eos, pipeline) are set before load_tokenizer
+// returns it, and nothing changes it after that: shared by const reference,
+// one instance serves many threads (each with its own EncodeScratch).
 #pragma once
 
 #include <cstdint>
@@ -80,7 +82,8 @@ class Tokenizer {
   void set_decode_transform(Transform t) { decode_transform_ = std::move(t); }
   bool has_decode_transform() const { return static_cast<bool>(decode_transform_); }
 
-  // Metadata the formats fill in (BOS/EOS that --add-special adds).
+  // Metadata the loader fills in before the Tokenizer is shared (BOS/EOS
+  // that --add-special adds); read-only after that, like the rest.
   std::optional<TokenId> bos, eos;
   bool add_bos = false, add_eos = false;
   // What the text goes through before BPE, for `tok vocab info` (HF:

@@ -2,7 +2,7 @@
 // N tokens, cut at token boundaries (preferring paragraph, then line breaks),
 // as JSONL: {"path", "index", "start", "end", "tokens", "text"} with byte
 // offsets into the input named by path. Directories are walked as `tok count`
-// walks them (cost/file_walk: .gitignore rules, binary files skipped).
+// walks them (io/file_walk: .gitignore rules, binary files skipped).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -15,8 +15,8 @@
 #include "cli/walk_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
-#include "cost/file_walk.hpp"
-#include "cost/token_cut.hpp"
+#include "io/file_walk.hpp"
+#include "io/token_cut.hpp"
 #include "text/escape.hpp"
 
 namespace tok::cli {
@@ -37,8 +37,8 @@ struct ChunkArgs {
 Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view bytes,
                  const std::string& path, Output& out) {
   std::size_t index = 0;
-  Status s = cost::chunk_text(
-      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const cost::Chunk& c) -> Status {
+  Status s = io::chunk_text(
+      tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const io::Chunk& c) -> Status {
         nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
                                  {"end", c.end}, {"tokens", c.tokens}};
         if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
@@ -60,7 +60,7 @@ int run_chunk(const ChunkArgs& a) {
   if (a.in.empty()) inputs.push_back("-");
   std::vector<std::pair<std::string, bool>> files;  // (path, found in a walk)
   int status = 0;
-  for (const auto& e : cost::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
+  for (const auto& e : io::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
          files.emplace_back(std::move(path), walked);
        })) {
     status = report(e);
@@ -74,7 +74,7 @@ int run_chunk(const ChunkArgs& a) {
       status = report(in.error());
       continue;
     }
-    if (walked && cost::looks_binary(in->bytes())) {
+    if (walked && io::looks_binary(in->bytes())) {
       skipped.push_back(path);
       continue;
     }
@@ -96,7 +96,7 @@ int run_chunk(const ChunkArgs& a) {
 
 }  // namespace
 
-void add_chunk(CLI::App& app, Registry& r) {
+void add_chunk(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ChunkArgs>();
   CLI::App* sub = app.add_subcommand("chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
@@ -108,7 +108,7 @@ void add_chunk(CLI::App& app, Registry& r) {
                  "stdin; default: stdin)");
   a->walk.add(sub);
   sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
-  r.add(sub, [a] { return run_chunk(*a); });
+  commands.add(sub, [a] { return run_chunk(*a); });
 }
 
 }  // namespace tok::cli

@@ -1,6 +1,7 @@
 // The command-line layer: the only code that prints to the terminal or picks
-// exit statuses. Each subcommand lives in its own file and registers itself
-// with add_<name>(app, registry); main.cpp parses and runs the chosen one.
+// exit statuses. Each subcommand lives in its own file and adds itself to the
+// command table with add_<name>(app, commands); main.cpp parses and runs the
+// chosen one.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,9 +23,10 @@ struct UsageError {
   std::string message;
 };
 
-struct Registry {
-  std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
-  void add(CLI::App* sub, std::function<int()> run) { commands.emplace_back(sub, std::move(run)); }
+// Each subcommand with the function that runs it once it is parsed.
+struct CommandTable {
+  std::vector<std::pair<CLI::App*, std::function<int()>>> entries;
+  void add(CLI::App* sub, std::function<int()> run) { entries.emplace_back(sub, std::move(run)); }
 };
 
 // Every command that writes files calls this before opening any: an output
@@ -42,20 +44,20 @@ int report(const Error& e);
 // Prints "tok: warning: MESSAGE" on stderr.
 void warn(const std::string& message);
 
-void add_encode(CLI::App& app, Registry& r);
-void add_decode(CLI::App& app, Registry& r);
-void add_count(CLI::App& app, Registry& r);
-void add_compare(CLI::App& app, Registry& r);
-void add_train(CLI::App& app, Registry& r);
-void add_models(CLI::App& app, Registry& r);
-void add_truncate(CLI::App& app, Registry& r);
-void add_chunk(CLI::App& app, Registry& r);
-void add_show(CLI::App& app, Registry& r);
-void add_generate(CLI::App& app, Registry& r);
-void add_score(CLI::App& app, Registry& r);
-void add_quantize(CLI::App& app, Registry& r);
-void add_vocab(CLI::App& app, Registry& r);
+void add_encode(CLI::App& app, CommandTable& commands);
+void add_decode(CLI::App& app, CommandTable& commands);
+void add_count(CLI::App& app, CommandTable& commands);
+void add_compare(CLI::App& app, CommandTable& commands);
+void add_train(CLI::App& app, CommandTable& commands);
+void add_models(CLI::App& app, CommandTable& commands);
+void add_truncate(CLI::App& app, CommandTable& commands);
+void add_chunk(CLI::App& app, CommandTable& commands);
+void add_show(CLI::App& app, CommandTable& commands);
+void add_generate(CLI::App& app, CommandTable& commands);
+void add_score(CLI::App& app, CommandTable& commands);
+void add_quantize(CLI::App& app, CommandTable& commands);
+void add_vocab(CLI::App& app, CommandTable& commands);
 // `tok vocab info`, a subcommand of `vocab` (vocab_info_cmd.cpp).
-void add_vocab_info(CLI::App& vocab, Registry& r);
+void add_vocab_info(CLI::App& vocab, CommandTable& commands);
 
 }  // namespace tok::cli

@@ -219,7 +219,7 @@ int run_compare(const CompareArgs& a) {
 
 }  // namespace
 
-void add_compare(CLI::App& app, Registry& r) {
+void add_compare(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<CompareArgs>();
   CLI::App* sub = app.add_subcommand(
       "compare", "Token inflation of languages, code and data formats across vocabularies");
@@ -257,7 +257,7 @@ void add_compare(CLI::App& app, Registry& r) {
                 "Skip the vocabulary composition and overlap tables");
   sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use)")
       ->check(integer_in(0, kMaxThreads));
-  r.add(sub, [a] { return run_compare(*a); });
+  commands.add(sub, [a] { return run_compare(*a); });
 }
 
 }  // namespace tok::cli

@@ -23,9 +23,9 @@
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
 #include "core/thread_pool.hpp"
-#include "cost/file_walk.hpp"
-#include "cost/small_file.hpp"
-#include "cost/stream_count.hpp"
+#include "io/file_walk.hpp"
+#include "io/small_file.hpp"
+#include "io/stream_count.hpp"
 #include "cost/tokenizer_set.hpp"
 
 namespace tok::cli {
@@ -136,7 +136,7 @@ struct FileOutcome {
 // Counts bytes already read into the outcome (binary check for walked files).
 void count_into(std::string_view bytes, const FileJob& job, const CountReport& r,
                 bpe::SpecialMode mode, unsigned threads, WorkerState* ws, FileOutcome& o) {
-  if (job.walked && cost::looks_binary(bytes)) {
+  if (job.walked && io::looks_binary(bytes)) {
     o.binary = true;
     return;
   }
@@ -154,7 +154,7 @@ void count_stream_into(int fd, const std::string& name, const CountReport& r,
     if (c.tokenizer_index >= tks.size()) tks.resize(c.tokenizer_index + 1, nullptr);
     tks[c.tokenizer_index] = c.tokenizer;
   }
-  auto sc = cost::count_stream(fd, name, tks, mode, threads);
+  auto sc = io::count_stream(fd, name, tks, mode, threads);
   if (!sc.ok()) {
     o.error = sc.error();
     return;
@@ -177,17 +177,17 @@ FileOutcome count_one(const FileJob& job, const CountReport& r, bpe::SpecialMode
   }
   if (ws && job.path != "-") {
     int stream_fd = -1;
-    cost::SmallRead sr = cost::read_small_file(job.path, kLargeFile, ws->buf, &stream_fd);
-    if (sr == cost::SmallRead::kStream) {
+    io::SmallRead sr = io::read_small_file(job.path, kLargeFile, ws->buf, &stream_fd);
+    if (sr == io::SmallRead::kStream) {
       count_stream_into(stream_fd, job.path, r, mode, threads, o);
       ::close(stream_fd);
       return o;
     }
-    if (sr == cost::SmallRead::kLarge) {
+    if (sr == io::SmallRead::kLarge) {
       o.deferred = true;
       return o;
     }
-    if (sr == cost::SmallRead::kRead) {
+    if (sr == io::SmallRead::kRead) {
       count_into(ws->buf, job, r, mode, threads, ws, o);
       return o;
     }
@@ -357,10 +357,10 @@ Status gather(const CountArgs& a, CountReport& r, int& status, unsigned threads)
   if (a.skip_bad) throw UsageError{"--skip-bad needs --jsonl FIELD"};
   std::vector<std::string> inputs = a.in.files;
   if (a.in.empty()) inputs.push_back("-");
-  cost::WalkOptions wo = a.walk.options();
+  io::WalkOptions wo = a.walk.options();
   std::vector<Error> walk_errors;
   auto produce = [&](JobList& list) {
-    walk_errors = cost::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
+    walk_errors = io::expand_inputs(inputs, wo, [&](std::string path, bool walked) {
       // A walked file also named on the command line counts as named.
       walked = walked && std::find(inputs.begin(), inputs.end(), path) == inputs.end();
       list.add({std::move(path), walked});
@@ -453,7 +453,7 @@ int run_count(const CountArgs& a) {
 
 }  // namespace
 
-void add_count(CLI::App& app, Registry& r) {
+void add_count(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<CountArgs>();
   CLI::App* sub = app.add_subcommand("count", "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
   a->enc.add_encoding_list(sub, a->encodings);
@@ -500,7 +500,7 @@ void add_count(CLI::App& app, Registry& r) {
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
   sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");
-  r.add(sub, [a] { return run_count(*a); });
+  commands.add(sub, [a] { return run_count(*a); });
 }
 
 }  // namespace tok::cli

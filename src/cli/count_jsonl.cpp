@@ -8,15 +8,15 @@
 #include "cli/command.hpp"
 #include "cli/count_model.hpp"
 #include "cli/input.hpp"
-#include "cost/jsonl_count.hpp"
+#include "io/jsonl_count.hpp"
 
 namespace tok::cli {
 
 Status count_jsonl_files(const std::string& field, bool skip_bad,
                          const std::vector<std::string>& inputs, bpe::SpecialMode mode,
                          unsigned threads, CountReport& r) {
-  TOK_ASSIGN(cost::JsonlField f, cost::parse_jsonl_field(field));
-  cost::JsonlOptions o{f, skip_bad, threads};
+  TOK_ASSIGN(io::JsonlField f, io::parse_jsonl_field(field));
+  io::JsonlOptions o{f, skip_bad, threads};
   // Columns sharing a tokenizer are counted once.
   std::vector<const bpe::Tokenizer*> tks;
   std::vector<std::size_t> col_tk;
@@ -28,11 +28,11 @@ Status count_jsonl_files(const std::string& field, bool skip_bad,
   std::vector<std::string> paths = inputs;
   if (paths.empty()) paths.push_back("-");
   for (const auto& path : paths) {
-    cost::JsonlStats stats;
+    io::JsonlStats stats;
     if (path == "-") note_terminal_stdin();
-    TOK_ASSIGN(std::vector<std::uint64_t> n, cost::count_jsonl_tokens(path, o, tks, mode, stats));
+    TOK_ASSIGN(std::vector<std::uint64_t> n, io::count_jsonl_tokens(path, o, tks, mode, stats));
     Row row;
-    row.path = cost::jsonl_name(path);
+    row.path = io::jsonl_name(path);
     row.bytes = stats.text_bytes;
     for (std::size_t c = 0; c < r.columns.size(); ++c) row.tokens.push_back(n[col_tk[c]]);
     r.rows.push_back(std::move(row));

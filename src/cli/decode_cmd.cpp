@@ -173,13 +173,13 @@ int run_decode(const DecodeArgs& a) {
 
 }  // namespace
 
-void add_decode(CLI::App& app, Registry& r) {
+void add_decode(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<DecodeArgs>();
   CLI::App* sub = app.add_subcommand("decode", "Write the bytes of token ids to stdout");
   a->enc.add_encoding(sub);
   sub->add_option("IDS", a->ids,
                   "Token ids, or files of them (default: read from stdin, whitespace or JSON)");
-  r.add(sub, [a] { return run_decode(*a); });
+  commands.add(sub, [a] { return run_decode(*a); });
 }
 
 }  // namespace tok::cli

@@ -24,7 +24,7 @@
 #include "core/id_text.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "cost/stream_chunks.hpp"
+#include "io/stream_chunks.hpp"
 #include "text/escape.hpp"
 
 namespace tok::cli {
@@ -252,7 +252,7 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
   return 0;
 }
 
-// A pipe, terminal or device: encoded as it arrives (cost::StreamChunks), so
+// A pipe, terminal or device: encoded as it arrives (io::StreamChunks), so
 // `yes | tok encode | head` ends and memory stays bounded. A refused special
 // token can only be found in the chunk it arrives in: the tokens before it
 // are printed by then, and the error follows them.
@@ -261,9 +261,9 @@ int encode_stream(const EncodeArgs& a, const bpe::Tokenizer& tk, int fd, const s
   bpe::SpecialMode mode = a.enc.special_mode();
   const bool check = mode == bpe::SpecialMode::kError;
   if (check) mode = bpe::SpecialMode::kText;
-  cost::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
+  io::StreamChunks chunks(fd, name, tk, a.enc.special_mode());
   EncodeWriter w(a, tk, name);
-  w.reserve(cost::kStreamBlock);
+  w.reserve(io::kStreamBlock);
   for (;;) {
     auto chunk = chunks.next();
     if (!chunk.ok()) return report(chunk.error());
@@ -320,7 +320,7 @@ int run_encode(const EncodeArgs& a) {
 
 }  // namespace
 
-void add_encode(CLI::App& app, Registry& r) {
+void add_encode(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<EncodeArgs>();
   CLI::App* sub = app.add_subcommand("encode", "Print the token ids of each input, one line each (default: stdin)");
   a->enc.add_encoding(sub);
@@ -337,7 +337,7 @@ void add_encode(CLI::App& app, Registry& r) {
   sub->add_flag("--stats", a->stats,
                 "Print timing as one JSON line on stderr (load and encode time, MB/s)");
   a->jsonl.add(sub);
-  r.add(sub, [a, special, allow_special] {
+  commands.add(sub, [a, special, allow_special] {
     a->special_given = special->count() > 0 || allow_special->count() > 0;
     return run_encode(*a);
   });

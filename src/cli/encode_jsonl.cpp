@@ -23,7 +23,7 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "cost/jsonl_documents.hpp"
+#include "io/jsonl_documents.hpp"
 
 namespace tok::cli {
 namespace {
@@ -216,8 +216,8 @@ std::uint64_t total_input_bytes(const std::vector<std::string>& paths) {
 }
 
 Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned threads,
-                  cost::JsonlStats& stats) {
-  TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(r.o.field));
+                  io::JsonlStats& stats) {
+  TOK_ASSIGN(io::JsonlField field, io::parse_jsonl_field(r.o.field));
   TOK_ASSIGN(r.ids, Sink::open(r.o.output));
   if (!r.o.index.empty()) {
     TOK_ASSIGN(r.index, Sink::open(r.o.index));
@@ -241,7 +241,7 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     ProgressBar bar(
         "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
         !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
-    TOK_TRY(cost::for_each_document(
+    TOK_TRY(io::for_each_document(
         paths, field, r.o.skip_bad, slots,
         [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
         [&r, &stats](std::vector<EncodeSlot>& s) {
@@ -275,7 +275,7 @@ double ms_between(std::chrono::steady_clock::time_point a,
 
 // After a run: --stats' JSON line (the keys of plain `encode --stats`, and
 // the dataset's counts), else one summary line unless -q.
-void report_run(const Run& r, const cost::JsonlStats& stats, double load_ms, double encode_ms,
+void report_run(const Run& r, const io::JsonlStats& stats, double load_ms, double encode_ms,
                 unsigned threads) {
   const double mb_per_s =
       encode_ms > 0 ? static_cast<double>(stats.input_bytes) / 1e3 / encode_ms : 0.0;
@@ -375,7 +375,7 @@ int run_encode_jsonl(const JsonlEncodeOptions& o, const EncodingOptions& enc, co
   }
   if (Status s = check_width(r); !s.ok()) return report(s.error());
   unsigned threads = o.threads ? o.threads : available_cpus();
-  cost::JsonlStats stats;
+  io::JsonlStats stats;
   auto t_encode = std::chrono::steady_clock::now();
   if (Status s = encode_all(r, paths, threads, stats); !s.ok()) return report(s.error());
   report_run(r, stats, load_ms, ms_between(t_encode, std::chrono::steady_clock::now()), threads);

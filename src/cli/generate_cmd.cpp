@@ -195,7 +195,7 @@ int run_generate(GenerateArgs& a) {
 
 }  // namespace
 
-void add_generate(CLI::App& app, Registry& r) {
+void add_generate(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<GenerateArgs>();
   CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
@@ -239,7 +239,7 @@ void add_generate(CLI::App& app, Registry& r) {
   a->multi.add(sub);
   a->attn.add(sub);
   a->chat.add(sub);
-  r.add(sub, [a] { return run_generate(*a); });
+  commands.add(sub, [a] { return run_generate(*a); });
 }
 
 }  // namespace tok::cli

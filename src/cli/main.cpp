@@ -84,20 +84,20 @@ int run(int argc, char** argv) {
   app.set_version_flag("-V,--version", fmt::format("tok {}\nUnicode {}", build_info::kVersion,
                                                    text::kUnicodeVersion));
   app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
-  Registry registry;
-  add_encode(app, registry);
-  add_decode(app, registry);
-  add_count(app, registry);
-  add_compare(app, registry);
-  add_train(app, registry);
-  add_models(app, registry);
-  add_truncate(app, registry);
-  add_chunk(app, registry);
-  add_show(app, registry);
-  add_generate(app, registry);
-  add_score(app, registry);
-  add_quantize(app, registry);
-  add_vocab(app, registry);
+  CommandTable commands;
+  add_encode(app, commands);
+  add_decode(app, commands);
+  add_count(app, commands);
+  add_compare(app, commands);
+  add_train(app, commands);
+  add_models(app, commands);
+  add_truncate(app, commands);
+  add_chunk(app, commands);
+  add_show(app, commands);
+  add_generate(app, commands);
+  add_score(app, commands);
+  add_quantize(app, commands);
+  add_vocab(app, commands);
   if (auto status = run_doc_generator(argc, argv, app)) return *status;
   if (argc > 1 && argv[1][0] != '-') {
     if (auto e = unknown_command(argv[1], app)) return usage_error(*e);
@@ -114,7 +114,7 @@ int run(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return usage_error(explain_parse_error(app, e), command_path(app));
   }
-  for (auto& [sub, fn] : registry.commands) {
+  for (auto& [sub, fn] : commands.entries) {
     if (!sub->parsed()) continue;
     try {
       return fn();

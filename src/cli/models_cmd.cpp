@@ -124,7 +124,7 @@ int run_models(const ModelsArgs& a) {
 
 }  // namespace
 
-void add_models(CLI::App& app, Registry& r) {
+void add_models(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ModelsArgs>();
   CLI::App* sub = app.add_subcommand("models", "List the model catalog: tokenizers, windows, prices, KV shapes");
   sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models")->allow_extra_args(false);
@@ -132,7 +132,7 @@ void add_models(CLI::App& app, Registry& r) {
                   "Only models whose id, alias or provider contains WORD (repeatable: all words)")
       ->allow_extra_args(false);
   sub->add_flag("--json", a->json, "Print the catalog as JSON");
-  r.add(sub, [a] { return run_models(*a); });
+  commands.add(sub, [a] { return run_models(*a); });
 }
 
 }  // namespace tok::cli

@@ -39,7 +39,7 @@ int run_quantize(const QuantizeArgs& a) {
 
 }  // namespace
 
-void add_quantize(CLI::App& app, Registry& r) {
+void add_quantize(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<QuantizeArgs>();
   CLI::App* sub = app.add_subcommand("quantize", "Write a copy of a GGUF model with quantized weights");
   sub->add_option("IN", a->in, "Input model (GGUF)")->required();
@@ -55,7 +55,7 @@ void add_quantize(CLI::App& app, Registry& r) {
   sub->add_flag("--allow-requantize", a->allow_requantize,
                 "Convert tensors that are already quantized (refused by default, as llama-quantize refuses "
                 "it: the second rounding adds to the first)");
-  r.add(sub, [a] { return run_quantize(*a); });
+  commands.add(sub, [a] { return run_quantize(*a); });
 }
 
 }  // namespace tok::cli

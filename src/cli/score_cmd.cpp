@@ -98,7 +98,7 @@ int run_score(const ScoreArgs& a) {
 
 }  // namespace
 
-void add_score(CLI::App& app, Registry& r) {
+void add_score(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ScoreArgs>();
   CLI::App* sub = app.add_subcommand(
       "score", "Perplexity of a text under a model (windows of the context, or one stream with --kv-policy)");
@@ -107,7 +107,7 @@ void add_score(CLI::App& app, Registry& r) {
   sub->add_option("FILE", a->file, "Text to score (default: stdin)");
   sub->add_flag("--json", a->json, "Print one JSON object (with the kv_* statistics)");
   sub->add_flag("--stats", a->stats, "Also print that JSON object as one line on stderr");
-  r.add(sub, [a] { return run_score(*a); });
+  commands.add(sub, [a] { return run_score(*a); });
 }
 
 }  // namespace tok::cli

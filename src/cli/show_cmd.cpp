@@ -244,7 +244,7 @@ int run_show(const ShowArgs& a) {
 
 }  // namespace
 
-void add_show(CLI::App& app, Registry& r) {
+void add_show(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ShowArgs>();
   CLI::App* sub = app.add_subcommand("show", "Show the tokens of a text, and what they cost");
   sub->add_option("-e,--encoding", a->vocab.encodings,
@@ -276,7 +276,7 @@ void add_show(CLI::App& app, Registry& r) {
   sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)")
       ->check(integer_in(1, 1 << 20));
   sub->get_option("--html")->excludes("--json");
-  r.add(sub, [a] { return run_show(*a); });
+  commands.add(sub, [a] { return run_show(*a); });
 }
 
 }  // namespace tok::cli

@@ -20,8 +20,8 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "cost/corpus_files.hpp"
-#include "cost/jsonl_count.hpp"
+#include "io/corpus_files.hpp"
+#include "io/jsonl_count.hpp"
 #include "formats/hf_json_writer.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "formats/word_counts_file.hpp"
@@ -77,19 +77,19 @@ Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
 // --jsonl: each line's field is one document, split on its own.
 Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTokenizer& pre,
                                            Stats& stats) {
-  TOK_ASSIGN(cost::JsonlField field, cost::parse_jsonl_field(a.jsonl));
-  cost::JsonlOptions o{field, a.skip_bad, a.threads ? a.threads : available_cpus()};
+  TOK_ASSIGN(io::JsonlField field, io::parse_jsonl_field(a.jsonl));
+  io::JsonlOptions o{field, a.skip_bad, a.threads ? a.threads : available_cpus()};
   std::vector<std::string> paths = a.inputs;
   if (paths.empty()) paths.push_back("-");
-  cost::JsonlStats js;
-  TOK_ASSIGN(bpe::WordCounts words, cost::count_jsonl_words(paths, o, pre, js));
+  io::JsonlStats js;
+  TOK_ASSIGN(bpe::WordCounts words, io::count_jsonl_words(paths, o, pre, js));
   stats.bytes = js.text_bytes;
   stats.documents = js.documents;
   stats.skipped = js.bad;
   if (js.bad && !a.quiet) {
     warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
   }
-  if (js.text_bytes == 0) return make_error("{}: no text to train on (no documents)", cost::jsonl_name(paths.front()));
+  if (js.text_bytes == 0) return make_error("{}: no text to train on (no documents)", io::jsonl_name(paths.front()));
   return words;
 }
 
@@ -100,7 +100,7 @@ Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenize
   if (!a.jsonl.empty()) return count_jsonl_corpus(a, pre, stats);
   std::vector<std::string> inputs = a.inputs;
   if (inputs.empty()) inputs.push_back("-");
-  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(inputs, a.walk.options()));
+  TOK_ASSIGN(io::CorpusFiles corpus, io::open_corpus_files(inputs, a.walk.options()));
   std::vector<std::string> read;
   for (const auto& f : corpus.files) read.push_back(f.path());
   require_distinct_outputs(read, outputs);
@@ -318,7 +318,7 @@ int run_train(const TrainArgs& a) {
 
 }  // namespace
 
-void add_train(CLI::App& app, Registry& r) {
+void add_train(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "Learn a byte-level BPE vocabulary from text");
   sub->add_option("FILE", a->inputs,
@@ -353,7 +353,7 @@ void add_train(CLI::App& app, Registry& r) {
                   "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
   sub->add_flag("--skip-bad", a->skip_bad,
                 "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
-  r.add(sub, [a] { return run_train(*a); });
+  commands.add(sub, [a] { return run_train(*a); });
 }
 
 }  // namespace tok::cli

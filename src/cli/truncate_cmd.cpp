@@ -1,6 +1,6 @@
 // tok truncate -n N [-e ENC|-m MODEL] [--keep start|end] [FILE | -t TEXT]
 // Prints the longest prefix (or suffix) of the input that fits N tokens, cut
-// at a token boundary (cost/token_cut.hpp).
+// at a token boundary (io/token_cut.hpp).
 #include <fmt/format.h>
 
 #include "bpe/encoder.hpp"
@@ -10,7 +10,7 @@
 #include "cli/model_options.hpp"
 #include "cli/numeric_options.hpp"
 #include "core/output.hpp"
-#include "cost/token_cut.hpp"
+#include "io/token_cut.hpp"
 
 namespace tok::cli {
 namespace {
@@ -36,11 +36,11 @@ int run_truncate(const TruncateArgs& a) {
   bpe::SpecialMode mode = a.mo.enc.special_mode();
   std::string_view kept;
   if (a.keep == "start") {
-    auto end = cost::fit_prefix(**tk, text, a.n, mode);
+    auto end = io::fit_prefix(**tk, text, a.n, mode);
     if (!end.ok()) return report(make_error("{}: {}", name, end.error().message));
     kept = text.substr(0, *end);
   } else {
-    auto start = cost::fit_suffix(**tk, text, a.n, mode);
+    auto start = io::fit_suffix(**tk, text, a.n, mode);
     if (!start.ok()) return report(make_error("{}: {}", name, start.error().message));
     kept = text.substr(*start);
   }
@@ -52,7 +52,7 @@ int run_truncate(const TruncateArgs& a) {
 
 }  // namespace
 
-void add_truncate(CLI::App& app, Registry& r) {
+void add_truncate(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<TruncateArgs>();
   CLI::App* sub = app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
   a->mo.add(sub);
@@ -61,7 +61,7 @@ void add_truncate(CLI::App& app, Registry& r) {
       ->check(CLI::IsMember({"start", "end"}))
       ->capture_default_str();
   a->in.add(sub, "Input file ('-' is stdin; default: stdin)");
-  r.add(sub, [a] { return run_truncate(*a); });
+  commands.add(sub, [a] { return run_truncate(*a); });
 }
 
 }  // namespace tok::cli

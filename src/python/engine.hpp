@@ -1,8 +1,10 @@
 // Engine: one loaded Tokenizer as the Python bindings share it, with a pool
 // of encode scratch objects (each carries warm piece caches, too costly to
 // build per call for short texts) and the special-token subsets tiktoken's
-// allowed_special / disallowed_special select; and the batch loop every
-// batch call (encode_batch, count_batch, count_files) runs on.
+// allowed_special / disallowed_special select; and the batch loop the batch
+// calls of one tokenizer (encode_batch, count_batch) run on, on core's
+// ThreadPool. count_files, over many tokenizers, spreads its files over the
+// same pool itself (native_count.cpp).
 #pragma once
 
 #include <algorithm>

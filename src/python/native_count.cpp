@@ -11,9 +11,9 @@
 #include "core/mapped_file.hpp"
 #include "core/thread_pool.hpp"
 #include "cost/catalog.hpp"
-#include "cost/file_walk.hpp"
+#include "io/file_walk.hpp"
 #include "cost/pricing.hpp"
-#include "cost/stream_count.hpp"
+#include "io/stream_count.hpp"
 #include "cost/tokenizer_set.hpp"
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
@@ -51,8 +51,8 @@ bool count_if_stream(FileRow& row, const std::vector<const bpe::Tokenizer*>& tok
     ::close(fd);
     return false;
   }
-  Result<cost::StreamCount> n =
-      cost::count_stream(fd, row.path, tokenizers, bpe::SpecialMode::kText, 1);
+  Result<io::StreamCount> n =
+      io::count_stream(fd, row.path, tokenizers, bpe::SpecialMode::kText, 1);
   ::close(fd);
   if (!n.ok()) {
     row.error = n.error().message;
@@ -84,7 +84,7 @@ std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& 
     }
     std::string_view bytes = f.value().bytes();
     row.bytes = bytes.size();
-    if (files[i].second && cost::looks_binary(bytes)) {
+    if (files[i].second && io::looks_binary(bytes)) {
       row.skipped = true;
       return;
     }
@@ -120,9 +120,9 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
         tokenizers.push_back(or_throw(set.get(*infos.back())));
       }
     }
-    cost::WalkOptions walk;
+    io::WalkOptions walk;
     walk.use_ignore = use_ignore;
-    std::vector<Error> errors = cost::expand_inputs(
+    std::vector<Error> errors = io::expand_inputs(
         paths, walk, [&](std::string p, bool walked) { files.emplace_back(std::move(p), walked); });
     if (!errors.empty()) {
       py::gil_scoped_acquire acquire;

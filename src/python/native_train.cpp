@@ -10,7 +10,7 @@
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
 #include "core/output_paths.hpp"
-#include "cost/corpus_files.hpp"
+#include "io/corpus_files.hpp"
 #include "formats/tiktoken_file.hpp"
 #include "python/bindings.hpp"
 #include "python/native_tokenizer.hpp"
@@ -27,7 +27,7 @@ Result<bpe::Tokenizer> train(const std::vector<std::string>& paths, std::size_t 
   auto pre = text::PreTokenizer::named(pattern);
   if (!pre.ok()) pre = text::PreTokenizer::from_regex(pattern);
   if (!pre.ok()) return make_error("pattern '{}': {}", pattern, pre.error().message);
-  TOK_ASSIGN(cost::CorpusFiles corpus, cost::open_corpus_files(paths, {}));
+  TOK_ASSIGN(io::CorpusFiles corpus, io::open_corpus_files(paths, {}));
   std::vector<std::string_view> texts;
   for (const auto& f : corpus.files) texts.push_back(f.bytes());
   if (!output.empty()) {

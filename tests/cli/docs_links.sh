@@ -2,8 +2,12 @@
 # Every documentation pointer resolves: `docs/NAME.md` named in src/ (help
 # texts, comments), README.md, BENCHMARKS.md, CHANGELOG.md and docs/*.md, and
 # every relative Markdown link of those pages (with its #anchor, if any), names
-# an existing file and heading. docs/pending/ is not checked. The checker also
-# runs on small broken trees, to show that it fails when a pointer dangles.
+# an existing file and heading; and every source file named as MODULE/NAME.hpp
+# or .cpp (MODULE a folder of src/) outside an #include, in src/ and those pages
+# but CHANGELOG.md (which tells the past), exists in src/ or tests/, so a
+# comment or page cannot go on naming a file that moved. docs/pending/ is not
+# checked. The checker also runs on small broken trees, to show that it fails
+# when a pointer dangles.
 source "$(dirname "$0")/lib.sh"
 
 # check_links ROOT: prints one line per broken pointer, exits 1 if any.
@@ -50,6 +54,22 @@ docs = [os.path.join(root, f) for f in ("README.md", "BENCHMARKS.md", "CHANGELOG
 ddir = os.path.join(root, "docs")
 if os.path.isdir(ddir):
     docs += [os.path.join(ddir, f) for f in sorted(os.listdir(ddir)) if f.endswith(".md")]
+# MODULE/NAME.hpp or .cpp, optionally under src/ or tests/ (not a longer path's
+# tail, not core/build_info.hpp.in).
+modules = sorted(d for d in os.listdir(os.path.join(root, "src"))
+                 if os.path.isdir(os.path.join(root, "src", d))) if os.path.isdir(os.path.join(root, "src")) else []
+source_ref = re.compile(r"(?<![\w./-])((?:src/|tests/)?(?:%s)/\w+\.(?:hpp|cpp))(?![\w]|\.\w)" % "|".join(modules))
+include = re.compile(r"^\s*#\s*include")
+for f in sources + docs:
+    if not modules or f.endswith("CHANGELOG.md"):
+        continue
+    for n, line in enumerate(open(f, encoding="utf-8", errors="replace"), 1):
+        if include.match(line):
+            continue
+        for m in source_ref.finditer(line):
+            t = m.group(1)
+            if not any(os.path.exists(os.path.join(root, d, t)) for d in ("", "src", "tests")):
+                bad.append(f"{f}:{n}: {t}: no such source file")
 for f in sources + docs:
     text = open(f, encoding="utf-8", errors="replace").read()
     for m in mention.finditer(text):
@@ -79,6 +99,18 @@ printf '// schema in docs/missing.md\n' >"$T/r/src/x/g.cpp"
 check_links "$T/r" >"$T/o" && fail "a missing page named in src/ was accepted"
 grep -q 'docs/missing.md' "$T/o" || fail "the missing page is not named: $(cat "$T/o")"
 rm "$T/r/src/x/g.cpp"
+# on a source file named in a comment or a page that is not in the tree,
+printf '// cut by x/f.cpp and tests/x/f_test.cpp\n#include "x/gone.hpp"\n' >"$T/r/src/x/h.cpp"
+mkdir -p "$T/r/tests/x" && : >"$T/r/tests/x/f_test.cpp"
+check_links "$T/r" >"$T/o" || fail "named source files that exist were refused: $(cat "$T/o")"
+printf '// see x/moved.hpp\n' >>"$T/r/src/x/h.cpp"
+printf '# A\n\n## Two words\n\n`src/x/gone.cpp` holds it.\n' >"$T/r/docs/a.md"
+check_links "$T/r" >"$T/o" && fail "a source file that is not there was accepted"
+grep -q 'src/x/h.cpp:3: x/moved.hpp' "$T/o" || fail "the moved header is not named: $(cat "$T/o")"
+grep -q 'docs/a.md:5: src/x/gone.cpp' "$T/o" || fail "the page's missing file is not named: $(cat "$T/o")"
+[ "$(wc -l <"$T/o")" == 2 ] || fail "expected two dangling source names: $(cat "$T/o")"
+rm "$T/r/src/x/h.cpp"
+printf '# A\n\n## Two words\n' >"$T/r/docs/a.md"
 # on a link to a missing heading,
 printf '# tok\n[a](docs/a.md#three-words)\n' >"$T/r/README.md"
 check_links "$T/r" >"$T/o" && fail "a link to a missing heading was accepted"

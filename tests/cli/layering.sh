@@ -1,6 +1,7 @@
 # The module order holds: no #include edge points up the order (core < text <
-# bpe < formats < {fetch, kv, show, cost, compare} < model < cli), and unit tests
-# include only what their module links (scripts/check-layering).
+# bpe < formats < {fetch, kv, show, io, cost, compare} < model < {python, cli}),
+# unit tests include only what their module links, and the Python module's
+# sources only what its target links (scripts/check-layering).
 source "$(dirname "$0")/lib.sh"
 : "${TOK_ROOT:?TOK_ROOT must point at the source tree}"
 check="$TOK_ROOT/scripts/check-layering"
@@ -30,6 +31,22 @@ rm "$T/tree/src/core/up.hpp" "$T/tree/tests/text/up_test.cpp"
 expect_status 1 "$check" "$T/tree"
 grep -q 'text depends on formats' "$T/out" || fail "text depending on formats not reported: $(cat "$T/out")"
 grep -q "module 'core2' is not in the module order" "$T/out" || fail "unknown module not reported: $(cat "$T/out")"
+
+# src/python may include what the _tok target links, and no more; cli, which
+# does not link it, may not include src/python.
+mkdir -p "$T/py/src/core" "$T/py/src/bpe" "$T/py/src/kv" "$T/py/src/python" "$T/py/src/cli" "$T/py/tests"
+printf 'tok_module(core DEPS fmt::fmt)\ntok_module(bpe DEPS tok_core)\ntok_module(kv DEPS tok_core)\n' \
+  >"$T/py/src/CMakeLists.txt"
+printf 'if(TOK_PYTHON)\n  target_link_libraries(_tok PRIVATE tok_bpe)\nendif()\n' >>"$T/py/src/CMakeLists.txt"
+: >"$T/py/tests/CMakeLists.txt"
+printf '#include "python/engine.hpp"\n#include "core/result.hpp"\n#include "kv/block_pool.hpp"\n' \
+  >"$T/py/src/python/engine.cpp"
+printf '#include "bpe/tokenizer.hpp"\n#include "python/engine.hpp"\n' >"$T/py/src/cli/main.cpp"
+expect_status 1 "$check" "$T/py"
+grep -q 'src/python/engine.cpp:3: includes kv/' "$T/out" ||
+  fail "python including a module _tok does not link not reported: $(cat "$T/out")"
+grep -q 'src/cli/main.cpp:2: includes python/' "$T/out" || fail "cli including python not reported: $(cat "$T/out")"
+[ "$(wc -l <"$T/out")" == 2 ] || fail "expected two bad edges: $(cat "$T/out")"
 
 # The model catalog has one reader: a module other than cost (and cli)
 # naming models.json is reported.

@@ -1,4 +1,4 @@
-#include "cost/jsonl_reader.hpp"
+#include "io/jsonl_reader.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 
 #include "formats/json_error.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 namespace {
 
 using json = nlohmann::json;
@@ -211,4 +211,4 @@ Result<int> open_jsonl(const std::string& path) {
   return fd;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-namespace tok::cost {
+namespace tok::io {
 
 enum class SmallRead {
   kRead,    // the whole file is in the buffer
@@ -21,4 +21,4 @@ enum class SmallRead {
 SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf,
                           int* stream_fd);
 
-}  // namespace tok::cost
+}  // namespace tok::io

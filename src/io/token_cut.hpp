@@ -19,7 +19,7 @@
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 inline constexpr std::size_t kLookahead = 32;
 
@@ -54,4 +54,4 @@ Result<std::vector<Chunk>> chunk_text(const bpe::Tokenizer& tk, std::string_view
 Result<std::vector<std::size_t>> token_starts(const bpe::Tokenizer& tk, std::string_view text,
                                               bpe::SpecialMode mode);
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -5,8 +5,8 @@
 #include <thread>
 #include <unistd.h>
 
-#include "cost/stream_count.hpp"
-#include "cost/token_cut.hpp"
+#include "io/stream_count.hpp"
+#include "io/token_cut.hpp"
 #include "formats/registry.hpp"
 
 using namespace tok;
@@ -42,9 +42,9 @@ std::string adversarial(std::size_t n, unsigned seed) {
 TEST_CASE("truncate: the prefix re-encodes to <= N tokens and is maximal among token cuts") {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     std::string text = adversarial(400, seed);
-    auto starts = cost::token_starts(o200k(), text, SpecialMode::kText).value();
+    auto starts = io::token_starts(o200k(), text, SpecialMode::kText).value();
     for (std::size_t n : {0, 1, 5, 17, 40, 1000}) {
-      std::size_t end = cost::fit_prefix(o200k(), text, n, SpecialMode::kText).value();
+      std::size_t end = io::fit_prefix(o200k(), text, n, SpecialMode::kText).value();
       CAPTURE(seed);
       CAPTURE(n);
       CHECK(count(text.substr(0, end)) <= n);
@@ -61,9 +61,9 @@ TEST_CASE("truncate: the prefix re-encodes to <= N tokens and is maximal among t
 TEST_CASE("truncate --keep end: the suffix re-encodes to <= N tokens and is maximal") {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     std::string text = adversarial(400, seed);
-    auto starts = cost::token_starts(o200k(), text, SpecialMode::kText).value();
+    auto starts = io::token_starts(o200k(), text, SpecialMode::kText).value();
     for (std::size_t n : {1, 7, 30}) {
-      std::size_t start = cost::fit_suffix(o200k(), text, n, SpecialMode::kText).value();
+      std::size_t start = io::fit_suffix(o200k(), text, n, SpecialMode::kText).value();
       CHECK(count(text.substr(start)) <= n);
       for (std::size_t b : starts) {
         if (b < start) CHECK(count(text.substr(b)) > n);
@@ -74,17 +74,17 @@ TEST_CASE("truncate --keep end: the suffix re-encodes to <= N tokens and is maxi
 
 TEST_CASE("truncate reads only a window of a large text") {
   std::string text = adversarial(3 << 20, 7);
-  std::size_t end = cost::fit_prefix(o200k(), text, 1000, SpecialMode::kText).value();
+  std::size_t end = io::fit_prefix(o200k(), text, 1000, SpecialMode::kText).value();
   CHECK(count(text.substr(0, end)) <= 1000);
   CHECK(count(text.substr(0, end)) >= 990);
-  std::size_t start = cost::fit_suffix(o200k(), text, 1000, SpecialMode::kText).value();
+  std::size_t start = io::fit_suffix(o200k(), text, 1000, SpecialMode::kText).value();
   CHECK(count(text.substr(start)) <= 1000);
   CHECK(count(text.substr(start)) >= 990);
 }
 
 TEST_CASE("chunks tile the text, each within budget, with overlap") {
   std::string text = adversarial(20000, 3);
-  auto chunks = cost::chunk_text(o200k(), text, 100, 0, SpecialMode::kText).value();
+  auto chunks = io::chunk_text(o200k(), text, 100, 0, SpecialMode::kText).value();
   std::size_t pos = 0;
   for (const auto& c : chunks) {
     CHECK(c.start == pos);
@@ -93,10 +93,10 @@ TEST_CASE("chunks tile the text, each within budget, with overlap") {
     pos = c.end;
   }
   CHECK(pos == text.size());
-  auto ov = cost::chunk_text(o200k(), text, 100, 20, SpecialMode::kText).value();
+  auto ov = io::chunk_text(o200k(), text, 100, 20, SpecialMode::kText).value();
   CHECK(ov.size() > chunks.size());
   for (std::size_t i = 1; i < ov.size(); ++i) CHECK(ov[i].start < ov[i - 1].end);
-  CHECK(!cost::chunk_text(o200k(), text, 10, 10, SpecialMode::kText).ok());
+  CHECK(!io::chunk_text(o200k(), text, 10, 10, SpecialMode::kText).ok());
 }
 
 TEST_CASE("counts are identical for 1..4 threads on adversarial input") {
@@ -119,7 +119,7 @@ TEST_CASE("streamed counting in small blocks equals counting the whole, for two 
     close(fds[1]);
   });
   const bpe::Tokenizer* tks[] = {&o200k(), &cl100k()};
-  auto sc = cost::count_stream(fds[0], "pipe", tks, SpecialMode::kText, 2, 256 << 10);
+  auto sc = io::count_stream(fds[0], "pipe", tks, SpecialMode::kText, 2, 256 << 10);
   writer.join();
   close(fds[0]);
   REQUIRE(sc.ok());

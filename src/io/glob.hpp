@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-namespace tok::cost {
+namespace tok::io {
 
 bool glob_match(std::string_view pattern, std::string_view path);
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,6 +1,6 @@
-#include "cost/stream_count.hpp"
+#include "io/stream_count.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 Result<StreamCount> count_stream(int fd, const std::string& name,
                                  std::span<const bpe::Tokenizer* const> tks,
@@ -32,4 +32,4 @@ Result<StreamCount> count_stream(int fd, const std::string& name,
   return sc;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

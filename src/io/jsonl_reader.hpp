@@ -20,7 +20,7 @@
 
 #include "core/result.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 inline constexpr std::size_t kJsonlBlock = 8u << 20;
 inline constexpr std::size_t kJsonlMaxDepth = 64;
@@ -83,4 +83,4 @@ class JsonlReader {
 // is returned as is and must not be closed).
 Result<int> open_jsonl(const std::string& path);
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -16,7 +16,7 @@
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 inline constexpr std::size_t kStreamBlock = 8u << 20;
 // The most of a stream read while no cut is found: past a piece of
@@ -55,4 +55,4 @@ class StreamChunks {
   bool eof_ = false;
 };
 
-}  // namespace tok::cost
+}  // namespace tok::io

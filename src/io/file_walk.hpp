@@ -20,7 +20,7 @@
 
 #include "core/result.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 struct WalkOptions {
   bool use_ignore = true;
@@ -41,4 +41,4 @@ std::vector<Error> expand_inputs(const std::vector<std::string>& inputs, const W
 // A file whose first 8 KiB contain a NUL byte is treated as binary (git's rule).
 bool looks_binary(std::string_view bytes);
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,16 +1,16 @@
 // JSONL documents (encode/count/train --jsonl): field extraction along a
 // dotted path, the reasons a line is refused, and batches of whole lines
 // that cover the input exactly whatever the block size.
-#include "cost/jsonl_reader.hpp"
+#include "io/jsonl_reader.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <string>
 
-#include "cost/jsonl_documents.hpp"
+#include "io/jsonl_documents.hpp"
 
-using namespace tok::cost;
+using namespace tok::io;
 
 namespace {
 

@@ -1,6 +1,6 @@
-#include "cost/jsonl_count.hpp"
+#include "io/jsonl_count.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 Result<bpe::WordCounts> count_jsonl_words(const std::vector<std::string>& paths,
                                           const JsonlOptions& o, const text::PreTokenizer& pre,
@@ -50,4 +50,4 @@ Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path,
   return total;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tok::cost {
+namespace tok::io {
 
 enum class IgnoreVerdict { kNone, kIgnore, kInclude };
 
@@ -42,4 +42,4 @@ class IgnoreStack {
   std::vector<IgnoreRules> levels_;
 };
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,8 +1,8 @@
-#include "cost/ignore_rules.hpp"
+#include "io/ignore_rules.hpp"
 
-#include "cost/glob.hpp"
+#include "io/glob.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 IgnoreRules IgnoreRules::parse(std::string_view text, std::string base) {
   IgnoreRules r;
@@ -65,4 +65,4 @@ bool IgnoreStack::ignored(std::string_view rel_path, bool is_dir) const {
   return false;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

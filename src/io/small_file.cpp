@@ -1,4 +1,4 @@
-#include "cost/small_file.hpp"
+#include "io/small_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-namespace tok::cost {
+namespace tok::io {
 
 SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::string& buf,
                           int* stream_fd) {
@@ -44,4 +44,4 @@ SmallRead read_small_file(const std::string& path, std::size_t max_bytes, std::s
   return SmallRead::kRead;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

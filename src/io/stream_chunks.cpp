@@ -1,4 +1,4 @@
-#include "cost/stream_chunks.hpp"
+#include "io/stream_chunks.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "bpe/encoder.hpp"
 #include "core/mapped_file.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 namespace {
 
 // Bytes kept back from the end before searching for a cut, so the cut never
@@ -103,4 +103,4 @@ Result<std::string_view> StreamChunks::next() {
   }
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,8 +1,8 @@
-#include "cost/corpus_files.hpp"
+#include "io/corpus_files.hpp"
 
 #include <utility>
 
-namespace tok::cost {
+namespace tok::io {
 
 Result<CorpusFiles> open_corpus_files(const std::vector<std::string>& inputs,
                                       const WalkOptions& options) {
@@ -23,4 +23,4 @@ Result<CorpusFiles> open_corpus_files(const std::vector<std::string>& inputs,
   return corpus;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

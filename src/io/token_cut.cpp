@@ -1,8 +1,8 @@
-#include "cost/token_cut.hpp"
+#include "io/token_cut.hpp"
 
 #include <algorithm>
 
-namespace tok::cost {
+namespace tok::io {
 using bpe::SpecialMode;
 using bpe::Tokenizer;
 
@@ -229,4 +229,4 @@ Result<std::vector<Chunk>> chunk_text(const Tokenizer& tk, std::string_view text
   return out;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,6 +1,6 @@
-#include "cost/jsonl_documents.hpp"
+#include "io/jsonl_documents.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 std::vector<std::size_t> split_batch(const JsonlBatch& batch, std::size_t slots) {
   std::vector<std::size_t> cuts{0};
@@ -20,4 +20,4 @@ std::string jsonl_name(const std::string& path) {
   return path == "-" || path.empty() ? std::string("<stdin>") : path;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

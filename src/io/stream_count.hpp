@@ -9,9 +9,9 @@
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
-#include "cost/stream_chunks.hpp"
+#include "io/stream_chunks.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 struct StreamCount {
   std::uint64_t bytes = 0;
@@ -26,4 +26,4 @@ Result<StreamCount> count_stream(int fd, const std::string& name,
                                  bpe::SpecialMode mode, unsigned threads,
                                  std::size_t block = kStreamBlock);
 
-}  // namespace tok::cost
+}  // namespace tok::io

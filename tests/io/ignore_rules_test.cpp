@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "cost/glob.hpp"
-#include "cost/ignore_rules.hpp"
+#include "io/glob.hpp"
+#include "io/ignore_rules.hpp"
 
-using namespace tok::cost;
+using namespace tok::io;
 
 TEST_CASE("glob") {
   CHECK(glob_match("*.txt", "a.txt"));

@@ -9,9 +9,9 @@
 
 #include "core/mapped_file.hpp"
 #include "core/result.hpp"
-#include "cost/file_walk.hpp"
+#include "io/file_walk.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 struct CorpusFiles {
   std::vector<MappedFile> files;            // (inputs kept, in walk order)
@@ -23,4 +23,4 @@ struct CorpusFiles {
 Result<CorpusFiles> open_corpus_files(const std::vector<std::string>& inputs,
                                       const WalkOptions& options);
 
-}  // namespace tok::cost
+}  // namespace tok::io

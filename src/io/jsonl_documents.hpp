@@ -19,9 +19,9 @@
 
 #include "core/result.hpp"
 #include "core/thread_pool.hpp"
-#include "cost/jsonl_reader.hpp"
+#include "io/jsonl_reader.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 struct JsonlStats {
   std::uint64_t documents = 0;
@@ -114,4 +114,4 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
   return {};
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

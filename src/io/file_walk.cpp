@@ -1,4 +1,4 @@
-#include "cost/file_walk.hpp"
+#include "io/file_walk.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "core/mapped_file.hpp"
-#include "cost/ignore_rules.hpp"
+#include "io/ignore_rules.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 namespace fs = std::filesystem;
 
 namespace {
@@ -162,4 +162,4 @@ bool looks_binary(std::string_view bytes) {
   return std::memchr(bytes.data(), 0, n) != nullptr;
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

@@ -1,9 +1,9 @@
-#include "cost/glob.hpp"
+#include "io/glob.hpp"
 
 #include <string>
 #include <vector>
 
-namespace tok::cost {
+namespace tok::io {
 
 namespace {
 
@@ -147,4 +147,4 @@ bool glob_match(std::string_view pattern, std::string_view path) {
   return pi == parts.size();
 }
 
-}  // namespace tok::cost
+}  // namespace tok::io

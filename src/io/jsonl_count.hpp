@@ -12,10 +12,10 @@
 #include "bpe/tokenizer.hpp"
 #include "bpe/word_counts.hpp"
 #include "core/result.hpp"
-#include "cost/jsonl_documents.hpp"
+#include "io/jsonl_documents.hpp"
 #include "text/pretokenizer.hpp"
 
-namespace tok::cost {
+namespace tok::io {
 
 struct JsonlOptions {
   JsonlField field;
@@ -35,4 +35,4 @@ Result<std::vector<std::uint64_t>> count_jsonl_tokens(const std::string& path,
                                                       std::span<const bpe::Tokenizer* const> tks,
                                                       bpe::SpecialMode mode, JsonlStats& stats);
 
-}  // namespace tok::cost
+}  // namespace tok::io
