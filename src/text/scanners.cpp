@@ -12,11 +12,11 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/utf8.hpp"
 #include "text/cl100k_machine.hpp"
 #include "text/o200k_machine.hpp"
 #include "text/piece_machine.hpp"
 #include "text/unicode_props.hpp"
-#include "text/utf8.hpp"
 
 namespace tok::text {
 namespace {

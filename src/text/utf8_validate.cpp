@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/utf8.hpp"
 #include "text/pretokenizer.hpp"
-#include "text/utf8.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
