@@ -8,7 +8,7 @@
 
 #include "bpe/long_piece.hpp"
 #include "bpe/symbol_lookup.hpp"
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::bpe {
 
@@ -51,7 +51,7 @@ void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScra
     }
   } else {
     for (std::size_t i = 0; i < n;) {
-      std::size_t len = text::utf8::symbol_length(piece.substr(i));
+      std::size_t len = utf8::symbol_length(piece.substr(i));
       TokenId id = table.find(piece.substr(i, len));
       if (id != kNoToken) {
         syms.push_back({static_cast<std::uint32_t>(i), id});

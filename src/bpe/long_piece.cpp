@@ -4,7 +4,7 @@
 
 #include "bpe/rank_queue.hpp"
 #include "bpe/symbol_lookup.hpp"
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::bpe {
 
@@ -81,7 +81,7 @@ Symbols::Symbols(const MergeTable& table, std::string_view piece) : w_(piece.siz
     return;
   }
   for (std::uint32_t i = 0; i < n;) {
-    auto len = static_cast<std::uint32_t>(text::utf8::symbol_length(piece.substr(i)));
+    auto len = static_cast<std::uint32_t>(utf8::symbol_length(piece.substr(i)));
     TokenId id = table.find(piece.substr(i, len));
     if (id != kNoToken) {
       set_char(i, len, id);

@@ -23,11 +23,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/utf8.hpp"
+
 namespace tok::bpe::cuts {
 
 // A candidate point: b[p - 1] a continuation byte, b[p] a lead byte.
 inline bool candidate(const unsigned char* b, std::size_t p) {
-  return b[p] >= 0xC0 && (b[p - 1] & 0xC0) == 0x80;
+  return b[p] >= 0xC0 && utf8::is_continuation(b[p - 1]);
 }
 
 // The window around the point just before `right`: llen bytes before it and

@@ -2,7 +2,13 @@
 // @huggingface/jinja's filters and methods do (trim strips JavaScript's
 // whitespace set, Unicode spaces included; JSON.stringify escapes).
 // Indexing counts code points; JavaScript counts UTF-16 units, which differs
-// only for characters outside the Basic Multilingual Plane.
+// only for characters outside the Basic Multilingual Plane. Characters are
+// decoded by core/utf8.hpp, strictly: a byte that is not UTF-8 (an overlong
+// form, an encoded surrogate, a stray byte of a template read from a GGUF
+// file) is one character of its own and never whitespace; the JavaScript
+// reference would have read it as U+FFFD, which is what json_quote writes.
+// Template text parsed from JSON (tokenizer_config.json, messages) is always
+// valid UTF-8: nlohmann::json refuses anything else.
 #pragma once
 
 #include <cstddef>
@@ -27,8 +33,7 @@ std::vector<std::string> code_points(std::string_view s);
 std::string ascii_upper(std::string_view s);
 std::string ascii_lower(std::string_view s);
 // JSON.stringify of a string; ensure_ascii escapes everything past 0x7e.
+// Bytes that are not UTF-8 come out as U+FFFD (\ufffd with ensure_ascii).
 std::string json_quote(std::string_view s, bool ensure_ascii);
-// Appends code point cp as UTF-8.
-void append_utf8(std::string& out, unsigned cp);
 
 }  // namespace tok::chat

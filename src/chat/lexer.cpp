@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "chat/js_text.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::chat {
 
@@ -166,7 +167,9 @@ class Lexer {
             return fail("invalid escape sequence \\" + std::string(1, e) + hex, start);
           }
           unsigned cp = static_cast<unsigned>(std::stoul(hex, nullptr, 16));
-          append_utf8(*out, cp >= 0xd800 && cp < 0xe000 ? 0xfffd : cp);
+          // A JavaScript string may hold a lone surrogate; UTF-8 cannot, so
+          // \ud800 becomes U+FFFD (utf8::append's rule for non-scalars).
+          utf8::append(*out, cp);
           p_ += len;
           continue;
         }

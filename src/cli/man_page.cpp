@@ -9,8 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/generated_docs.hpp"
-#include "text/pretokenizer.hpp"
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 #include "tok/build_info.hpp"
 
 namespace tok::cli {
@@ -32,12 +31,9 @@ std::string roff(const std::string& s) {
       if (i + 1 < s.size() && (s[i + 1] == '.' || s[i + 1] == '\'')) out += "\\&";
     } else if (c >= 0x80) {
       // A byte that does not start a valid character becomes U+FFFD.
-      std::size_t len = 1;
-      char32_t cp = 0xfffd;
-      if (text::valid_utf8_prefix(std::string_view(s).substr(i, 4)) > 0) {
-        cp = text::utf8::decode(reinterpret_cast<const unsigned char*>(s.data()) + i, len);
-      }
-      i += len - 1;
+      utf8::Decoded d = utf8::decode_at(s, i);
+      i += d.len - 1;
+      char32_t cp = d.valid ? d.cp : utf8::kReplacement;
       out += fmt::format("\\[u{:04X}]", static_cast<std::uint32_t>(cp));
     } else {
       out += static_cast<char>(c);

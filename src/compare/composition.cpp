@@ -1,11 +1,12 @@
 #include "compare/composition.hpp"
 
 #include <unicode/uscript.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <map>
 #include <unordered_set>
+
+#include "core/utf8.hpp"
 
 namespace tok::compare {
 namespace {
@@ -22,14 +23,11 @@ void for_each_token(const bpe::Tokenizer& tk, F&& f) {
 
 // Code points of valid UTF-8, or -1.
 long count_code_points(std::string_view bytes) {
-  const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
-  int32_t i = 0, n = static_cast<int32_t>(bytes.size());
   long count = 0;
-  while (i < n) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) return -1;
-    ++count;
+  for (std::size_t i = 0; i < bytes.size(); ++count) {
+    std::size_t len = utf8::valid_char_length(bytes.substr(i));
+    if (len == 0) return -1;
+    i += len;
   }
   return count;
 }
@@ -37,16 +35,14 @@ long count_code_points(std::string_view bytes) {
 }  // namespace
 
 std::string token_script(std::string_view bytes) {
-  const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
-  int32_t i = 0, n = static_cast<int32_t>(bytes.size());
   UScriptCode found = USCRIPT_COMMON;
   bool mixed = false;
-  while (i < n) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) return "";
+  for (std::size_t i = 0; i < bytes.size();) {
+    utf8::Decoded d = utf8::decode_at(bytes, i);
+    if (!d.valid) return "";
+    i += d.len;
     UErrorCode st = U_ZERO_ERROR;
-    UScriptCode sc = uscript_getScript(c, &st);
+    UScriptCode sc = uscript_getScript(static_cast<UChar32>(d.cp), &st);
     if (U_FAILURE(st) || sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED ||
         sc == USCRIPT_UNKNOWN) {
       continue;

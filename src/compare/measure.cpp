@@ -1,7 +1,6 @@
 #include "compare/measure.hpp"
 
 #include <unicode/uscript.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <climits>
@@ -10,6 +9,7 @@
 #include "compare/ascii_segment.hpp"
 #include "compare/word_bits.hpp"
 #include "core/thread_pool.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::compare {
 namespace {
@@ -47,18 +47,18 @@ class BmpScripts {
 
 void add_scripts(std::string_view text, ScriptHistogram& h) {
   const BmpScripts& scripts = BmpScripts::get();
-  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-  int32_t i = 0, n = static_cast<int32_t>(text.size());
-  while (i < n) {
-    if (s[i] < 0x80) {  // ASCII is Latin letters or Common, 16 bytes at a time
-      detail::AsciiLetters run = detail::ascii_letters(text, static_cast<std::size_t>(i));
+  for (std::size_t i = 0; i < text.size();) {
+    // ASCII is Latin letters or Common, 16 bytes at a time.
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      detail::AsciiLetters run = detail::ascii_letters(text, i);
       h[USCRIPT_LATIN] += run.letters;
-      i = static_cast<int32_t>(run.end);
+      i = run.end;
       continue;
     }
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    int sc = scripts.of(c < 0 ? 0xFFFD : c);
+    // A byte that is not UTF-8 is U+FFFD, of no script.
+    utf8::Decoded d = utf8::decode_at(text, i);
+    i += d.len;
+    int sc = d.valid ? scripts.of(static_cast<UChar32>(d.cp)) : USCRIPT_COMMON;
     if (sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts)) ++h[static_cast<std::size_t>(sc)];
   }
 }

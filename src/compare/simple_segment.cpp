@@ -1,5 +1,7 @@
 #include "compare/simple_segment.hpp"
 
+#include "core/utf8.hpp"
+
 namespace tok::compare::detail {
 namespace {
 
@@ -9,28 +11,15 @@ struct Decoded {
   std::uint32_t len;
 };
 
-bool is_cont(unsigned char b) { return (b & 0xC0) == 0x80; }
-
 // The class of the code point at s[i] (i < n) and its length; ill-formed
-// UTF-8 and code points from kLimit on are kNotSimple.
+// UTF-8 and code points from kLimit on (Hangul syllables aside) are
+// kNotSimple.
 Decoded read(const SimpleClasses& t, const unsigned char* s, std::size_t i, std::size_t n) {
-  unsigned char b = s[i];
-  char32_t c;
-  std::uint32_t len;
-  if (b < 0x80) {
-    c = b, len = 1;
-  } else if (b >= 0xC2 && b <= 0xDF && i + 1 < n && is_cont(s[i + 1])) {
-    c = static_cast<char32_t>(((b & 0x1F) << 6) | (s[i + 1] & 0x3F)), len = 2;
-  } else if (b >= 0xE0 && b <= 0xED && i + 2 < n && is_cont(s[i + 1]) && is_cont(s[i + 2])) {
-    c = static_cast<char32_t>(((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F));
-    len = 3;
-    // Overlong forms and surrogates are ill-formed.
-    if (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF)) return {WordClass::kNotSimple, 0, 1};
-  } else {
-    return {WordClass::kNotSimple, 0, 1};
-  }
-  std::uint8_t bits = t.bits(c);
-  return {static_cast<WordClass>(bits & 0x0F), static_cast<std::uint8_t>(bits & 0xF0), len};
+  utf8::Decoded d = utf8::decode_at(std::string_view(reinterpret_cast<const char*>(s), n), i);
+  if (!d.valid) return {WordClass::kNotSimple, 0, 1};
+  std::uint8_t bits = t.bits(d.cp);
+  return {static_cast<WordClass>(bits & 0x0F), static_cast<std::uint8_t>(bits & 0xF0),
+          static_cast<std::uint32_t>(d.len)};
 }
 
 bool letter_or_digit(WordClass c) { return c == WordClass::kLetter || c == WordClass::kDigit; }

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdint>
 
+#include "core/utf8.hpp"
+
 namespace tok::formats {
 namespace {
 
@@ -34,21 +36,11 @@ std::optional<std::string> byte_level_decode(std::string_view token) {
   const Mapping& m = mapping();
   std::string out;
   out.reserve(token.size());
-  const auto* p = reinterpret_cast<const unsigned char*>(token.data());
-  std::size_t n = token.size();
-  for (std::size_t i = 0; i < n;) {
-    char32_t c;
-    if (p[i] < 0x80) {
-      c = p[i];
-      i += 1;
-    } else if ((p[i] & 0xE0) == 0xC0 && i + 1 < n && (p[i + 1] & 0xC0) == 0x80) {
-      c = (char32_t{p[i] & 0x1Fu} << 6) | (p[i + 1] & 0x3Fu);
-      i += 2;
-    } else {
-      return std::nullopt;  // every mapped character is below U+0200
-    }
-    if (c >= m.to_byte.size() || m.to_byte[c] < 0) return std::nullopt;
-    out.push_back(static_cast<char>(m.to_byte[c]));
+  for (std::size_t i = 0; i < token.size();) {
+    utf8::Decoded d = utf8::decode_at(token, i);
+    if (!d.valid || d.cp >= m.to_byte.size() || m.to_byte[d.cp] < 0) return std::nullopt;
+    out.push_back(static_cast<char>(m.to_byte[d.cp]));
+    i += d.len;
   }
   return out;
 }
@@ -56,15 +48,7 @@ std::optional<std::string> byte_level_decode(std::string_view token) {
 std::string byte_level_encode(std::string_view bytes) {
   const Mapping& m = mapping();
   std::string out;
-  for (unsigned char b : bytes) {
-    char32_t c = m.to_char[b];
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
-  }
+  for (unsigned char b : bytes) utf8::append(out, m.to_char[b]);
   return out;
 }
 

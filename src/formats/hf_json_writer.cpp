@@ -3,28 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include "bpe/encoder.hpp"
+#include "formats/byte_level.hpp"
 
 namespace tok::formats {
 namespace {
-
-// GPT-2 bytes_to_unicode: printable Latin-1 bytes map to themselves, the
-// other 68 bytes to U+0100.. in byte order.
-struct ByteLevelTable {
-  std::string utf8[256];
-  ByteLevelTable() {
-    int next = 256;
-    for (int b = 0; b < 256; ++b) {
-      bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
-      unsigned cp = printable ? b : next++;
-      if (cp < 0x80) {
-        utf8[b] = std::string(1, static_cast<char>(cp));
-      } else {
-        utf8[b] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-      }
-    }
-  }
-};
-const ByteLevelTable kByteLevel;
 
 // The pattern as Hugging Face's regex engine (Oniguruma, Ruby syntax) reads
 // it. Onig has possessive *+ ++ ?+ but reads "{1,3}+" as "{1,3}" repeated
@@ -48,12 +30,6 @@ std::string onig_pattern(std::string_view pattern) {
 
 }  // namespace
 
-std::string byte_level_string(std::string_view bytes) {
-  std::string out;
-  for (unsigned char c : bytes) out += kByteLevel.utf8[c];
-  return out;
-}
-
 std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_view pattern_regex,
                                     const std::vector<bpe::SpecialToken>& specials) {
   using json = nlohmann::ordered_json;
@@ -63,13 +39,13 @@ std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_vi
   std::vector<bpe::TokenId> parts;
   for (bpe::TokenId id = 0; id < table.size(); ++id) {
     std::string_view b = table.bytes(id);
-    vocab[byte_level_string(b)] = id;
+    vocab[byte_level_encode(b)] = id;
     if (b.size() < 2) continue;
     parts.clear();
     bpe::merge_symbols(table, b, table.priority(id), false, parts, scratch);
     if (parts.size() != 2) continue;
-    merges.push_back(byte_level_string(table.bytes(parts[0])) + " " +
-                     byte_level_string(table.bytes(parts[1])));
+    merges.push_back(byte_level_encode(table.bytes(parts[0])) + " " +
+                     byte_level_encode(table.bytes(parts[1])));
   }
   json added = json::array();
   for (const auto& s : specials) {

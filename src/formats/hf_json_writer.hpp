@@ -24,7 +24,4 @@ namespace tok::formats {
 std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_view pattern_regex,
                                     const std::vector<bpe::SpecialToken>& specials);
 
-// GPT-2's byte-to-unicode mapping of token bytes to a printable string.
-std::string byte_level_string(std::string_view bytes);
-
 }  // namespace tok::formats

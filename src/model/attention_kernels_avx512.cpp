@@ -21,6 +21,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include "model/avx512_prelude.hpp"
 
+#include "core/cpu_features.hpp"
 #include "model/attention_reduce.hpp"
 
 namespace tok::model {
@@ -149,8 +150,8 @@ const AttentionKernels kAvx512{scores_avx512, accumulate_avx512, softmax_avx512}
 }  // namespace
 
 const AttentionKernels* avx512_attention_kernels() {
-  static const bool ok = avx2_attention_kernels() != nullptr && __builtin_cpu_supports("avx512f") &&
-                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  const CpuFeatures& cpu = cpu_features();
+  bool ok = avx2_attention_kernels() != nullptr && cpu.avx512f && cpu.avx512vl && cpu.avx512dq;
   return ok ? &kAvx512 : nullptr;
 }
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/utf8.hpp"
 #include "text/escape.hpp"
-#include "text/utf8.hpp"
 
 namespace tok::model {
 namespace {
@@ -63,7 +63,7 @@ std::string token_label(std::string_view s) {
   std::string out;
   int chars = 0;
   for (std::size_t i = 0; i < s.size() && chars < 12; ++chars) {
-    std::size_t len = text::utf8::char_length(static_cast<unsigned char>(s[i]));
+    std::size_t len = utf8::symbol_length(s.substr(i));
     if (s[i] == ' ') out += "\xC2\xB7";
     else out.append(s.substr(i, len));
     i += len;

@@ -1,7 +1,7 @@
 // Dot-product kernels, one per weight type, chosen once at run time: AVX-512
 // VNNI for Q8_0 / Q4_0 (Q4_0 rows repacked in groups of four, repack.hpp),
 // the other types on Q8_0 activations below and Q4_K decode (AVX2 for the
-// rest) when the CPU has it, else AVX2+FMA (+F16C) when the CPU has them (__builtin_cpu_supports; only the kernel
+// rest) when the CPU has it, else AVX2+FMA (+F16C) when the CPU has them (core/cpu_features.hpp; only the kernel
 // files are compiled with the ISA flags, so the binary still runs on any
 // x86-64), else portable scalar code. On AArch64 the NEON kernels
 // (kernels_neon.cpp; NEON is in the base ISA, so no check). Matrix-vector and

@@ -5,8 +5,7 @@
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
+#include "core/cpu_features.hpp"
 #include "ggml/half.hpp"
 #include "model/simd_avx2.hpp"
 
@@ -211,17 +210,9 @@ const DotKernels kAvx2{Isa::kAvx2,
 
 }  // namespace
 
-// F16C through CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports
-// does not know "f16c".
-bool cpu_has_f16c() {
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) != 0;
-}
-
 const DotKernels* avx2_kernels() {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                         cpu_has_f16c();
-  return ok ? &kAvx2 : nullptr;
+  const CpuFeatures& cpu = cpu_features();
+  return cpu.avx2 && cpu.fma && cpu.f16c ? &kAvx2 : nullptr;
 }
 
 }  // namespace tok::model

@@ -28,6 +28,7 @@
 // Nothing here includes simd_avx2.hpp: its inline helpers compiled with
 // AVX-512 flags could be the copy the linker keeps for the AVX2 files too.
 // avx512_prelude.hpp says why GCC's uninitialized warnings are off.
+#include "core/cpu_features.hpp"
 #include "model/isa_vector.hpp"
 #include "model/kernels.hpp"
 #include "model/kernels_avx512_types.hpp"
@@ -561,8 +562,8 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
 const DotKernels* avx512_kernels() {
   static const DotKernels* kernels = []() -> const DotKernels* {
     const DotKernels* avx2 = avx2_kernels();
-    if (!avx2 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
-        !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512vnni")) {
+    const CpuFeatures& cpu = cpu_features();
+    if (!avx2 || !cpu.avx512f || !cpu.avx512bw || !cpu.avx512vl || !cpu.avx512vnni) {
       return nullptr;
     }
     static DotKernels k = *avx2;

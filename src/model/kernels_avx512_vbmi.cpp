@@ -21,6 +21,7 @@
 #include "model/kernels_avx512_vbmi.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "core/cpu_features.hpp"
 #include "ggml/blocks.hpp"
 #include "model/avx512_prelude.hpp"
 
@@ -101,9 +102,9 @@ float row(const ggml::BlockQ4_0* w, const ActQuad* xq, std::int64_t nq) {
 
 bool q4_0_decode_vbmi_supported() {
   // TOK_NO_VBMI=1 times the two-blocks-a-register VNNI decode instead.
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                         __builtin_cpu_supports("avx512vnni") &&
-                         __builtin_cpu_supports("avx512vbmi") && !std::getenv("TOK_NO_VBMI");
+  const CpuFeatures& cpu = cpu_features();
+  static const bool ok = cpu.avx512f && cpu.avx512bw && cpu.avx512vnni && cpu.avx512vbmi &&
+                         !std::getenv("TOK_NO_VBMI");
   return ok;
 }
 

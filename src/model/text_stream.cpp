@@ -2,21 +2,9 @@
 
 #include <algorithm>
 
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::model {
-
-std::size_t utf8_complete_prefix(std::string_view s) {
-  // Look back at most 3 bytes for the lead byte of the last sequence.
-  std::size_t n = s.size();
-  for (std::size_t back = 1; back <= std::min<std::size_t>(4, n); ++back) {
-    unsigned char c = static_cast<unsigned char>(s[n - back]);
-    if ((c & 0xC0) == 0x80) continue;  // continuation byte
-    std::size_t len = text::utf8::char_length(c);
-    return len > back ? n - back : n;
-  }
-  return n;  // only continuation bytes: invalid, release them
-}
 
 std::string TextStream::push(std::string_view bytes) {
   if (stopped_) return {};
@@ -35,7 +23,7 @@ std::string TextStream::push(std::string_view bytes) {
     released_ += out;
     return out;
   }
-  std::size_t safe = utf8_complete_prefix(pending_);
+  std::size_t safe = utf8::complete_prefix(pending_);
   // Keep the longest tail that is a proper prefix of some stop string.
   for (const auto& s : stops_) {
     for (std::size_t len = std::min(s.size() - 1, pending_.size()); len > 0; --len) {

@@ -32,8 +32,4 @@ class TextStream {
   bool stopped_ = false;
 };
 
-// Length of the longest prefix of s that does not end inside a UTF-8
-// sequence (an incomplete multi-byte character at the end is excluded).
-std::size_t utf8_complete_prefix(std::string_view s);
-
 }  // namespace tok::model

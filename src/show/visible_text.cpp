@@ -4,16 +4,10 @@
 #include <utf8proc.h>
 
 #include "core/number_format.hpp"
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::show {
 namespace {
-
-// The code point of one valid character (valid_char_length said so).
-char32_t decode(std::string_view ch) {
-  std::size_t len;
-  return text::utf8::decode(reinterpret_cast<const unsigned char*>(ch.data()), len);
-}
 
 // Name of an invisible format character, or nullptr for ordinary ones.
 const char* zero_width_name(char32_t cp) {
@@ -41,14 +35,6 @@ const char* zero_width_name(char32_t cp) {
   }
 }
 
-std::string encode_utf8(char32_t cp) {
-  std::string out;
-  utf8proc_uint8_t buf[4];
-  auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buf);
-  out.assign(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
-  return out;
-}
-
 // The glyph for one special character, or kind kText for ordinary ones.
 Glyph special_glyph(char32_t cp) {
   if (cp == ' ') return {GlyphKind::kSpace, "·", 1};
@@ -56,7 +42,7 @@ Glyph special_glyph(char32_t cp) {
   if (cp == '\t') return {GlyphKind::kTab, "→", 1};
   if (cp == '\n') return {GlyphKind::kNewline, "↵", 1};
   // C0 controls and DEL as Unicode control pictures (U+2400 block).
-  if (cp < 0x20) return {GlyphKind::kControl, encode_utf8(0x2400 + cp), 1};
+  if (cp < 0x20) return {GlyphKind::kControl, utf8::encode(0x2400 + cp), 1};
   if (cp == 0x7F) return {GlyphKind::kControl, "␡", 1};
   if (cp >= 0x80 && cp < 0xA0) {
     std::string t = fmt::format("⟨U+{:04X}⟩", static_cast<unsigned>(cp));
@@ -76,16 +62,12 @@ std::size_t char_width(char32_t cp) {
 
 }  // namespace
 
-std::size_t display_width(std::string_view utf8) {
+std::size_t display_width(std::string_view text) {
   std::size_t width = 0, i = 0;
-  while (i < utf8.size()) {
-    std::size_t len = text::utf8::valid_char_length(utf8.substr(i));
-    if (len == 0) {
-      ++i;
-      continue;
-    }
-    width += char_width(decode(utf8.substr(i, len)));
-    i += len;
+  while (i < text.size()) {
+    utf8::Decoded d = utf8::decode_at(text, i);
+    if (d.valid) width += char_width(d.cp);
+    i += d.len;
   }
   return width;
 }
@@ -94,18 +76,18 @@ std::vector<Glyph> visible_glyphs(std::string_view bytes) {
   std::vector<Glyph> out;
   std::size_t i = 0;
   while (i < bytes.size()) {
-    std::size_t len = text::utf8::valid_char_length(bytes.substr(i));
-    if (len == 0) {
+    utf8::Decoded d = utf8::decode_at(bytes, i);
+    if (!d.valid) {
       // A run of bytes that do not make a character here: ⟨e4 bd⟩.
       std::size_t start = i;
-      while (i < bytes.size() && text::utf8::valid_char_length(bytes.substr(i)) == 0) ++i;
+      while (i < bytes.size() && utf8::valid_char_length(bytes.substr(i)) == 0) ++i;
       std::string t = "⟨" + hex_bytes(bytes.substr(start, i - start), " ") + "⟩";
       out.push_back({GlyphKind::kBytes, t, display_width(t)});
       continue;
     }
-    std::string_view ch = bytes.substr(i, len);
-    char32_t cp = decode(ch);
-    i += len;
+    std::string_view ch = bytes.substr(i, d.len);
+    char32_t cp = d.cp;
+    i += d.len;
     Glyph g = special_glyph(cp);
     if (g.kind != GlyphKind::kText) {
       out.push_back(std::move(g));

@@ -2,16 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
-#include "text/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace tok::text {
-namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-}  // namespace
 
 std::string escape_markup(std::string_view s) {
   std::string out;
@@ -19,8 +12,13 @@ std::string escape_markup(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     std::size_t len = utf8::valid_char_length(s.substr(i));
     if (len != 1) {
-      out.append(len == 0 ? kReplacement : s.substr(i, len));
-      i += len == 0 ? 1 : len;
+      if (len == 0) {
+        utf8::append(out, utf8::kReplacement);
+        ++i;
+      } else {
+        out.append(s.substr(i, len));
+        i += len;
+      }
       continue;
     }
     char c = s[i++];
@@ -35,7 +33,7 @@ std::string escape_markup(std::string_view s) {
       case '\t': out += c; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          out.append(kReplacement);
+          utf8::append(out, utf8::kReplacement);
         } else {
           out += c;
         }
@@ -138,7 +136,7 @@ Result<std::string> unescape_c(std::string_view s) {
         break;
       }
       default: {
-        std::size_t len = std::max<std::size_t>(1, utf8::valid_char_length(s.substr(i)));
+        std::size_t len = utf8::symbol_length(s.substr(i));
         return make_error("unknown escape \\{} (known: \\n \\r \\t \\\\ \\\" \\' \\xHH)",
                           escape_terminal(s.substr(i, len)));
       }

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/utf8.hpp"
 #include "text/alignment.hpp"
 #include "text/normalization_chars.hpp"
-#include "text/utf8.hpp"
 
 namespace tok::text {
 namespace {
@@ -25,10 +25,9 @@ std::string normalize_whole(std::string_view text, int opts) {
 
 // Length of the valid UTF-8 code point at text[i] and its value, or 0.
 std::size_t next_code_point(std::string_view text, std::size_t i, utf8proc_int32_t& c) {
-  utf8proc_ssize_t len =
-      utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data()) + i,
-                       static_cast<utf8proc_ssize_t>(text.size() - i), &c);
-  return len > 0 ? static_cast<std::size_t>(len) : 0;
+  utf8::Decoded d = utf8::decode_at(text, i);
+  c = d.valid ? static_cast<utf8proc_int32_t>(d.cp) : -1;
+  return d.valid ? d.len : 0;
 }
 
 // Where a normalization cluster may start: a starter (combining class 0)
@@ -86,8 +85,8 @@ void normalize_known(std::string_view run, std::size_t base, int opts, bool alig
     begin = end;
   };
   for (std::size_t i = 0; i < run.size();) {
-    // The run is valid UTF-8 (tok's rule, which utf8proc shares); a byte it
-    // did not take would still only end a cluster, never stall the loop.
+    // The run is valid UTF-8 (tok's rule); a byte that was not would still
+    // only end a cluster, never stall the loop.
     utf8proc_int32_t c = 0;
     std::size_t len = std::max<std::size_t>(next_code_point(run, i, c), 1);
     if (cluster_start(c)) flush(i);
@@ -171,9 +170,8 @@ std::string unicode_lowercase(std::string_view text, std::vector<std::size_t>* t
       ++i;
       continue;
     }
-    utf8proc_uint8_t buf[4];
-    utf8proc_ssize_t n = utf8proc_encode_char(utf8proc_tolower(c), buf);
-    std::string_view lower(reinterpret_cast<char*>(buf), static_cast<std::size_t>(n));
+    char buf[4];
+    std::string_view lower(buf, utf8::encode(static_cast<char32_t>(utf8proc_tolower(c)), buf));
     // HF lowercases with Rust's char::to_lowercase, the full mapping: U+0130
     // is the one code point whose unconditional full lowercase
     // (SpecialCasing.txt) is not the simple one utf8proc gives ("i").

@@ -4,8 +4,8 @@
 
 #include <optional>
 
+#include "core/utf8.hpp"
 #include "text/unicode_classes.hpp"
-#include "text/utf8.hpp"
 
 namespace tok::text {
 namespace {

@@ -12,11 +12,12 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/cpu_features.hpp"
+#include "core/utf8.hpp"
 #include "text/cl100k_machine.hpp"
 #include "text/o200k_machine.hpp"
 #include "text/piece_machine.hpp"
 #include "text/unicode_props.hpp"
-#include "text/utf8.hpp"
 
 namespace tok::text {
 namespace {
@@ -433,13 +434,6 @@ constexpr piece_machine::Tables kCl100kTables3 = cl100k_machine::make_tables(3);
 constexpr piece_machine::Tables kCl100kTables1 = cl100k_machine::make_tables(1);
 constexpr piece_machine::Tables kO200kTables = o200k_machine::make_tables();
 
-#if defined(TOK_PIECE_MACHINE_SSSE3)
-bool has_ssse3() {
-  static const bool yes = __builtin_cpu_supports("ssse3");
-  return yes;
-}
-#endif
-
 // The piece at q when it starts a run of blanks that ends before a
 // non-space character, holds no \r or \n and has two or more characters
 // (indentation after a newline piece), else q. It is the run less its last
@@ -478,7 +472,7 @@ std::size_t scan_machine(const piece_machine::Tables& t, std::string_view text, 
   Cursor c(text);
   Escape<General> piece{c, general};
 #if defined(TOK_PIECE_MACHINE_SSSE3)
-  if (engine == ScanEngine::kAuto && has_ssse3()) {
+  if (engine == ScanEngine::kAuto && cpu_features().ssse3) {
     return piece_machine::scan_ssse3(t, c.s, c.n, pos, ends, max, piece);
   }
 #else

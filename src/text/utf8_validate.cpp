@@ -16,8 +16,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/cpu_features.hpp"
+#include "core/utf8.hpp"
 #include "text/pretokenizer.hpp"
-#include "text/utf8.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -170,18 +171,13 @@ __attribute__((target("ssse3"))) std::size_t valid_prefix_ssse3(std::string_view
   return from + utf8::valid_prefix_scalar(s.substr(from));
 }
 
-bool has_ssse3() {
-  static const bool yes = __builtin_cpu_supports("ssse3");
-  return yes;
-}
-
 #endif
 
 }  // namespace
 
 std::size_t valid_utf8_prefix(std::string_view s) {
 #if defined(TOK_UTF8_SSSE3)
-  if (s.size() >= 64 && has_ssse3()) return valid_prefix_ssse3(s);
+  if (s.size() >= 64 && cpu_features().ssse3) return valid_prefix_ssse3(s);
 #endif
   return utf8::valid_prefix_scalar(s);
 }

@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "text/utf8.hpp"
-
 using tok::text::escape_markup;
 using tok::text::escape_terminal;
 
@@ -49,22 +47,4 @@ TEST_CASE("unescape_c: \\n \\r \\t \\\\ quotes and \\xHH; an unknown escape or a
   CHECK(unescape_c("\\x4").error().message.find("two hex digits") != std::string::npos);
   CHECK(unescape_c("\\xg0").error().message.find("two hex digits") != std::string::npos);
   CHECK(unescape_c("\\\x1b").error().message.find("unknown escape \\\\x1b") != std::string::npos);
-}
-
-TEST_CASE("utf8: one lead-byte rule, and valid_char_length refuses what is not whole valid UTF-8") {
-  using tok::text::utf8::char_length;
-  using tok::text::utf8::valid_char_length;
-  CHECK(char_length('a') == 1);
-  CHECK(char_length(0x80) == 1);  // a continuation byte cannot start a character
-  CHECK(char_length(0xC3) == 2);
-  CHECK(char_length(0xE4) == 3);
-  CHECK(char_length(0xF0) == 4);
-  CHECK(char_length(0xFF) == 1);
-  CHECK(valid_char_length("a") == 1);
-  CHECK(valid_char_length("\xC3\xA9x") == 2);
-  CHECK(valid_char_length("\xE4\xBD") == 0);          // cut short
-  CHECK(valid_char_length("\xED\xA0\x80") == 0);      // a surrogate
-  CHECK(valid_char_length("\xF0\x9F\x98\x80") == 4);
-  CHECK(valid_char_length("\xF4\x90\x80\x80") == 0);  // above U+10FFFF
-  CHECK(valid_char_length("\x80") == 0);
 }

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.hpp"
 #include "text/pretokenizer.hpp"
 #include "text/unicode_classes.hpp"
 #include "text/unicode_props.hpp"
-#include "text/utf8.hpp"
 
 using tok::text::PreTokenizer;
 using tok::text::Scanner;
@@ -209,7 +209,7 @@ TEST_CASE("invalid UTF-8 becomes its own pieces") {
 static std::size_t valid_prefix_slow(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
-    std::size_t len = tok::text::utf8::valid_char_length(s.substr(i));
+    std::size_t len = tok::utf8::valid_char_length(s.substr(i));
     if (len == 0) return i;
     i += len;
   }

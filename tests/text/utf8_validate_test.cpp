@@ -6,11 +6,11 @@
 #include <random>
 #include <string>
 
+#include "core/utf8.hpp"
 #include "text/pretokenizer.hpp"
-#include "text/utf8.hpp"
 
 using tok::text::valid_utf8_prefix;
-using tok::text::utf8::valid_prefix_scalar;
+using tok::utf8::valid_prefix_scalar;
 
 TEST_CASE("vector and scalar UTF-8 validation agree on every byte pair at every block offset") {
   // Two bytes (b1 >= 0x80: the pairs that matter), then a continuation, in

@@ -1,12 +1,23 @@
-// Strict UTF-8 validation (RFC 3629): no overlong forms, no surrogates
-// (U+D800..U+DFFF), nothing above U+10FFFF.
+#include "core/utf8.hpp"
+
+#include <algorithm>
 #include <cstring>
 
-#include "text/utf8.hpp"
+namespace tok::utf8 {
 
-namespace tok::text {
+std::size_t complete_prefix(std::string_view s) {
+  // Look back at most 3 bytes past continuation bytes for the lead byte of
+  // the last sequence.
+  std::size_t n = s.size();
+  for (std::size_t back = 1; back <= std::min<std::size_t>(4, n); ++back) {
+    auto c = static_cast<unsigned char>(s[n - back]);
+    if (is_continuation(c)) continue;
+    return char_length(c) > back ? n - back : n;
+  }
+  return n;  // only continuation bytes: invalid, release them
+}
 
-std::size_t utf8::valid_prefix_scalar(std::string_view s) {
+std::size_t valid_prefix_scalar(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -40,4 +51,4 @@ std::size_t utf8::valid_prefix_scalar(std::string_view s) {
   return n;
 }
 
-}  // namespace tok::text
+}  // namespace tok::utf8
