@@ -11,20 +11,18 @@ root=$TOK_ROOT
 B=$root/scripts/bench
 model=$root/vocab/tok-tiny-bible.gguf
 npm="${XDG_CACHE_HOME:-$HOME/.cache}/tok/npm/node_modules"
-peers_dir=${TOK_PEERS_DIR:-$root/../shared/peers}
 head -c 3000 "$root/vocab/samples/en.txt" >"$T/text.txt"
 export TOK
 
-# need WHAT...: the npm packages (or "python-module", "quicktok") a benchmark
-# needs; prints the missing ones.
+# need WHAT...: the npm packages (or "python-module") a benchmark needs;
+# prints the missing ones. (scripts/bench/quicktok names its own: the
+# quicktok tarball of the shared peers folder.)
 need() {
   local p missing=()
   for p in "$@"; do
     case $p in
       python-module) compgen -G "$root/build/python/tok/_tok*.so" >/dev/null ||
         missing+=("the Python module (scripts/python)") ;;
-      quicktok) compgen -G "$peers_dir/quicktok-*.tar.gz" >/dev/null ||
-        missing+=("quicktok-*.tar.gz in $peers_dir (TOK_PEERS_DIR)") ;;
       *) [ -d "$npm/$p" ] || missing+=("npm $p (scripts/peers)") ;;
     esac
   done
@@ -40,7 +38,7 @@ table=(
   "encode-threads||--rounds 1 --mb 1 --threads 2 o200k_base"
   "jsonl||--mb 1 --reps 1"
   "python|@anysphere/tiktoken-node python-module|--reps 1 --mb 1 o200k_base"
-  "quicktok|quicktok|"
+  "quicktok||"
   "train|tokenizers|--quick --mb 1"
   "batch||--prompts 2 --gen 2 --runs 1"
   "generate|node-llama-cpp|--quick --runs 1 --gen 2 --threads 1 --types f32 --prompts ="
