@@ -70,14 +70,33 @@ tok_build_progress() {
   [ $drawn = 0 ] || printf '\r\033[K' >&2
 }
 
-# tok_build DIR [cmake args...]: configure (if needed) and build DIR, showing
-# progress (tok_build_progress) while it builds; only the targets in
+# tok_configured DIR [cmake args...]: whether DIR's CMake cache already holds
+# every tok option of the args (-DTOK_NAME=VALUE), so that a build configured
+# without one (-DTOK_WERROR=ON, say) is configured again. Only tok's own
+# options: CMake rewrites others in its cache (the compiler's full path), and
+# a changed compiler would wipe the cache.
+tok_configured() {
+  local cache="$1/CMakeCache.txt" a name value; shift
+  [ -f "$cache" ] || return 1
+  for a in "$@"; do
+    [[ $a == -DTOK_*=* ]] || continue
+    a=${a#-D}; name=${a%%=*}; value=${a#*=}; name=${name%%:*}
+    grep -qxF -- "$value" < <(sed -n "s/^$name:[A-Z]*=//p" "$cache") || return 1
+  done
+}
+
+# tok_build DIR [cmake args...]: configure (if needed, or if the args are not
+# what DIR was configured with) and build DIR, showing progress
+# (tok_build_progress) while it builds; only the targets in
 # $TOK_BUILD_TARGETS when set (scripts/tok, scripts/python). The whole output
 # goes to DIR.log, whose errors are printed if the build fails.
 tok_build() {
   local dir="$1"; shift
   local log="$dir.log" name="${dir#"$TOK_ROOT"/}/"
-  if [ ! -f "$dir/build.ninja" ]; then
+  if [ -f "$dir/build.ninja" ] && ! tok_configured "$dir" "$@"; then
+    cmake -S "$TOK_ROOT" -B "$dir" "$@" >"$log" 2>&1 || {
+      cat "$log" >&2; echo "tok: error: cmake configure failed ($dir)" >&2; exit 1; }
+  elif [ ! -f "$dir/build.ninja" ]; then
     echo "tok: first build of $name: this takes a few minutes" >&2
     # ccache, where installed, makes rebuilds in fresh clones and worktrees cheap.
     local launcher=()

@@ -24,8 +24,12 @@ class FirstError {
       record(std::current_exception());
     }
   }
-  // True once any worker has thrown: the others stop taking work.
+  // True once any worker has thrown (or called stop()): the others stop
+  // taking work.
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  // Stops the others without an exception to rethrow (ThreadPool::for_each's
+  // error Status, which the loop returns itself).
+  void stop() noexcept { stopped_.store(true, std::memory_order_relaxed); }
   // After every worker is joined: throws the first recorded exception.
   void rethrow() {
     if (error_) std::rethrow_exception(error_);

@@ -84,6 +84,7 @@ class ThreadPool {
             std::lock_guard<std::mutex> lock(mutex);
             if (!first) first = s.error();
             failed.store(true, std::memory_order_relaxed);
+            if (errors_) errors_->stop();  // stopping() for the items still running
           }
         }
       }
@@ -92,8 +93,9 @@ class ThreadPool {
     return {};
   }
 
-  // True while a loop runs once one of its threads has thrown: long items
-  // may check it to give up early.
+  // True while a loop runs once one of its threads has thrown (or, in
+  // for_each, returned an error Status): long items may check it to give up
+  // early.
   bool stopping() const { return errors_ != nullptr && errors_->stopped(); }
 
  private:

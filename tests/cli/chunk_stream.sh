@@ -10,11 +10,15 @@ for _ in $(seq 1 3000); do cat "$R"; done | LC_ALL=C tr -cd '\11\12\15\40-\176' 
 head -c 12000 "$T/ascii.txt" >"$T/12k.txt"
 [ "$(wc -c <"$T/12k.txt")" -eq 12000 ] || fail "could not make 12 KB of ASCII text"
 
+# The wall-clock limits below hold for an optimized build; under a sanitizer
+# (several times slower, on a shared machine) only the results are checked.
+limits=1 hang=60
+sanitized && { limits=0 hang=600; echo "sanitizer build: time limits not checked"; }
 start=$(date +%s%N)
-expect_status 0 timeout 60 "$TOK" chunk -n 1 "$T/12k.txt"
+expect_status 0 timeout $hang "$TOK" chunk -n 1 "$T/12k.txt"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "chunk -n 1 on 12 KB: $ms ms"
-[ "$ms" -lt 10000 ] || fail "chunk -n 1 on 12 KB took $ms ms"
+[ $limits = 0 ] || [ "$ms" -lt 10000 ] || fail "chunk -n 1 on 12 KB took $ms ms"
 cp "$T/out" "$T/n1.jsonl"
 
 python3 - "$T/n1.jsonl" "$T/12k.txt" 1 0 <<'PY' || fail "chunk -n 1: pieces do not tile the input"
@@ -59,10 +63,10 @@ PY
 # and tok stops quietly when the reader leaves (well before chunking it all).
 cp "$T/ascii.txt" "$T/big.txt"
 start=$(date +%s%N)
-first=$(timeout 60 "$TOK" chunk -n 1 "$T/big.txt" 2>"$T/err1" | head -c 1)
+first=$(timeout $hang "$TOK" chunk -n 1 "$T/big.txt" 2>"$T/err1" | head -c 1)
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "chunk -n 1 on 5 MB | head -c 1: $ms ms"
 expect_eq "first byte" "{" "$first"
 expect_eq "chunk | head: stderr" "" "$(cat "$T/err1")"
-[ "$ms" -lt 5000 ] || fail "chunk | head -c 1 took $ms ms: not streamed"
+[ $limits = 0 ] || [ "$ms" -lt 5000 ] || fail "chunk | head -c 1 took $ms ms: not streamed"
 echo ok

@@ -21,6 +21,13 @@ expect_error() {
   grep -q '^tok: error: ' "$T/err" || fail "$*: stderr does not start with 'tok: error:': $(cat "$T/err")"
   grep -qE -- "$pat" "$T/err" || fail "$*: stderr does not match /$pat/: $(cat "$T/err")"
 }
+# sanitized: whether $TOK is a sanitizer build (build-asan/: gcc links libasan
+# dynamically; clang links its runtime in). Wall-clock limits and address-space
+# limits (ulimit -v) mean nothing there: ASan runs several times slower and
+# reserves terabytes of address space.
+sanitized() {
+  ldd "$TOK" 2>/dev/null | grep -q 'lib[at]san' || grep -qa '__asan_init' "$TOK" 2>/dev/null
+}
 # wait_bounded PID SECONDS WHAT: `wait PID` (its status is returned) for a
 # background tok, but one still running after SECONDS is a hang: its threads'
 # states and kernel wait channels are printed, it is killed and the test fails,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "core/mapped_file.hpp"
 #include "core/output.hpp"
@@ -95,8 +96,44 @@ TEST_CASE("Output to a full device throws WriteFailed with the system message") 
 }
 
 TEST_CASE("the Output destructor swallows errors (flush() is where they show)") {
+  // A destructor that let WriteFailed out would end the program (destructors
+  // are noexcept); the lambda's call is where it would show here.
+  static_assert(std::is_nothrow_destructible_v<Output>);
   int fd = ::open("/dev/full", O_WRONLY);
   REQUIRE(fd >= 0);
-  { Output out(fd); out.write("unflushed"); }
+  bool destroyed = false;
+  auto write_unflushed = [&] {
+    {
+      Output out(fd);
+      out.write("unflushed");
+    }
+    destroyed = true;
+  };
+  CHECK_NOTHROW(write_unflushed());
+  CHECK(destroyed);
+  // The same write, flushed, does report the error the destructor swallowed.
+  bool failed = false;
+  try {
+    Output out(fd);
+    out.write("unflushed");
+    out.flush();
+  } catch (const tok::WriteFailed&) {
+    failed = true;
+  }
+  CHECK(failed);
   ::close(fd);
+}
+
+TEST_CASE("the Output destructor flushes what was written") {
+  tok::test::TempDir d;
+  std::string path = (d.path / "out").string();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  {
+    Output out(fd);
+    out.write("unflushed");
+    out.write_u64(42);
+  }
+  ::close(fd);
+  CHECK(tok::test::read_all(path) == "unflushed42");
 }

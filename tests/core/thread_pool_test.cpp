@@ -12,13 +12,14 @@
 
 namespace {
 
-// Items after the failing one wait (bounded) until `done()` holds, so the
-// checks below do not depend on the failing thread being scheduled before
-// the others have run through every item.
+// Items after the failing one wait until `done()` holds, so the checks below
+// do not depend on the failing thread being scheduled before the others
+// have run through every item. The deadline is one for the whole loop: a
+// pool that never stops fails the test in 20 s, not 20 s per item.
+using Clock = std::chrono::steady_clock;
 template <class Done>
-void wait_for(Done done) {
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!done() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+void wait_for(Done done, Clock::time_point deadline) {
+  while (!done() && Clock::now() < deadline) std::this_thread::yield();
 }
 
 }  // namespace
@@ -52,34 +53,32 @@ TEST_CASE("ThreadPool: for_each takes every item once and gives each thread its 
 TEST_CASE("ThreadPool: the first error Status stops the others and is returned") {
   tok::ThreadPool pool(4);
   std::atomic<std::size_t> taken{0};
-  std::atomic<bool> returned{false};
+  const auto deadline = Clock::now() + std::chrono::seconds(20);
   tok::Status st = pool.for_each(100000, [&](std::size_t i, unsigned) -> tok::Status {
     taken.fetch_add(1);
-    if (i == 10) {
-      returned.store(true);
-      return tok::make_error("item {} failed", i);
-    }
-    if (i > 10) {
-      // The pool records the error just after the return: give it that
-      // moment on every later item, so a descheduled failing thread cannot
-      // let the others drain the loop.
-      wait_for([&] { return returned.load(); });
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
+    if (i == 10) return tok::make_error("item {} failed", i);
+    // Items after the failing one end only once the pool has recorded the
+    // error (stopping()), so no thread can run through the rest before the
+    // failing one is scheduled.
+    if (i > 10) wait_for([&] { return pool.stopping(); }, deadline);
     return {};
   });
   REQUIRE(!st.ok());
   CHECK(st.error().message == "item 10 failed");
-  CHECK(taken.load() < 100000);  // the rest were never taken
+  CHECK(pool.stopping() == false);  // the next loop starts afresh
+  // Items 0-10, and at most one more per other thread: each took one before
+  // the error and none after.
+  CHECK(taken.load() <= 11 + (pool.size() - 1));
 }
 
 TEST_CASE("ThreadPool: out of memory on a worker is rethrown on the caller, and the pool goes on") {
   tok::ThreadPool pool(4);
   std::atomic<std::size_t> taken{0};
+  const auto deadline = Clock::now() + std::chrono::seconds(20);
   auto fail = [&](std::size_t i, unsigned) {
     taken.fetch_add(1);
     if (i == 3) throw std::bad_alloc();
-    if (i > 3) wait_for([&] { return pool.stopping(); });
+    if (i > 3) wait_for([&] { return pool.stopping(); }, deadline);
   };
   CHECK_THROWS_AS((void)pool.for_each(100000, fail), std::bad_alloc);
   CHECK(taken.load() < 100000);
