@@ -115,3 +115,22 @@ tok_build() {
   cmake --build "$dir" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | tok_build_progress "$mode" "$name" || {
     grep -v '^\[' "$log" | head -100 >&2; echo "tok: error: build failed ($dir; full log: $log)" >&2; exit 1; }
 }
+
+# tok_build_python DIR PYTHON: the extension module tok._tok for the
+# interpreter PYTHON, built in DIR (target _tok; the module lands in
+# DIR/python/tok beside python/tok's files). The one build of the module:
+# scripts/python runs it for build-python/, pip's build (setup.py) for
+# build-pip/. Only the module and the libraries it links: the CLI and the
+# model are not needed, and every object here is built position-independent.
+tok_build_python() {
+  local dir=$1 python=$2
+  # One build at a time: two ninjas in one build directory corrupt it (the
+  # two Python tests of `scripts/test --full` may call scripts/python at once).
+  mkdir -p "$dir"
+  exec 9>"$dir/.build-python.lock"
+  flock 9
+  tok_install_packages pybind11-dev python3-dev
+  TOK_BUILD_TARGETS=_tok tok_build "$dir" -DCMAKE_BUILD_TYPE=Release \
+    -DTOK_PYTHON=ON -DTOK_TESTS=OFF -DPython3_EXECUTABLE="$python"
+  exec 9>&-
+}

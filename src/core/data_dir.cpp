@@ -1,5 +1,6 @@
 #include "core/data_dir.hpp"
 
+#include <dlfcn.h>
 #include <pwd.h>
 #include <unistd.h>
 #if defined(__APPLE__)
@@ -46,11 +47,32 @@ fs::path executable_path() {
 #endif
   return ec ? fs::path{} : exe;
 }
+
+// The shared object this code was linked into (the Python package's
+// tok/_tok*.so); empty in the tok executable, or when the system will not say.
+// For the main program dladdr gives argv[0], which names no shared object:
+// a relative name, or the executable itself.
+fs::path shared_object_path() {
+  static const char anchor = 0;
+  Dl_info info{};
+  if (::dladdr(&anchor, &info) == 0 || !info.dli_fname) return {};
+  fs::path so = info.dli_fname;
+  if (!so.is_absolute()) return {};
+  std::error_code ec;
+  fs::path exe = executable_path();
+  if (!exe.empty() && fs::equivalent(so, exe, ec)) return {};
+  return so;
+}
 }  // namespace
 
 std::string vocab_dir() {
   if (const char* env = std::getenv("TOK_VOCAB_DIR"); env && *env) return env;
   std::error_code ec;
+  // A Python package installed by pip ships the data beside its module.
+  if (fs::path so = shared_object_path(); !so.empty()) {
+    fs::path beside = so.parent_path() / "vocab";
+    if (fs::is_directory(beside, ec)) return beside.string();
+  }
   fs::path exe = executable_path();
   if (!exe.empty()) {
     fs::path installed = exe.parent_path().parent_path() / build_info::kInstallVocabDir;
