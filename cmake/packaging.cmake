@@ -1,11 +1,14 @@
 # What `cmake --install` installs besides the CLI, and what `cpack` packs.
 #
 # Components: `cli` (the default of every install() without COMPONENT: the
-# binary, its vocabularies, the man page and the completions) and `dev` (the
-# C++ library: <tok/tok.hpp>, the static libraries behind tok::tok and the
-# CMake package files). `cmake --install build --prefix P` installs both;
-# `cpack -G DEB` packs `cli` alone, so the .deb holds only the CLI and
-# nothing it installs overlaps the library's files.
+# binary, its vocabularies, the man page, the bash and fish completions),
+# `zsh` (the zsh completion in share/zsh/site-functions), `zsh_debian` (the
+# same file in share/zsh/vendor-completions, where Debian's zsh looks;
+# installed only when asked for) and `dev` (the C++ library: <tok/tok.hpp>,
+# the static libraries behind tok::tok and the CMake package files).
+# `cmake --install build --prefix P` installs cli, zsh and dev; `cpack -G DEB`
+# packs cli and zsh_debian, so the .deb holds only the CLI and nothing it
+# installs overlaps the library's files.
 
 # --- The tok::tok CMake package (component dev) ---------------------------
 # tok_api (exported as tok::tok) and the modules it links, as static
@@ -51,6 +54,6 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL cli)
+set(CPACK_COMPONENTS_ALL cli zsh_debian)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
 include(CPack)

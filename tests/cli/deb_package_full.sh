@@ -49,9 +49,11 @@ done
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's,^\./,/,' >"$T/files"
 for f in /usr/bin/tok /usr/share/tok/vocab/o200k_base.tiktoken /usr/share/tok/vocab/models.json \
   /usr/share/man/man1/tok.1 /usr/share/bash-completion/completions/tok \
-  /usr/share/zsh/site-functions/_tok /usr/share/fish/vendor_completions.d/tok.fish; do
+  /usr/share/zsh/vendor-completions/_tok /usr/share/fish/vendor_completions.d/tok.fish; do
   grep -qx "$f" "$T/files" || fail "the package lacks $f"
 done
+# Debian's zsh does not search share/zsh/site-functions (only /usr/local's).
+grep -q /site-functions/ "$T/files" && fail "the package puts the zsh completion in site-functions"
 grep -E '^/usr/(include|lib)/' "$T/files" && fail "the package holds the C++ library's files"
 apt-get install --simulate "$deb" >"$T/apt.log" 2>&1 || fail "apt-get install --simulate: $(cat "$T/apt.log")"
 grep -q '^Inst tok ' "$T/apt.log" || fail "apt-get would not install tok: $(cat "$T/apt.log")"
