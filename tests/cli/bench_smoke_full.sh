@@ -12,6 +12,8 @@ B=$root/scripts/bench
 model=$root/vocab/tok-tiny-bible.gguf
 npm="${XDG_CACHE_HOME:-$HOME/.cache}/tok/npm/node_modules"
 head -c 3000 "$root/vocab/samples/en.txt" >"$T/text.txt"
+mkdir -p "$T/corpus"  # compare's own corpus takes minutes to gather, whatever its size
+cp "$root"/vocab/samples/{en,de,ja}.txt "$T/corpus/"
 export TOK
 
 # need WHAT...: the npm packages (or "python-module") a benchmark needs;
@@ -32,7 +34,7 @@ need() {
 # NAME | peers it needs | its arguments (tiny inputs, one run).
 table=(
   "make-corpus||1"
-  "compare||1"
+  "compare||--corpus $T/corpus"
   "count|@anysphere/tiktoken-node tokenizers|1 20"
   "encode|@anysphere/tiktoken-node|--reps 1 --mb 1 --native-only o200k_base"
   "encode-threads||--rounds 1 --mb 1 --threads 2 o200k_base"
