@@ -240,6 +240,38 @@ def test_count_files_walks_as_the_cli_and_bills_file_by_file(tmp_path):
     assert m["total"]["input_cost"] == pytest.approx(sum(f["input_cost"] for f in m["files"]))
 
 
+def cli_count_json(*args):
+    out = subprocess.run([os.environ["TOK"], "count", "--json", *args], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def test_count_files_returns_the_cli_json_key_by_key(tmp_path):
+    # One function (cost::count_json) builds both: every key, prices with
+    # their tiers and batch factor, each file's tier, the total's rates.
+    (tmp_path / "a.txt").write_text("hello world\n")
+    (tmp_path / "b.md").write_text("# Title\n\nSome *markdown* text.\n" * 20)
+    (tmp_path / "bin.dat").write_bytes(b"\0\1\2")
+    # Over gpt-5.4's tier above 271,999 tokens: that file is billed at the long-context rates.
+    (tmp_path / "long.txt").write_text("word " * 300000)
+    models = ["gpt-5.4", "claude-sonnet-4-5", "gpt-4o"]
+    got = tok.count_files([str(tmp_path)], models=models)
+    want = cli_count_json(*[a for m in models for a in ("-m", m)], str(tmp_path))
+    assert list(got) == list(want) == ["models", "skipped"]
+    for g, w in zip(got["models"], want["models"]):
+        assert list(g) == list(w)
+        for key in w:
+            assert g[key] == w[key], (w["model"], key)
+    tiers = [f["tier"] for f in got["models"][0]["files"]]
+    assert tiers == ["standard", "standard", "over 271999"], tiers
+    assert got["models"][0]["price"]["tiers"] and got["models"][0]["price"]["batch_factor"] == 0.5
+    assert got["models"][0]["total"]["rates"]["requests_above_base"] == 1
+    assert got == want
+    # Without a model: the legacy {"encoding", "files", "total"} form.
+    plain = tok.count_files([str(tmp_path / "a.txt")], encoding="cl100k_base")
+    assert plain == cli_count_json("-e", "cl100k_base", str(tmp_path / "a.txt"))
+
+
 def test_count_files_unknown_model():
     with pytest.raises(ValueError, match="unknown model"):
         tok.count_files(["x"], models=["no-such-model-xyz"])
