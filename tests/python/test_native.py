@@ -287,6 +287,24 @@ def test_count_files_stops_on_an_endless_device_where_the_cli_does():
     assert str(e.value) == reason
 
 
+def test_train_writes_the_files_tok_train_writes(tmp_path):
+    corpus = os.path.join(SAMPLES, "en.txt")
+    for pattern in ("cl100k", r"\w+|\s+|[^\w\s]+"):
+        py_out = tmp_path / "py.tiktoken"
+        tok.train([corpus], vocab_size=420, output=str(py_out), pattern=pattern,
+                  specials=["<|a|>", "<|b|>"], min_frequency=2, max_token_bytes=8)
+        subprocess.run([os.environ["TOK"], "train", "-q", "--vocab-size", "420", "-o",
+                        str(tmp_path / "cli"), "--pattern", pattern, "--special-token", "<|a|>",
+                        "--special-token", "<|b|>", "--min-frequency", "2",
+                        "--max-token-bytes", "8", corpus], check=True)
+        assert py_out.read_bytes() == (tmp_path / "cli.tiktoken").read_bytes(), pattern
+        assert (tmp_path / "py.tiktoken.json").read_bytes() == \
+            (tmp_path / "cli.tiktoken.json").read_bytes(), pattern
+    with pytest.raises(ValueError, match="vocab_size 257 is too small: .* 256 byte tokens "
+                                         r"\+ 2 special tokens"):
+        tok.train([corpus], vocab_size=257, specials=["<|a|>", "<|b|>"])
+
+
 def test_train_refuses_an_output_that_is_an_input(tmp_path):
     corpus = tmp_path / "c.tiktoken"
     corpus.write_text("hello world " * 100)
@@ -301,12 +319,12 @@ def test_train_round_trips_and_writes_a_loadable_vocabulary(tmp_path):
     corpus = os.path.join(SAMPLES, "en.txt")
     out = str(tmp_path / "mine.tiktoken")
     t = tok.train([corpus], vocab_size=400, output=out, specials=["<|end|>"])
-    assert t.vocab_size == 401
+    assert t.vocab_size == 400  # as --vocab-size: the special token included
     text = open(corpus, encoding="utf-8").read()
     assert t.decode(t.encode(text)) == text
     again = tok.load(out)
     assert again.encode(text) == t.encode(text)
-    assert again.encode("<|end|>", special="allow") == [400]
+    assert again.encode("<|end|>", special="allow") == [399]
     with pytest.raises(ValueError, match="empty corpus"):
         empty = tmp_path / "empty.txt"
         empty.write_text("")
