@@ -127,6 +127,14 @@ TEST_CASE("sentencepiece spaces: decode maps the replacement back, dropping the 
   CHECK(s.decode("", true).empty());
 }
 
+TEST_CASE("sentencepiece spaces: an unknown Metaspace prepend_scheme is refused, not read as never") {
+  std::string j = R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},
+    "pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"sometimes"}})";
+  auto tk = formats::load_hf_tokenizer_json(j, "t.json", "t");
+  REQUIRE_FALSE(tk.ok());
+  CHECK(tk.error().message == "t.json: Metaspace prepend_scheme 'sometimes' is not supported yet");
+}
+
 TEST_CASE("sentencepiece spaces: a GGUF vocabulary and its tokenizer.json give the same ids") {
   using nlohmann::json;
   auto gguf = [](bool prefix) {
