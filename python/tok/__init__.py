@@ -102,8 +102,9 @@ def load(spec: str, pattern: str | None = None) -> Tokenizer:
 def train(files: Sequence[str], vocab_size: int, output: str | None = None, *,
           pattern: str = "o200k", specials: Sequence[str] = (), min_frequency: int = 0,
           max_token_bytes: int = 0, threads: int = 0) -> Tokenizer:
-    """Trains a byte-level BPE vocabulary of vocab_size ordinary tokens on the
-    files (directories walked), as `tok train`. With output (a .tiktoken
-    path), also writes it and its OUTPUT.json sidecar."""
+    """Trains a byte-level BPE vocabulary of vocab_size ids (special tokens
+    included, as `tok train --vocab-size`) on the files (directories walked),
+    as `tok train`. With output (a .tiktoken path), also writes it and its
+    OUTPUT.json sidecar, as `tok train -o OUTPUT` does."""
     return Tokenizer(_tok.train(list(files), vocab_size, output or "", pattern, list(specials),
                                 min_frequency, max_token_bytes, threads))

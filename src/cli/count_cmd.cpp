@@ -426,11 +426,7 @@ int run_count(const CountArgs& a) {
   report_skipped_binary(r.skipped, a.verbose);
   // Every input failed (each error already said why): no table of nothing.
   if (r.rows.empty() && status != 0) return status;
-  r.total.tokens.assign(r.columns.size(), 0);
-  for (const auto& row : r.rows) {
-    r.total.bytes += row.bytes;
-    for (std::size_t c = 0; c < r.columns.size(); ++c) r.total.tokens[c] += row.tokens[c];
-  }
+  r.sum_rows();
   bool legacy = a.models.empty() && r.columns.size() == 1;
   if (a.quiet) {
     if (r.columns.size() > 1) {

@@ -3,58 +3,17 @@
 // results as a table, JSON or CSV.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "bpe/tokenizer.hpp"
-#include "cost/catalog.hpp"
-#include "cost/chat.hpp"
-#include "cost/pricing.hpp"
+#include "cost/count_report.hpp"
 
 namespace tok::cli {
 
-// One counting column: a catalog model, or (no -m) the bare -e encoding.
-struct Column {
-  std::string label;                         // model id or encoding name
-  const cost::ModelInfo* model = nullptr;    // null for a bare encoding
-  const bpe::Tokenizer* tokenizer = nullptr;
-  std::size_t tokenizer_index = 0;           // columns sharing a tokenizer count once
-  cost::ChatRules chat;
-};
-
-struct Row {
-  std::string path;
-  std::uint64_t bytes = 0;
-  std::vector<std::uint64_t> tokens;  // (columns)
-  std::uint64_t output = 0;  // a batch request's output tokens (per_request)
-};
-
-struct CountReport {
-  std::vector<Column> columns;
-  std::vector<Row> rows;
-  Row total{"total", 0, {}};
-  std::vector<std::string> skipped;  // binary files left out of a walk
-  std::uint64_t output_tokens = 0;
-  std::uint64_t cached_tokens = 0;
-  bool output_is_max = false;  // output tokens are max_tokens sums (--batch)
-  // The total is billed request by request, each at its own tier: every row
-  // is one request (a file, a text, a chat, a batch line) with
-  // cached_tokens and its output. per_request: the rows carry their own
-  // output (Row::output, a batch file); else each has output_tokens.
-  // one_request (--total, not for a batch file): the total is billed as one
-  // request holding every input instead.
-  bool per_request = false;
-  bool one_request = false;
-  bool batch_rates = false;  // bill at the models' Batch API rates
-  bool kv = false;
-  std::size_t top = 0;
-};
-
-// Costs (count_output.cpp): one row as one request, and the total (the sum
-// of the rows' requests, or one request with one_request).
-cost::CostLine row_cost(const CountReport& r, std::size_t column, const Row& row);
-cost::CostLine total_cost(const CountReport& r, std::size_t column);
+// The report itself lives in cost (cost/count_report.hpp), so that Python's
+// count_files builds the same JSON from it.
+using Column = cost::CountColumn;
+using Row = cost::CountRow;
+using CountReport = cost::CountReport;
+using cost::row_cost;
+using cost::total_cost;
 
 // Renderers (count_output.cpp). Each writes to stdout through Output.
 void print_table(const CountReport& r);

@@ -22,8 +22,7 @@
 #include "core/system_cpus.hpp"
 #include "io/corpus_files.hpp"
 #include "io/jsonl_count.hpp"
-#include "formats/hf_json_writer.hpp"
-#include "formats/tiktoken_file.hpp"
+#include "formats/trained_vocabulary.hpp"
 #include "formats/word_counts_file.hpp"
 #include "text/pretokenizer.hpp"
 
@@ -64,14 +63,6 @@ double seconds_since(Clock::time_point t) {
 std::string base_name(const std::string& out) {
   constexpr std::string_view kExt = ".tiktoken";
   return out.ends_with(kExt) ? out.substr(0, out.size() - kExt.size()) : out;
-}
-
-Result<text::PreTokenizer> make_pretokenizer(const std::string& pattern) {
-  auto named = text::PreTokenizer::named(pattern);
-  if (named.ok()) return named;
-  auto regex = text::PreTokenizer::from_regex(pattern);
-  if (!regex.ok()) return make_error("--pattern '{}': {}", pattern, regex.error().message);
-  return regex;
 }
 
 // --jsonl: each line's field is one document, split on its own.
@@ -147,21 +138,6 @@ Result<bpe::WordCounts> read_counts(const std::vector<std::string>& paths, std::
   return words;
 }
 
-// Every word must encode and decode back to itself with the new vocabulary.
-Status check_round_trip(const bpe::Tokenizer& tk, const bpe::WordCounts& words) {
-  bpe::EncodeScratch scratch;
-  std::vector<bpe::TokenId> ids;
-  for (std::size_t i = 0; i < std::min<std::size_t>(words.size(), 20000); ++i) {
-    ids.clear();
-    TOK_TRY(tk.encode(words.word(i), bpe::SpecialMode::kText, ids, scratch));
-    TOK_ASSIGN(std::string back, tk.decode(ids));
-    if (back != words.word(i)) {
-      return make_error("internal error: the trained vocabulary does not round-trip a word");
-    }
-  }
-  return {};
-}
-
 struct Outputs {
   std::vector<AtomicFile> files;  // commit_together once all are written
   std::vector<std::string> paths;  // of the files, as given
@@ -198,21 +174,12 @@ Result<Outputs> open_outputs(const TrainArgs& a) {
 Status write_vocabulary(const TrainArgs& a, const text::PreTokenizer& pre,
                         const std::string& pattern, bpe::TrainResult result,
                         const bpe::WordCounts& words, Outputs& out) {
-  std::vector<bpe::SpecialToken> specials;
-  for (const auto& s : a.specials) {
-    specials.push_back({s, static_cast<bpe::TokenId>(result.tokens.size() + specials.size())});
-  }
-  std::string tiktoken = formats::write_tiktoken(result.tokens);
-  TOK_ASSIGN(bpe::MergeTable table, bpe::MergeTable::from_ranks(std::move(result.tokens)));
-  std::string hf;
-  if (out.hf >= 0) hf = formats::write_hf_tokenizer_json(table, pre.pattern(), specials);
-  bpe::Tokenizer tk("trained", std::move(table), {pre}, specials);
-  TOK_TRY(check_round_trip(tk, words));
-  TOK_TRY(out.files[out.tiktoken].write(tiktoken));
-  // The regex itself, so that other tiktoken loaders split as tok does.
-  std::string name = text::PreTokenizer::named(pattern).ok() ? pattern : std::string();
-  TOK_TRY(out.files[out.sidecar].write(formats::write_sidecar({pre.pattern(), name, specials})));
-  if (out.hf >= 0) TOK_TRY(out.files[out.hf].write(hf));
+  TOK_ASSIGN(formats::TrainedVocabulary v,
+             formats::build_trained_vocabulary(std::move(result), pre, pattern, a.specials, words,
+                                               out.hf >= 0));
+  TOK_TRY(out.files[out.tiktoken].write(v.tiktoken));
+  TOK_TRY(out.files[out.sidecar].write(v.sidecar));
+  if (out.hf >= 0) TOK_TRY(out.files[out.hf].write(v.hf_json));
   return {};
 }
 
@@ -227,12 +194,8 @@ Status check_args(const TrainArgs& a) {
   }
   if (!a.out.empty() && a.vocab_size == 0) throw UsageError{"train: --vocab-size N is required"};
   TOK_TRY(bpe::check_new_specials(a.specials, "--special"));
-  if (!a.out.empty() && a.vocab_size < 256 + a.specials.size()) {
-    return make_error("--vocab-size {} is too small: a byte-level vocabulary needs 256 byte tokens{}",
-                      a.vocab_size,
-                      a.specials.empty() ? std::string()
-                                         : fmt::format(" + {} special tokens", a.specials.size()));
-  }
+  if (!a.out.empty())
+    TOK_TRY(formats::check_vocab_size(a.vocab_size, a.specials.size(), "--vocab-size"));
   return {};
 }
 
@@ -243,10 +206,8 @@ std::uint64_t peak_memory_bytes() {
 }
 
 Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words, Stats& stats) {
-  bpe::TrainOptions opt;
-  opt.vocab_size = a.vocab_size - a.specials.size();
-  opt.min_frequency = a.min_frequency;
-  opt.max_token_bytes = a.max_token_bytes;
+  bpe::TrainOptions opt =
+      formats::train_options(a.vocab_size, a.specials.size(), a.min_frequency, a.max_token_bytes);
   bpe::TrainProgress progress;
   auto t = Clock::now();
   Result<bpe::TrainResult> r = make_error("not run");
@@ -270,7 +231,7 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     if (words.empty()) return make_error("{}: no words to train on (empty table)", a.from_counts.front());
   }
   if (pattern.empty()) pattern = "o200k";
-  TOK_ASSIGN(text::PreTokenizer pre, make_pretokenizer(pattern));
+  TOK_ASSIGN(text::PreTokenizer pre, formats::training_pretokenizer(pattern, "--pattern"));
   if (a.from_counts.empty()) {
     TOK_ASSIGN(words, count_corpus(a, pre, out.paths, stats));
   }

@@ -1,8 +1,7 @@
 #include "formats/gguf_vocab.hpp"
 
+#include "formats/sentencepiece_spaces.hpp"
 #include "formats/vocab_builder.hpp"
-#include "text/alignment.hpp"
-#include "text/normalize.hpp"
 
 namespace tok::formats {
 namespace {
@@ -128,33 +127,16 @@ Result<bpe::Tokenizer> load_gguf_tokenizer(const GgufFile& f, const std::string&
   tk.add_eos = flag("tokenizer.ggml.add_eos_token", false) && tk.eos;
   if (spm) {
     // llama.cpp: a space before the text and after every special token, then
-    // spaces become "▁".
+    // spaces become "▁"; the prefix added even before a leading space.
+    using Prepend = SentencePieceSpaces::Prepend;
     bool prefix = flag("tokenizer.ggml.add_space_prefix", true);
+    SentencePieceSpaces spaces{"\u2581", prefix ? Prepend::kAlways : Prepend::kNever, false};
     tk.set_segment_transform(
-        [prefix](std::string_view s, std::size_t, std::vector<std::size_t>* to_input) {
-          std::string spaced = text::replace_all(s, " ", "\u2581", to_input);
-          if (!prefix) return spaced;
-          std::vector<std::size_t> second;
-          std::string out = text::prepend(spaced, "\u2581", to_input ? &second : nullptr);
-          if (to_input) {
-            text::compose_alignment(*to_input, second);
-            to_input->swap(second);
-          }
-          return out;
+        [spaces](std::string_view s, std::size_t offset, std::vector<std::size_t>* to_input) {
+          return spaces.encode(s, offset, to_input);
         });
-    tk.set_decode_transform([prefix](std::string_view s) {
-      std::string out;
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s.compare(i, 3, "\u2581") == 0) {
-          out.push_back(' ');
-          i += 2;
-        } else {
-          out.push_back(s[i]);
-        }
-      }
-      if (prefix && out.starts_with(' ')) out.erase(0, 1);
-      return out;
-    });
+    tk.set_decode_transform(
+        [spaces, prefix](std::string_view s) { return spaces.decode(s, prefix); });
   }
   return tk;
 }

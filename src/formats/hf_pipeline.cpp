@@ -2,9 +2,10 @@
 
 #include <functional>
 
+#include "formats/json_error.hpp"
+#include "formats/sentencepiece_spaces.hpp"
 #include "text/alignment.hpp"
 #include "text/normalize.hpp"
-#include "formats/json_error.hpp"
 
 namespace tok::formats {
 namespace {
@@ -56,12 +57,45 @@ struct Builder {
                       kMaxSequenceDepth);
   }
 
+  void add_spaces(SentencePieceSpaces spaces) {
+    steps.push_back(
+        [spaces = std::move(spaces)](std::string_view s, std::size_t offset, Alignment* a) {
+          return spaces.encode(s, offset, a);
+        });
+  }
+
+  // Prepend(P) then Replace(" " -> P), the normalizers of llama and Mistral
+  // files: SentencePiece's dummy prefix on every run and spaces as P.
+  bool sentencepiece_prefix(const json& first, const json& second) {
+    if (str_or(first, "type", "") != "Prepend" || str_or(second, "type", "") != "Replace") {
+      return false;
+    }
+    std::string p = str_or(first, "prepend", "");
+    const json& pat = member(second, "pattern");
+    if (p.empty() || !pat.is_object() || str_or(pat, "String", "") != " " ||
+        str_or(second, "content", "") != p) {
+      return false;
+    }
+    note("Prepend");
+    note("Replace");
+    add_spaces({p, SentencePieceSpaces::Prepend::kAlways, false});
+    return true;
+  }
+
   Status normalizer(const json& n, std::size_t depth = 0) {
     if (n.is_null()) return {};
     TOK_TRY(too_deep("normalizer", depth));
     std::string type = str_or(n, "type", "");
     if (type == "Sequence") {
-      for (const auto& x : member(n, "normalizers")) TOK_TRY(normalizer(x, depth + 1));
+      std::vector<const json*> list;
+      for (const auto& x : member(n, "normalizers")) list.push_back(&x);
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i + 1 < list.size() && sentencepiece_prefix(*list[i], *list[i + 1])) {
+          ++i;
+          continue;
+        }
+        TOK_TRY(normalizer(*list[i], depth + 1));
+      }
       return {};
     }
     note(type);
@@ -163,13 +197,11 @@ struct Builder {
       std::string rep = str_or(p, "replacement", "\u2581");
       std::string scheme = str_or(p, "prepend_scheme", "");
       if (scheme.empty()) scheme = bool_or(p, "add_prefix_space", true) ? "always" : "never";
-      steps.push_back([rep](std::string_view s, std::size_t, Alignment* a) {
-        return text::replace_all(s, " ", rep, a);
-      });
-      steps.push_back([rep, scheme](std::string_view s, std::size_t offset, Alignment* a) {
-        bool prepend = scheme == "always" || (scheme == "first" && offset == 0);
-        return prepend && !s.starts_with(rep) ? text::prepend(s, rep, a) : unchanged(s, a);
-      });
+      SentencePieceSpaces spaces{rep, {}, true};  // Metaspace: no second prefix before a space
+      if (!parse_prepend_scheme(scheme, spaces.prepend)) {
+        return unsupported("Metaspace prepend_scheme", scheme);
+      }
+      add_spaces(std::move(spaces));
       if (bool_or(p, "split", true)) {
         TOK_TRY(add_regex("(?s)" + quote_regex(rep) + "(?:(?!" + quote_regex(rep) + ").)*|(?:(?!" +
                           quote_regex(rep) + ").)+"));
@@ -207,10 +239,8 @@ struct Builder {
     };
     TOK_TRY(visit(d, 0));
     if (rep.empty()) return {};
-    out.decode = [rep, strip_first](std::string_view s) {
-      std::string t = text::replace_all(s, rep, " ");
-      if (strip_first && t.starts_with(' ')) t.erase(0, 1);
-      return t;
+    out.decode = [spaces = SentencePieceSpaces{rep, {}, false}, strip_first](std::string_view s) {
+      return spaces.decode(s, strip_first);
     };
     return {};
   }

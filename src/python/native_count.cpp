@@ -1,23 +1,26 @@
 // tok.count_files: `tok count --json` as a Python call. The same catalog,
 // walk (.gitignore honoured, walked binary files skipped), special-token
-// handling (--special text) and pricing as the CLI; the result has the keys
-// of the CLI's JSON ({"models": [...]} with models, {"encoding", "files",
-// "total"} without), so code can move between the two.
+// handling (--special text) and pricing as the CLI; the result is the CLI's
+// JSON value itself (cost::count_json) as a dict, so code can move between
+// the two.
 #include <fcntl.h>
 #include <pybind11/stl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "core/mapped_file.hpp"
 #include "core/thread_pool.hpp"
 #include "cost/catalog.hpp"
+#include "cost/count_report.hpp"
 #include "io/file_walk.hpp"
-#include "cost/pricing.hpp"
 #include "io/stream_count.hpp"
 #include "cost/tokenizer_set.hpp"
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
 #include "python/native_tokenizer.hpp"
+#include "python/py_convert.hpp"
 #include "python/py_error.hpp"
 
 namespace tok::python {
@@ -101,23 +104,32 @@ std::vector<FileRow> count_all(const std::vector<std::pair<std::string, bool>>& 
   return rows;
 }
 
-py::dict count_files(const std::vector<std::string>& paths, const std::vector<std::string>& models,
-                     const std::string& encoding, unsigned threads, bool use_ignore) {
+py::object count_files(const std::vector<std::string>& paths,
+                       const std::vector<std::string>& models, const std::string& encoding,
+                       unsigned threads, bool use_ignore) {
   cost::TokenizerSet set;
   cost::Catalog catalog;
-  std::vector<const cost::ModelInfo*> infos;
-  std::vector<const bpe::Tokenizer*> tokenizers;
+  cost::CountReport report;
+  std::vector<const bpe::Tokenizer*> tokenizers;  // (distinct tokenizers)
   std::vector<std::pair<std::string, bool>> files;
   std::vector<FileRow> rows;
   {
     py::gil_scoped_release release;
+    // The columns as `tok count -m MODEL...` (or `-e ENCODING`) builds them.
+    auto add = [&](std::string label, const cost::ModelInfo* m, const bpe::Tokenizer* tk) {
+      auto it = std::find(tokenizers.begin(), tokenizers.end(), tk);
+      if (it == tokenizers.end()) it = tokenizers.insert(tokenizers.end(), tk);
+      report.columns.push_back(
+          {std::move(label), m, tk, static_cast<std::size_t>(it - tokenizers.begin()), {}});
+    };
     if (models.empty()) {
-      tokenizers.push_back(or_throw(set.get_encoding(encoding)));
+      const bpe::Tokenizer* tk = or_throw(set.get_encoding(encoding));
+      add(tk->name(), nullptr, tk);
     } else {
       catalog = or_throw(cost::Catalog::load_default({}));
       for (const auto& name : models) {
-        infos.push_back(or_throw(catalog.get(name)));
-        tokenizers.push_back(or_throw(set.get(*infos.back())));
+        const cost::ModelInfo* m = or_throw(catalog.get(name));
+        add(m->id, m, or_throw(set.get(*m)));
       }
     }
     io::WalkOptions walk;
@@ -130,69 +142,19 @@ py::dict count_files(const std::vector<std::string>& paths, const std::vector<st
     }
     rows = count_all(files, tokenizers, threads);
   }
-  py::list skipped;
-  std::uint64_t total_bytes = 0;
-  std::vector<std::uint64_t> totals(tokenizers.size());
-  std::vector<const FileRow*> counted;
-  for (const auto& row : rows) {
+  for (auto& row : rows) {
     if (!row.error.empty()) raise_error(row.error);
     if (row.skipped) {
-      skipped.append(row.path);
+      report.skipped.push_back(std::move(row.path));
       continue;
     }
-    counted.push_back(&row);
-    total_bytes += row.bytes;
-    for (std::size_t c = 0; c < totals.size(); ++c) totals[c] += row.tokens[c];
+    cost::CountRow counted{std::move(row.path), row.bytes, {}, 0};
+    for (const auto& col : report.columns)
+      counted.tokens.push_back(row.tokens[col.tokenizer_index]);
+    report.rows.push_back(std::move(counted));
   }
-  py::dict out;
-  if (models.empty()) {
-    out["encoding"] = tokenizers[0]->name();
-    py::list list;
-    for (const FileRow* row : counted) {
-      list.append(py::dict(py::arg("path") = row->path, py::arg("bytes") = row->bytes,
-                           py::arg("tokens") = row->tokens[0]));
-    }
-    out["files"] = list;
-    out["total"] = py::dict(py::arg("bytes") = total_bytes, py::arg("tokens") = totals[0]);
-  } else {
-    py::list list;
-    for (std::size_t c = 0; c < infos.size(); ++c) {
-      const cost::ModelInfo& m = *infos[c];
-      // The total as `tok count` bills it: each file one request, summed.
-      std::vector<cost::Request> requests;
-      for (const FileRow* row : counted) requests.push_back({row->tokens[c], 0, 0});
-      cost::CostLine cl = cost::price_requests(m, requests);
-      py::dict e;
-      e["model"] = m.id;
-      e["provider"] = m.provider;
-      e["encoding"] = tokenizers[c]->name();
-      e["estimate"] = m.estimate;
-      e["tokenizer_kind"] = std::string(cost::tokenizer_kind(m));
-      e["context_window"] = m.context_window;
-      e["price"] = py::dict(py::arg("input_per_mtok") = m.price.input,
-                            py::arg("cached_input_per_mtok") = m.price.cached_input,
-                            py::arg("output_per_mtok") = m.price.output,
-                            py::arg("date") = m.price.date, py::arg("source") = m.price.source);
-      py::list fl;
-      for (const FileRow* row : counted) {
-        cost::CostLine r = cost::price_tokens(m, row->tokens[c], 0, 0);
-        fl.append(py::dict(py::arg("path") = row->path, py::arg("bytes") = row->bytes,
-                           py::arg("tokens") = row->tokens[c], py::arg("input_cost") = r.input_usd,
-                           py::arg("fits") = r.fits));
-      }
-      e["files"] = fl;
-      e["total"] =
-          py::dict(py::arg("bytes") = total_bytes, py::arg("tokens") = totals[c],
-                   py::arg("cached_tokens") = cl.cached_tokens, py::arg("output_tokens") = 0,
-                   py::arg("input_cost") = cl.input_usd, py::arg("output_cost") = cl.output_usd,
-                   py::arg("total_cost") = cl.total_usd, py::arg("window_share") = cl.window_share,
-                   py::arg("fits") = cl.fits);
-      list.append(e);
-    }
-    out["models"] = list;
-  }
-  if (!skipped.empty()) out["skipped"] = skipped;
-  return out;
+  report.sum_rows();
+  return to_python(cost::count_json(report, models.empty()));
 }
 
 }  // namespace

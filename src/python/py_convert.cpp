@@ -86,4 +86,43 @@ std::vector<bpe::TokenId> to_ids(py::handle seq) {
   return out;
 }
 
+namespace {
+
+py::object utf8_or_replaced(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+}  // namespace
+
+py::object to_python(const nlohmann::ordered_json& j) {
+  using Type = nlohmann::ordered_json::value_t;
+  switch (j.type()) {
+    case Type::object: {
+      py::dict d;
+      for (auto it = j.begin(); it != j.end(); ++it)
+        d[utf8_or_replaced(it.key())] = to_python(it.value());
+      return d;
+    }
+    case Type::array: {
+      py::list l(j.size());
+      for (std::size_t i = 0; i < j.size(); ++i) l[i] = to_python(j[i]);
+      return l;
+    }
+    case Type::string:
+      return utf8_or_replaced(j.get_ref<const std::string&>());
+    case Type::boolean:
+      return py::bool_(j.get<bool>());
+    case Type::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case Type::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case Type::number_float:
+      return py::float_(j.get<double>());
+    default:  // null, and the binary and discarded values JSON text never holds
+      return py::none();
+  }
+}
+
 }  // namespace tok::python

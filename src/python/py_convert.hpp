@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
 
@@ -26,5 +27,11 @@ py::list to_list(const std::vector<bpe::TokenId>& ids);
 
 // A sequence of ints to ids; a value outside 0..2^32-1 raises OverflowError.
 std::vector<bpe::TokenId> to_ids(py::handle seq);
+
+// A JSON value as Python objects, as json.loads reads its text: objects to
+// dicts (key order kept), arrays to lists, numbers to int or float. A string
+// that is not UTF-8 (a file name) gets U+FFFD for its bad bytes, as the CLI's
+// JSON output does.
+py::object to_python(const nlohmann::ordered_json& j);
 
 }  // namespace tok::python

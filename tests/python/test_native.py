@@ -240,6 +240,38 @@ def test_count_files_walks_as_the_cli_and_bills_file_by_file(tmp_path):
     assert m["total"]["input_cost"] == pytest.approx(sum(f["input_cost"] for f in m["files"]))
 
 
+def cli_count_json(*args):
+    out = subprocess.run([os.environ["TOK"], "count", "--json", *args], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def test_count_files_returns_the_cli_json_key_by_key(tmp_path):
+    # One function (cost::count_json) builds both: every key, prices with
+    # their tiers and batch factor, each file's tier, the total's rates.
+    (tmp_path / "a.txt").write_text("hello world\n")
+    (tmp_path / "b.md").write_text("# Title\n\nSome *markdown* text.\n" * 20)
+    (tmp_path / "bin.dat").write_bytes(b"\0\1\2")
+    # Over gpt-5.4's tier above 271,999 tokens: that file is billed at the long-context rates.
+    (tmp_path / "long.txt").write_text("word " * 300000)
+    models = ["gpt-5.4", "claude-sonnet-4-5", "gpt-4o"]
+    got = tok.count_files([str(tmp_path)], models=models)
+    want = cli_count_json(*[a for m in models for a in ("-m", m)], str(tmp_path))
+    assert list(got) == list(want) == ["models", "skipped"]
+    for g, w in zip(got["models"], want["models"]):
+        assert list(g) == list(w)
+        for key in w:
+            assert g[key] == w[key], (w["model"], key)
+    tiers = [f["tier"] for f in got["models"][0]["files"]]
+    assert tiers == ["standard", "standard", "over 271999"], tiers
+    assert got["models"][0]["price"]["tiers"] and got["models"][0]["price"]["batch_factor"] == 0.5
+    assert got["models"][0]["total"]["rates"]["requests_above_base"] == 1
+    assert got == want
+    # Without a model: the legacy {"encoding", "files", "total"} form.
+    plain = tok.count_files([str(tmp_path / "a.txt")], encoding="cl100k_base")
+    assert plain == cli_count_json("-e", "cl100k_base", str(tmp_path / "a.txt"))
+
+
 def test_count_files_unknown_model():
     with pytest.raises(ValueError, match="unknown model"):
         tok.count_files(["x"], models=["no-such-model-xyz"])
@@ -253,6 +285,24 @@ def test_count_files_stops_on_an_endless_device_where_the_cli_does():
     with pytest.raises(ValueError) as e:
         tok.count_files(["/dev/zero"])
     assert str(e.value) == reason
+
+
+def test_train_writes_the_files_tok_train_writes(tmp_path):
+    corpus = os.path.join(SAMPLES, "en.txt")
+    for pattern in ("cl100k", r"\w+|\s+|[^\w\s]+"):
+        py_out = tmp_path / "py.tiktoken"
+        tok.train([corpus], vocab_size=420, output=str(py_out), pattern=pattern,
+                  specials=["<|a|>", "<|b|>"], min_frequency=2, max_token_bytes=8)
+        subprocess.run([os.environ["TOK"], "train", "-q", "--vocab-size", "420", "-o",
+                        str(tmp_path / "cli"), "--pattern", pattern, "--special-token", "<|a|>",
+                        "--special-token", "<|b|>", "--min-frequency", "2",
+                        "--max-token-bytes", "8", corpus], check=True)
+        assert py_out.read_bytes() == (tmp_path / "cli.tiktoken").read_bytes(), pattern
+        assert (tmp_path / "py.tiktoken.json").read_bytes() == \
+            (tmp_path / "cli.tiktoken.json").read_bytes(), pattern
+    with pytest.raises(ValueError, match="vocab_size 257 is too small: .* 256 byte tokens "
+                                         r"\+ 2 special tokens"):
+        tok.train([corpus], vocab_size=257, specials=["<|a|>", "<|b|>"])
 
 
 def test_train_refuses_an_output_that_is_an_input(tmp_path):
@@ -269,12 +319,12 @@ def test_train_round_trips_and_writes_a_loadable_vocabulary(tmp_path):
     corpus = os.path.join(SAMPLES, "en.txt")
     out = str(tmp_path / "mine.tiktoken")
     t = tok.train([corpus], vocab_size=400, output=out, specials=["<|end|>"])
-    assert t.vocab_size == 401
+    assert t.vocab_size == 400  # as --vocab-size: the special token included
     text = open(corpus, encoding="utf-8").read()
     assert t.decode(t.encode(text)) == text
     again = tok.load(out)
     assert again.encode(text) == t.encode(text)
-    assert again.encode("<|end|>", special="allow") == [400]
+    assert again.encode("<|end|>", special="allow") == [399]
     with pytest.raises(ValueError, match="empty corpus"):
         empty = tmp_path / "empty.txt"
         empty.write_text("")
