@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -47,21 +48,31 @@ TextBatch::TextBatch(py::handle texts) {
 
 namespace {
 
-// The UTF-8 of n code points, each one Unit wide, into out; false at a
-// surrogate (U+D800..U+DFFF), which UTF-8 cannot hold.
+// The UTF-8 of n code points, each one Unit wide, written at out (room for
+// n * min(2 * sizeof(Unit), 4) bytes); its end, or null at a surrogate
+// (U+D800..U+DFFF), which UTF-8 cannot hold.
 template <class Unit>
-bool to_utf8(const Unit* p, std::size_t n, std::string& out) {
-  out.resize(n * std::min<std::size_t>(2 * sizeof(Unit), 4));
-  auto* w = reinterpret_cast<unsigned char*>(out.data());
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t c = p[i];
+char* to_utf8(const Unit* p, std::size_t n, char* out) {
+  auto* w = reinterpret_cast<unsigned char*>(out);
+  for (std::size_t i = 0; i < n;) {
+    if constexpr (sizeof(Unit) == 1) {
+      // Latin-1 text is mostly ASCII: eight characters at a time.
+      std::uint64_t v;
+      while (i + 8 <= n && (std::memcpy(&v, p + i, 8), (v & 0x8080808080808080u) == 0)) {
+        std::memcpy(w, &v, 8);
+        w += 8;
+        i += 8;
+      }
+      if (i == n) break;
+    }
+    std::uint32_t c = p[i++];
     if (c < 0x80) {
       *w++ = static_cast<unsigned char>(c);
     } else if (c < 0x800) {
       *w++ = static_cast<unsigned char>(0xC0 | (c >> 6));
       *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
     } else if (c < 0x10000) {
-      if ((c & 0xF800) == 0xD800) return false;
+      if ((c & 0xF800) == 0xD800) return nullptr;
       *w++ = static_cast<unsigned char>(0xE0 | (c >> 12));
       *w++ = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
       *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
@@ -72,31 +83,32 @@ bool to_utf8(const Unit* p, std::size_t n, std::string& out) {
       *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
     }
   }
-  out.resize(static_cast<std::size_t>(w - reinterpret_cast<unsigned char*>(out.data())));
-  return true;
+  return reinterpret_cast<char*>(w);
 }
 
 }  // namespace
 
-bool TextBatch::utf8(std::size_t i, std::string& buffer, std::string_view& out) const {
-  const Ref& r = refs_[i];
-  bool ok = true;
-  switch (r.width) {
-    case 0:
-      out = {static_cast<const char*>(r.data), r.units};
-      return true;
-    case 1:
-      ok = to_utf8(static_cast<const std::uint8_t*>(r.data), r.units, buffer);
-      break;
-    case 2:
-      ok = to_utf8(static_cast<const std::uint16_t*>(r.data), r.units, buffer);
-      break;
-    default:
-      ok = to_utf8(static_cast<const std::uint32_t*>(r.data), r.units, buffer);
-      break;
+char* Utf8Buffer::room(std::size_t bytes) {
+  if (bytes > capacity_) {
+    data_.reset(new char[bytes]);  // uninitialised: untouched pages cost nothing
+    capacity_ = bytes;
   }
-  out = buffer;
-  return ok;
+  return data_.get();
+}
+
+bool TextBatch::utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const {
+  const Ref& r = refs_[i];
+  if (r.width == 0) {
+    out = {static_cast<const char*>(r.data), r.units};
+    return true;
+  }
+  char* begin = buffer.room(r.units * std::min(2u * r.width, 4u));
+  char* end = r.width == 1   ? to_utf8(static_cast<const std::uint8_t*>(r.data), r.units, begin)
+              : r.width == 2 ? to_utf8(static_cast<const std::uint16_t*>(r.data), r.units, begin)
+                             : to_utf8(static_cast<const std::uint32_t*>(r.data), r.units, begin);
+  if (!end) return false;
+  out = {begin, static_cast<std::size_t>(end - begin)};
+  return true;
 }
 
 void TextBatch::raise_unicode_error(std::size_t i) const {
@@ -190,7 +202,7 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
     std::atomic<std::size_t> next{0};
     pool.run([&](unsigned w) {
       Engine::Lease scratch(engine);
-      std::string buffer;  // a text transcoded to UTF-8
+      Utf8Buffer buffer;
       for (;;) {
         // The caller turns finished tasks into lists while the others encode.
         if (w == 0 && lists && converted < m &&

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,18 @@
 namespace tok::python {
 
 namespace py = pybind11;
+
+// Room for texts transcoded to UTF-8, kept by a worker from text to text.
+// Grown without zero-filling: a str of 4-byte characters needs room for 4
+// UTF-8 bytes each, of which only those written are ever touched.
+class Utf8Buffer {
+ public:
+  char* room(std::size_t bytes);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t capacity_ = 0;
+};
 
 // The texts of one batch call, held (a tuple of new references, so a list
 // changed by another thread meanwhile frees nothing) and described for
@@ -42,7 +55,7 @@ class TextBatch {
   std::size_t cost(std::size_t i) const { return refs_[i].units * refs_[i].width; }
   // Text i as UTF-8: in place, or transcoded into `buffer`. False when the
   // str holds a lone surrogate (no UTF-8 form). Needs no GIL.
-  bool utf8(std::size_t i, std::string& buffer, std::string_view& out) const;
+  bool utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const;
   // Under the GIL: raises CPython's own UnicodeEncodeError for text i (one
   // utf8() refused), which tok.tiktoken catches to retry as tiktoken does.
   [[noreturn]] void raise_unicode_error(std::size_t i) const;
