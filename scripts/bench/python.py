@@ -1,5 +1,5 @@
 """Driver of scripts/bench/python (see there). Environment: TOK, PEERS, CORPUS,
-ENC, REPS; PYTHONPATH holds the folder scripts/python printed."""
+ENC, REPS, BATCH_ONLY; PYTHONPATH holds the folder scripts/python printed."""
 
 import json
 import os
@@ -13,6 +13,7 @@ import tok.tiktoken as tiktoken
 
 TOK, PEERS, CORPUS, ENC = (os.environ[k] for k in ("TOK", "PEERS", "CORPUS", "ENC"))
 REPS = int(os.environ.get("REPS", "5"))
+BATCH_ONLY = os.environ.get("BATCH_ONLY") == "1"
 CORE = "1" if os.cpu_count() > 1 else "0"
 
 # tiktoken-node: one encode after a warm-up one, in its own process, so its
@@ -55,6 +56,15 @@ def main():
     mb = len(text.encode("utf-8")) / 1e6
     enc = tiktoken.get_encoding(ENC)
     enc.encode_ordinary(text[:100000])  # vocabulary loaded, caches warm
+    if not BATCH_ONLY:
+        single_call(enc, text, mb)
+    data = text.encode("utf-8")
+    print(f"\n{ENC} batches:")
+    batch_scaling(enc, "short", cut(data, 100, 40000))
+    batch_scaling(enc, "long", cut(data, 100_000, 100))
+
+
+def single_call(enc, text, mb):
     os.sched_setaffinity(0, {int(CORE)})
     rows = {"tok.tiktoken encode_ordinary (Python)": [], "tok CLI encode call": [],
             "tiktoken native (@anysphere/tiktoken-node)": []}
@@ -70,6 +80,8 @@ def main():
             s, cpu, n_node = node()
             rows["tiktoken native (@anysphere/tiktoken-node)"].append((s, cpu))
     same = [str(i).encode() for i in ids] == cli_ids
+    if not same:
+        sys.exit("tok: error: Python's ids differ from the CLI's")
     print(f"\n{ENC}: {mb:.1f} MB, {len(ids)} tokens, median of {REPS} interleaved rounds, core {CORE}; "
           f"Python ids == CLI ids: {same}; tiktoken-node tokens: {n_node}; "
           f"load average {open('/proc/loadavg').read().split()[:3]}")
@@ -82,29 +94,56 @@ def main():
         s = statistics.median(x for x, _ in xs)
         c = statistics.median(x for _, x in xs)
         print(f"  {name:52}{mb / s:8.1f}{cli / s:8.2f}x{mb / c:10.1f}{cli_cpu / c:8.2f}x")
-    if not same:
-        sys.exit("tok: error: Python's ids differ from the CLI's")
-    # Batch scaling: 64 KiB documents cut at newlines, all cores allowed.
     os.sched_setaffinity(0, range(os.cpu_count()))
-    docs, start = [], 0
-    while start < len(text):
-        end = text.find("\n", start + 65536)
-        end = len(text) if end < 0 else end + 1
-        docs.append(text[start:end])
-        start = end
-    print(f"  encode_ordinary_batch, {len(docs)} documents, {os.cpu_count()} cores:")
-    base = one = None
-    for threads in (1, 2, 4):
-        times = []
-        for _ in range(REPS):
-            t0 = time.perf_counter()
-            out = enc.encode_ordinary_batch(docs, num_threads=threads)
-            times.append(time.perf_counter() - t0)
-        s = statistics.median(times)
-        base = base or s
-        one = one or out
-        assert out == one, "batch results depend on num_threads"
-        print(f"    num_threads={threads}: {mb / s:8.1f} MB/s  {base / s:5.2f}x")
+
+
+def cut(data, size, count):
+    """count texts of about `size` bytes from the corpus (cut at UTF-8
+    character starts, wrapping around), as str."""
+    out, at = [], 0
+    while len(out) < count:
+        if at >= len(data) - size:
+            at = 0
+        end = at + size
+        while end < len(data) and 0x80 <= data[end] < 0xC0:
+            end += 1
+        out.append(data[at:end].decode("utf-8"))
+        at = end
+    return out
+
+
+def batch_scaling(enc, label, texts):
+    """encode_ordinary_batch and encode_batch on 1 and 2 threads, interleaved
+    round by round, all cores allowed; ratios only once every call's ids
+    equal encode_ordinary's, text by text. Beside the wall-clock ratio, the
+    ratio a machine with two free cores would give at most: 1-thread CPU time
+    over the 2-thread call's busier thread (the caller or the other one)."""
+    mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    want = [enc.encode_ordinary(t) for t in texts]
+    calls = {(name, threads): (lambda f=f, n=threads: f(texts, num_threads=n))
+             for name, f in (("encode_ordinary_batch", enc.encode_ordinary_batch),
+                             ("encode_batch", enc.encode_batch))
+             for threads in (1, 2)}
+    wall, cpu, caller = ({k: [] for k in calls} for _ in range(3))
+    for _ in range(REPS):
+        for k, call in calls.items():
+            t0, c0, m0 = time.perf_counter(), time.process_time(), time.thread_time()
+            got = call()
+            wall[k].append(time.perf_counter() - t0)
+            cpu[k].append(time.process_time() - c0)
+            caller[k].append(time.thread_time() - m0)
+            if got != want:
+                sys.exit(f"tok: error: {k[0]}(num_threads={k[1]}) ids differ from encode_ordinary's")
+            del got
+    print(f"  {label} texts: {len(texts)} of about {mb * 1e6 / len(texts):.0f} B ({mb:.1f} MB), "
+          f"{os.cpu_count()} cores, ids identical; load average "
+          f"{open('/proc/loadavg').read().split()[:3]}")
+    med = statistics.median
+    for name in ("encode_ordinary_batch", "encode_batch"):
+        one, two = med(wall[(name, 1)]), med(wall[(name, 2)])
+        busier = med(max(m, c - m) for m, c in zip(caller[(name, 2)], cpu[(name, 2)]))
+        print(f"    {name:24} 1 thread {mb / one:7.1f} MB/s  2 threads {mb / two:7.1f} MB/s"
+              f"  {one / two:5.2f}x   CPU-time bound {med(cpu[(name, 1)]) / busier:5.2f}x")
 
 
 main()

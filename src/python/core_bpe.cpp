@@ -13,6 +13,7 @@
 
 #include "formats/registry.hpp"
 #include "formats/tiktoken_file.hpp"
+#include "python/batch.hpp"
 #include "python/bindings.hpp"
 #include "python/py_convert.hpp"
 #include "python/py_error.hpp"
@@ -49,6 +50,50 @@ std::vector<bpe::SpecialToken> specials_of(const py::dict& special_tokens) {
       "`disallowed_special=()`.\n");
 }
 
+// Encoding(...)'s checks after the ranks are read: every byte a token, no
+// special on an ordinary rank, a pattern tok can run.
+Result<bpe::Tokenizer> tokenizer_of_ranks(const std::string& name,
+                                          std::vector<std::optional<std::string>> tokens,
+                                          std::vector<bpe::SpecialToken> specials,
+                                          const std::string& pat_str) {
+  std::vector<std::uint32_t> priority(tokens.size());
+  for (std::size_t i = 0; i < priority.size(); ++i) priority[i] = static_cast<std::uint32_t>(i);
+  TOK_ASSIGN(bpe::MergeTable table,
+             bpe::MergeTable::from_priorities(std::move(tokens), std::move(priority), {}));
+  // As for a .tiktoken file: text with a byte that has no token could not
+  // be encoded.
+  for (unsigned b = 0; b < 256; ++b) {
+    if (table.byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
+      return make_error(
+          "mergeable_ranks has no token for byte {}; a byte-level vocabulary needs all 256", b);
+    }
+  }
+  for (const auto& sp : specials) {
+    if (table.has(sp.id)) {
+      return make_error("special token {} has id {}, which is an ordinary token's rank", sp.text,
+                        sp.id);
+    }
+  }
+  // A pattern equal to a built-in one's source runs on its hand scanner.
+  auto pre = text::PreTokenizer::from_regex(pat_str);
+  if (!pre.ok()) return make_error("pat_str: {}", pre.error().message);
+  return bpe::Tokenizer(name, std::move(table), {std::move(pre).value()}, std::move(specials));
+}
+
+// fn() run with the GIL released.
+template <class Fn>
+auto without_gil(Fn&& fn) {
+  py::gil_scoped_release release;
+  return fn();
+}
+
+// The value, or the error raised as ValueError.
+template <class T>
+T or_raise(Result<T> r) {
+  if (!r.ok()) raise_error(r.error().message);
+  return std::move(r).value();
+}
+
 py::bytes to_bytes(std::string_view s) {
   return py::bytes(s.data(), s.size());
 }
@@ -65,13 +110,16 @@ std::optional<std::string_view> bytes_of(const bpe::Tokenizer& t, TokenId id) {
 
 CoreBPE CoreBPE::from_spec(const std::string& spec, const std::string& name,
                            std::optional<py::dict> special_tokens) {
-  Result<bpe::Tokenizer> r = formats::load_tokenizer(spec);
+  std::optional<std::vector<bpe::SpecialToken>> specials;
+  if (special_tokens) specials = specials_of(*special_tokens);
+  Result<bpe::Tokenizer> r = [&]() -> Result<bpe::Tokenizer> {
+    py::gil_scoped_release release;
+    TOK_ASSIGN(bpe::Tokenizer t, formats::load_tokenizer(spec));
+    if (!specials) return t;
+    return bpe::Tokenizer(name, t.table(), t.pretokenizers(), std::move(*specials));
+  }();
   if (!r.ok()) raise_error(r.error().message);
-  bpe::Tokenizer t = std::move(r).value();
-  if (special_tokens) {
-    t = bpe::Tokenizer(name, t.table(), t.pretokenizers(), specials_of(*special_tokens));
-  }
-  return CoreBPE{std::make_shared<Engine>(std::move(t))};
+  return CoreBPE{std::make_shared<Engine>(std::move(r).value())};
 }
 
 CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_ranks,
@@ -94,30 +142,23 @@ CoreBPE CoreBPE::from_ranks(const std::string& name, const py::dict& mergeable_r
     if (tokens[rank]) throw py::value_error("rank " + std::to_string(rank) + " appears twice");
     tokens[rank] = std::string(utf8_view(k));
   }
-  std::vector<std::uint32_t> priority(tokens.size());
-  for (std::size_t i = 0; i < priority.size(); ++i) priority[i] = static_cast<std::uint32_t>(i);
-  auto table = bpe::MergeTable::from_priorities(std::move(tokens), std::move(priority), {});
-  if (!table.ok()) raise_error(table.error().message);
-  // As for a .tiktoken file: text with a byte that has no token could not
-  // be encoded.
-  for (unsigned b = 0; b < 256; ++b) {
-    if (table.value().byte_token(static_cast<unsigned char>(b)) == bpe::kNoToken) {
-      throw py::value_error("mergeable_ranks has no token for byte " + std::to_string(b) +
-                            "; a byte-level vocabulary needs all 256");
-    }
-  }
   std::vector<bpe::SpecialToken> specials = specials_of(special_tokens);
-  for (const auto& sp : specials) {
-    if (table.value().has(sp.id)) {
-      throw py::value_error("special token " + sp.text + " has id " + std::to_string(sp.id) +
-                            ", which is an ordinary token's rank");
+  // The rest touches no Python object: the table and the pattern are built
+  // without the GIL, their errors raised once it is back.
+  std::string error;
+  std::shared_ptr<Engine> engine;
+  {
+    py::gil_scoped_release release;
+    Result<bpe::Tokenizer> t =
+        tokenizer_of_ranks(name, std::move(tokens), std::move(specials), pat_str);
+    if (t.ok()) {
+      engine = std::make_shared<Engine>(std::move(t).value());
+    } else {
+      error = t.error().message;
     }
   }
-  // A pattern equal to a built-in one's source runs on its hand scanner.
-  auto pre = text::PreTokenizer::from_regex(pat_str);
-  if (!pre.ok()) throw py::value_error("pat_str: " + pre.error().message);
-  return CoreBPE{std::make_shared<Engine>(bpe::Tokenizer(
-      name, std::move(table).value(), {std::move(pre).value()}, std::move(specials)))};
+  if (!engine) raise_error(error);
+  return CoreBPE{std::move(engine)};
 }
 
 SpecialSet CoreBPE::allowed(const OptNames& names) const {
@@ -174,33 +215,33 @@ py::array CoreBPE::encode_to_numpy(py::handle text, const OptNames& allowed_name
 
 py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowed_names,
                                const OptNames& disallowed, unsigned threads) const {
-  std::vector<std::string_view> views;
-  views.reserve(texts.size());
+  TextBatch batch(texts);
   SpecialSet a = allowed(allowed_names);
-  for (py::handle t : texts) {
-    views.push_back(utf8_view(t));
-    check(views.back(), a, disallowed);
-  }
-  std::vector<std::vector<TokenId>> out(views.size());
-  Status st;
-  {
-    py::gil_scoped_release release;
-    // Each worker takes the next text as it finishes one: texts differ in
-    // length, so fixed shares would leave threads idle.
-    st = for_each_leased(*engine, threads, views.size(), [&](std::size_t i, bpe::EncodeScratch& s) {
-      return engine->encode(views[i], a, out[i], s);
-    });
-  }
-  if (!st.ok()) raise_error(st.error().message);
-  py::list result(out.size());
-  for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
-  return result;
+  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
+  // Each text checked, then encoded, on the worker that takes it.
+  auto fn = [&](std::size_t, std::string_view text, std::vector<TokenId>& out,
+                bpe::EncodeScratch& scratch) -> std::optional<TextFailure> {
+    if (std::optional<std::size_t> k = engine->first_special(text, bad)) {
+      return TextFailure{TextFailure::Kind::kSpecial, *k, {}};
+    }
+    if (Status st = engine->encode(text, a, out, scratch); !st.ok()) {
+      return TextFailure{TextFailure::Kind::kError, 0, st.error().message};
+    }
+    return std::nullopt;
+  };
+  return run_batch(*engine, batch, threads, true, fn, [this](std::size_t k) {
+    raise_disallowed(engine->tokenizer().specials()[k].text);
+  });
 }
 
-std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
+Result<std::pair<std::vector<TokenId>, std::size_t>> CoreBPE::encode_last_piece(
     std::string_view text, const SpecialSet& allowed_set) const {
   const bpe::Tokenizer& t = engine->tokenizer();
-  std::vector<TokenId> ids = encode_view(text, allowed_set);
+  std::vector<TokenId> ids;
+  {
+    Engine::Lease scratch(*engine);
+    TOK_TRY(engine->encode(text, allowed_set, ids, *scratch));
+  }
   // Tokens of the last pre-tokenizer piece (pieces encode independently, so
   // it is that piece's own encoding); none when the text ends with a special
   // token.
@@ -209,7 +250,8 @@ std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
   if (!segment.empty() && !t.pretokenizers().empty()) {
     std::string_view piece;
     t.pretokenizers().front().split(segment, [&piece](std::string_view p) { piece = p; });
-    last = std::min(ids.size(), byte_pair_encode(piece).size());
+    TOK_ASSIGN(std::vector<TokenId> piece_ids, byte_pair_encode(piece));
+    last = std::min(ids.size(), piece_ids.size());
   }
   // As tiktoken: a trailing whitespace piece may merge with the whitespace
   // tokens before it once more text follows, so they count as unstable too.
@@ -222,32 +264,38 @@ std::pair<std::vector<TokenId>, std::size_t> CoreBPE::encode_last_piece(
   if (last > 0 && all_space(ids[ids.size() - last])) {
     while (last < ids.size() && all_space(ids[ids.size() - last - 1])) ++last;
   }
-  return {std::move(ids), last};
+  return std::pair{std::move(ids), last};
 }
 
-std::vector<TokenId> CoreBPE::byte_pair_encode(std::string_view piece) const {
+Result<std::vector<TokenId>> CoreBPE::byte_pair_encode(std::string_view piece) const {
   std::vector<TokenId> out;
-  if (Status st = bpe::check_piece_size(piece); !st.ok()) raise_error(st.error().message);
+  TOK_TRY(bpe::check_piece_size(piece));
   Engine::Lease scratch(*engine);
   bpe::encode_piece(engine->tokenizer().table(), piece, out, *scratch);
   return out;
 }
 
-py::list CoreBPE::encode_bytes(py::bytes data) const {
-  std::string_view b = utf8_view(data);
+Result<std::vector<TokenId>> CoreBPE::encode_bytes(std::string_view b) const {
   std::size_t valid = text::valid_utf8_prefix(b);
-  if (valid == b.size()) return to_list(encode_view(b, SpecialSet{}));
+  if (valid == b.size()) {
+    std::vector<TokenId> ids;
+    Engine::Lease scratch(*engine);
+    TOK_TRY(engine->encode(b, SpecialSet{}, ids, *scratch));
+    return ids;
+  }
   // tiktoken's rule: encode the valid prefix, then re-encode its last piece
   // together with the invalid tail as one piece.
-  auto [ids, last] = encode_last_piece(b.substr(0, valid), SpecialSet{});
+  TOK_ASSIGN(auto stable, encode_last_piece(b.substr(0, valid), SpecialSet{}));
+  auto& [ids, last] = stable;
   std::string unstable;
   for (std::size_t i = ids.size() - last; i < ids.size(); ++i) {
     unstable += engine->tokenizer().token_bytes(ids[i]);
   }
   ids.resize(ids.size() - last);
   unstable += b.substr(valid);
-  for (TokenId id : byte_pair_encode(unstable)) ids.push_back(id);
-  return to_list(ids);
+  TOK_ASSIGN(std::vector<TokenId> tail, byte_pair_encode(unstable));
+  ids.insert(ids.end(), tail.begin(), tail.end());
+  return std::move(ids);
 }
 
 TokenId CoreBPE::encode_single_token(py::handle piece) const {
@@ -291,10 +339,13 @@ py::bytes CoreBPE::decode_single_token_bytes(std::uint64_t id) const {
 py::list CoreBPE::token_byte_values() const {
   const bpe::MergeTable& table = engine->tokenizer().table();
   std::vector<std::string_view> all;
-  for (TokenId id = 0; id < table.size(); ++id) {
-    if (table.has(id)) all.push_back(table.bytes(id));
+  {
+    py::gil_scoped_release release;
+    for (TokenId id = 0; id < table.size(); ++id) {
+      if (table.has(id)) all.push_back(table.bytes(id));
+    }
+    std::sort(all.begin(), all.end());
   }
-  std::sort(all.begin(), all.end());
   py::list out(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) out[i] = to_bytes(all[i]);
   return out;
@@ -321,15 +372,23 @@ void bind_core_bpe(py::module_& m) {
       .def("encode_ordinary", &CoreBPE::encode_ordinary)
       .def("encode_to_numpy", &CoreBPE::encode_to_numpy)
       .def("encode_batch", &CoreBPE::encode_batch)
-      .def("encode_bytes", &CoreBPE::encode_bytes)
+      .def("encode_bytes",
+           [](const CoreBPE& c, py::bytes b) {
+             std::string_view s = utf8_view(b);
+             return to_list(or_raise(without_gil([&] { return c.encode_bytes(s); })));
+           })
       .def("encode_last_piece",
            [](const CoreBPE& c, py::handle text, const OptNames& allowed) {
              std::string_view s = utf8_view(text);
-             auto [ids, last] = c.encode_last_piece(s, c.allowed(allowed));
+             SpecialSet a = c.allowed(allowed);
+             auto [ids, last] = or_raise(without_gil([&] { return c.encode_last_piece(s, a); }));
              return py::make_tuple(to_list(ids), last);
            })
       .def("byte_pair_encode",
-           [](const CoreBPE& c, py::bytes b) { return to_list(c.byte_pair_encode(utf8_view(b))); })
+           [](const CoreBPE& c, py::bytes b) {
+             std::string_view s = utf8_view(b);
+             return to_list(or_raise(without_gil([&] { return c.byte_pair_encode(s); })));
+           })
       .def("encode_single_token", &CoreBPE::encode_single_token)
       .def("decode_bytes", &CoreBPE::decode_bytes)
       .def("decode_single_token_bytes", &CoreBPE::decode_single_token_bytes)

@@ -39,11 +39,14 @@ struct CoreBPE {
   py::array encode_to_numpy(py::handle text, const Names& allowed, const Names& disallowed) const;
   py::list encode_batch(const py::sequence& texts, const Names& allowed, const Names& disallowed,
                         unsigned threads) const;
+  // These three touch no Python object and are called without the GIL.
   // Tokens and how many of the last ones belong to the unstable last piece.
-  std::pair<std::vector<bpe::TokenId>, std::size_t> encode_last_piece(
+  Result<std::pair<std::vector<bpe::TokenId>, std::size_t>> encode_last_piece(
       std::string_view text, const SpecialSet& allowed) const;
-  std::vector<bpe::TokenId> byte_pair_encode(std::string_view piece) const;
-  py::list encode_bytes(py::bytes data) const;
+  // One piece, without the split pattern.
+  Result<std::vector<bpe::TokenId>> byte_pair_encode(std::string_view piece) const;
+  // Bytes that need not be valid UTF-8, as tiktoken's _encode_bytes.
+  Result<std::vector<bpe::TokenId>> encode_bytes(std::string_view bytes) const;
   bpe::TokenId encode_single_token(py::handle piece) const;
   py::bytes decode_bytes(py::handle ids) const;
   py::bytes decode_single_token_bytes(std::uint64_t id) const;

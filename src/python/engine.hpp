@@ -1,13 +1,12 @@
 // Engine: one loaded Tokenizer as the Python bindings share it, with a pool
 // of encode scratch objects (each carries warm piece caches, too costly to
 // build per call for short texts) and the special-token subsets tiktoken's
-// allowed_special / disallowed_special select; and the batch loop the batch
-// calls of one tokenizer (encode_batch, count_batch) run on, on core's
-// ThreadPool. count_files, over many tokenizers, spreads its files over the
-// same pool itself (native_count.cpp).
+// allowed_special / disallowed_special select. The batch calls run on it
+// through python/batch.hpp.
+// count_files, over many tokenizers, spreads its files over core's pool
+// itself (native_count.cpp).
 #pragma once
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,7 +15,6 @@
 
 #include "bpe/tokenizer.hpp"
 #include "core/result.hpp"
-#include "core/thread_pool.hpp"
 
 namespace tok::python {
 
@@ -72,23 +70,5 @@ class Engine {
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<bpe::EncodeScratch>> free_;
 };
-
-// Calls fn(i, scratch) for every i in [0, n) on `threads` threads of
-// core's pool (the caller's among them), each thread with one scratch leased
-// for the whole loop; fn returns Status. The pool's failure rule: the first
-// error Status stops the loop and is returned, the first exception (out of
-// memory, a piece too long) is rethrown here, on the calling thread, where
-// pybind11 raises it in Python. The caller releases the GIL.
-template <class Fn>
-Status for_each_leased(const Engine& engine, unsigned threads, std::size_t n, Fn&& fn) {
-  if (n == 0) return {};
-  ThreadPool pool(static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, n)));
-  // Each slot is touched only by its own worker; returned when the loop ends.
-  std::vector<std::unique_ptr<Engine::Lease>> leases(pool.size());
-  return pool.for_each(n, [&](std::size_t i, unsigned w) -> Status {
-    if (!leases[w]) leases[w] = std::make_unique<Engine::Lease>(engine);
-    return fn(i, **leases[w]);
-  });
-}
 
 }  // namespace tok::python

@@ -10,6 +10,7 @@
 
 #include "core/system_cpus.hpp"
 #include "formats/registry.hpp"
+#include "python/batch.hpp"
 #include "python/bindings.hpp"
 #include "python/engine.hpp"
 #include "python/py_convert.hpp"
@@ -106,52 +107,34 @@ py::bytes decode_bytes(const NativeTokenizer& t, py::handle ids) {
   return py::bytes(r.value());
 }
 
-// Encodes or counts every text on `threads` threads (0: one per CPU), each
-// worker taking the next text when done with one. fn(i, scratch) returns
-// Status; the first error is raised as ValueError, an exception as pybind11
-// raises any other.
-template <class F>
-void for_each_text(const NativeTokenizer& t, std::size_t n, unsigned threads, F&& fn) {
-  Status st;
-  {
-    py::gil_scoped_release release;
-    st = for_each_leased(*t.engine, thread_count(threads), n, std::forward<F>(fn));
-  }
-  if (!st.ok()) raise_error(st.error().message);
-}
-
-std::vector<std::string_view> views_of(const py::sequence& texts) {
-  std::vector<std::string_view> views;
-  views.reserve(texts.size());
-  for (py::handle h : texts) views.push_back(utf8_view(h));
-  return views;
-}
-
 py::list encode_batch(const NativeTokenizer& t, const py::sequence& texts,
                       const std::string& special, unsigned threads) {
-  std::vector<std::string_view> views = views_of(texts);
   SpecialMode mode = special_mode(special);
-  std::vector<std::vector<TokenId>> out(views.size());
-  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) {
-    return t.engine->tokenizer().encode(views[i], mode, out[i], s);
-  });
-  py::list result(out.size());
-  for (std::size_t i = 0; i < out.size(); ++i) result[i] = to_list(out[i]);
-  return result;
+  TextBatch batch(texts);
+  auto fn = [&](std::size_t, std::string_view text, std::vector<TokenId>& out,
+                bpe::EncodeScratch& s) -> std::optional<TextFailure> {
+    if (Status st = t.engine->tokenizer().encode(text, mode, out, s); !st.ok()) {
+      return TextFailure{TextFailure::Kind::kError, 0, st.error().message};
+    }
+    return std::nullopt;
+  };
+  return run_batch(*t.engine, batch, thread_count(threads), true, fn);
 }
 
 std::vector<std::size_t> count_batch(const NativeTokenizer& t, const py::sequence& texts,
                                      const std::string& special, unsigned threads) {
-  std::vector<std::string_view> views = views_of(texts);
   SpecialMode mode = special_mode(special);
-  std::vector<std::size_t> out(views.size());
-  for_each_text(t, views.size(), threads, [&](std::size_t i, bpe::EncodeScratch& s) -> Status {
-    Result<std::size_t> n = t.engine->tokenizer().count(views[i], mode, s);
-    if (!n.ok()) return n.error();
-    out[i] = n.value();
-    return {};
-  });
-  return out;
+  TextBatch batch(texts);
+  std::vector<std::size_t> counts(batch.size());
+  auto fn = [&](std::size_t i, std::string_view text, std::vector<TokenId>&,
+                bpe::EncodeScratch& s) -> std::optional<TextFailure> {
+    Result<std::size_t> n = t.engine->tokenizer().count(text, mode, s);
+    if (!n.ok()) return TextFailure{TextFailure::Kind::kError, 0, n.error().message};
+    counts[i] = n.value();
+    return std::nullopt;
+  };
+  run_batch(*t.engine, batch, thread_count(threads), false, fn);
+  return counts;
 }
 
 }  // namespace

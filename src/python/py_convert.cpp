@@ -47,7 +47,7 @@ PyObject* id_object(bpe::TokenId id) {
 
 }  // namespace
 
-py::list to_list(const std::vector<bpe::TokenId>& ids) {
+py::list to_list(std::span<const bpe::TokenId> ids) {
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
   if (!list) throw py::error_already_set();
   for (std::size_t i = 0; i < ids.size(); ++i) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -23,7 +24,7 @@ namespace py = pybind11;
 std::string_view utf8_view(py::handle text);
 
 // list[int] from token ids without an intermediate vector of objects.
-py::list to_list(const std::vector<bpe::TokenId>& ids);
+py::list to_list(std::span<const bpe::TokenId> ids);
 
 // A sequence of ints to ids; a value outside 0..2^32-1 raises OverflowError.
 std::vector<bpe::TokenId> to_ids(py::handle seq);

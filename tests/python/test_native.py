@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -148,6 +149,42 @@ def test_batches_match_single_calls_for_any_thread_count():
     assert enc.encode_ordinary_batch(texts, num_threads=3) == single
 
 
+def test_batches_read_every_kind_of_str_as_its_utf8():
+    # CPython stores a str in 1, 2 or 4 bytes per character; the batch reads
+    # each form itself, without the GIL, and must see the same UTF-8.
+    class Sub(str):
+        pass
+
+    texts = ["plain ascii", "caf\u00e9 na\u00efve \u00ff", "\u4e2d\u6587 \u0416 \u20ac",
+             "emoji \U0001F600 and \U00010348", "", Sub("a str subclass \u00e9"),
+             "mixed \u00e9\u4e2d\U0001F600" * 1000]
+    t = tok.load("o200k_base")
+    enc = tiktoken.get_encoding("o200k_base")
+    single = [t.encode(x) for x in texts]
+    for threads in (1, 2, 3):
+        assert t.encode_batch(texts, threads=threads) == single
+        assert t.encode_batch([x.encode("utf-8") for x in texts], threads=threads) == single
+        assert t.count_batch(texts, threads=threads) == [len(s) for s in single]
+        assert enc.encode_ordinary_batch(texts, num_threads=threads) == single
+        assert enc.encode_batch(tuple(texts), num_threads=threads) == single
+
+
+def test_a_batch_raises_for_its_first_failing_text_as_tiktoken_does():
+    enc = tiktoken.get_encoding("cl100k_base")
+    texts = ["fine"] * 100 + ["a <|fim_prefix|>"] + ["fine"] * 100 + ["<|endoftext|>"]
+    for threads in (1, 2, 4):
+        with pytest.raises(ValueError, match="fim_prefix"):
+            enc.encode_batch(texts, num_threads=threads)
+    # Lone surrogates: tiktoken's replacement, text by text.
+    texts = ["ok", "a\ud800b", "\udfff" * 3]
+    assert enc.encode_ordinary_batch(texts) == [enc.encode_ordinary(x) for x in texts]
+    t = tok.load("cl100k_base")
+    with pytest.raises(UnicodeEncodeError):
+        t.encode_batch(texts, threads=2)
+    with pytest.raises(TypeError, match="expected str"):
+        t.encode_batch(["a", 3])
+
+
 def test_an_exception_on_a_batch_worker_is_raised_as_the_single_call_raises_it(tmp_path):
     # A piece longer than the encoder takes (16 MiB of one letter) throws on
     # the thread that encodes it. With as many copies as threads, the calling
@@ -199,6 +236,97 @@ def test_python_threads_run_in_parallel_and_agree():
     for th in threads:
         th.join()
     assert got == [want] * 4
+
+
+def _other_thread_progress(call, deadline_s=60.0):
+    """How many loop iterations a second Python thread makes while call()
+    runs, call repeated until some are seen or the deadline passes.
+
+    The switch interval is set far past the test's length, so the interpreter
+    never takes the GIL from a thread: the loop thread runs only while this
+    one has released it. Each iteration sleeps (releasing the GIL) so this
+    thread gets it back at once when call() returns."""
+    state = {"n": 0, "stop": False}
+    started = threading.Event()
+
+    def loop():
+        started.set()
+        while not state["stop"]:
+            state["n"] += 1
+            time.sleep(1e-4)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    th = threading.Thread(target=loop)
+    try:
+        th.start()
+        started.wait()
+        deadline = time.monotonic() + deadline_s
+        while True:
+            before = state["n"]
+            call()
+            seen = state["n"] - before
+            if seen or time.monotonic() > deadline:
+                return seen
+    finally:
+        state["stop"] = True
+        th.join()
+        sys.setswitchinterval(old)
+
+
+def _gil_calls(tmp_path):
+    text = "".join(open(os.path.join(SAMPLES, f), encoding="utf-8").read()
+                   for f in sorted(os.listdir(SAMPLES)) if f.endswith(".txt"))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(text, encoding="utf-8")
+    t = tok.load("o200k_base")
+    enc = tiktoken.get_encoding("o200k_base")
+    ids = enc.encode_ordinary(text)
+    raw = text.encode("utf-8") + b"\xff"
+    ranks = tiktoken.get_encoding("gpt2")._mergeable_ranks
+    return {
+        "tiktoken encode_ordinary": lambda: enc.encode_ordinary(text),
+        "tiktoken encode": lambda: enc.encode(text),
+        "tiktoken encode_to_numpy": lambda: enc.encode_to_numpy(text),
+        "tiktoken encode_batch": lambda: enc.encode_batch([text, text], num_threads=1),
+        "tiktoken encode_ordinary_batch":
+            lambda: enc.encode_ordinary_batch([text, text], num_threads=1),
+        "tiktoken encode_with_unstable": lambda: enc.encode_with_unstable(text + " hel"),
+        "tiktoken _encode_bytes": lambda: enc._encode_bytes(raw),
+        "tiktoken _encode_single_piece": lambda: enc._encode_single_piece("ab" * 100000),
+        "tiktoken decode": lambda: enc.decode(ids),
+        "tiktoken token_byte_values": enc.token_byte_values,
+        "tiktoken Encoding()": lambda: tiktoken.Encoding(
+            "mine", pat_str=enc._pat_str, mergeable_ranks=ranks, special_tokens={}),
+        "tiktoken CoreBPE.from_spec": lambda: tok._tok.CoreBPE.from_spec("o200k_base", "x"),
+        "load": lambda: tok.load("cl100k_base"),
+        "encode": lambda: t.encode(text),
+        "encode_to_numpy": lambda: t.encode_to_numpy(text),
+        "count": lambda: t.count(text),
+        "offsets": lambda: t.offsets(text),
+        "decode": lambda: t.decode(ids),
+        "encode_batch": lambda: t.encode_batch([text, text], threads=1),
+        "count_batch": lambda: t.count_batch([text, text], threads=1),
+        "count_files": lambda: tok.count_files([str(corpus)], threads=1),
+        "train": lambda: tok.train([str(corpus)], vocab_size=300, threads=1),
+    }
+
+
+def test_every_long_native_call_lets_other_python_threads_run(tmp_path):
+    # Calls that hold the GIL throughout let the other thread make no
+    # progress at all; every one here must let it run.
+    held = [name for name, call in _gil_calls(tmp_path).items()
+            if _other_thread_progress(call, deadline_s=20.0) == 0]
+    assert held == []
+
+
+def test_the_gil_probe_sees_a_call_that_holds_the_gil():
+    # The probe itself: a pure-Python loop never releases the GIL.
+    def busy():
+        x = 0
+        for i in range(200000):
+            x += i
+    assert _other_thread_progress(busy, deadline_s=0.5) == 0
 
 
 def test_count_files_matches_the_cli_rows(tmp_path):

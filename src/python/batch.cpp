@@ -1,0 +1,257 @@
+#include "python/batch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <tuple>
+
+#include "core/system_cpus.hpp"
+#include "core/thread_pool.hpp"
+#include "python/py_convert.hpp"
+#include "python/py_error.hpp"
+
+namespace tok::python {
+
+using bpe::TokenId;
+
+TextBatch::TextBatch(py::handle texts) {
+  // A tuple is returned as is; any other sequence is copied into one.
+  PyObject* tuple = PySequence_Tuple(texts.ptr());
+  if (!tuple) throw py::error_already_set();
+  items_ = py::reinterpret_steal<py::tuple>(tuple);
+  refs_.resize(items_.size());
+  for (std::size_t i = 0; i < refs_.size(); ++i) {
+    PyObject* o = PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(i));
+    Ref& r = refs_[i];
+    if (PyBytes_Check(o)) {
+      r.data = PyBytes_AS_STRING(o);
+      r.units = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
+      continue;
+    }
+    if (!PyUnicode_Check(o)) {
+      throw py::type_error("expected str, got " + std::string(py::str(py::type::of(o))));
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    // A string built by the legacy wchar_t API gets its compact form here.
+    if (PyUnicode_READY(o) != 0) throw py::error_already_set();
+#endif
+    r.data = PyUnicode_DATA(o);
+    r.units = static_cast<std::size_t>(PyUnicode_GET_LENGTH(o));
+    r.width = PyUnicode_IS_ASCII(o) ? 0 : PyUnicode_KIND(o);
+  }
+}
+
+namespace {
+
+// The UTF-8 of n code points, each one Unit wide, written at out (room for
+// n * min(2 * sizeof(Unit), 4) bytes); its end, or null at a surrogate
+// (U+D800..U+DFFF), which UTF-8 cannot hold.
+template <class Unit>
+char* to_utf8(const Unit* p, std::size_t n, char* out) {
+  auto* w = reinterpret_cast<unsigned char*>(out);
+  for (std::size_t i = 0; i < n;) {
+    if constexpr (sizeof(Unit) == 1) {
+      // Latin-1 text is mostly ASCII: eight characters at a time.
+      std::uint64_t v;
+      while (i + 8 <= n && (std::memcpy(&v, p + i, 8), (v & 0x8080808080808080u) == 0)) {
+        std::memcpy(w, &v, 8);
+        w += 8;
+        i += 8;
+      }
+      if (i == n) break;
+    }
+    std::uint32_t c = p[i++];
+    if (c < 0x80) {
+      *w++ = static_cast<unsigned char>(c);
+    } else if (c < 0x800) {
+      *w++ = static_cast<unsigned char>(0xC0 | (c >> 6));
+      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      if ((c & 0xF800) == 0xD800) return nullptr;
+      *w++ = static_cast<unsigned char>(0xE0 | (c >> 12));
+      *w++ = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
+      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
+    } else {
+      *w++ = static_cast<unsigned char>(0xF0 | (c >> 18));
+      *w++ = static_cast<unsigned char>(0x80 | ((c >> 12) & 0x3F));
+      *w++ = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
+      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
+    }
+  }
+  return reinterpret_cast<char*>(w);
+}
+
+}  // namespace
+
+char* Utf8Buffer::room(std::size_t bytes) {
+  if (bytes > capacity_) {
+    data_.reset(new char[bytes]);  // uninitialised: untouched pages cost nothing
+    capacity_ = bytes;
+  }
+  return data_.get();
+}
+
+bool TextBatch::utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const {
+  const Ref& r = refs_[i];
+  if (r.width == 0) {
+    out = {static_cast<const char*>(r.data), r.units};
+    return true;
+  }
+  char* begin = buffer.room(r.units * std::min(2u * r.width, 4u));
+  char* end = r.width == 1   ? to_utf8(static_cast<const std::uint8_t*>(r.data), r.units, begin)
+              : r.width == 2 ? to_utf8(static_cast<const std::uint16_t*>(r.data), r.units, begin)
+                             : to_utf8(static_cast<const std::uint32_t*>(r.data), r.units, begin);
+  if (!end) return false;
+  out = {begin, static_cast<std::size_t>(end - begin)};
+  return true;
+}
+
+void TextBatch::raise_unicode_error(std::size_t i) const {
+  Py_ssize_t size = 0;
+  if (!PyUnicode_AsUTF8AndSize(items_[i].ptr(), &size)) throw py::error_already_set();
+  throw py::value_error("text " + std::to_string(i) + " has no UTF-8 form");  // not reached
+}
+
+namespace {
+
+// Consecutive texts [begin, end) that one worker encodes in one go, their
+// ids in one buffer. Aligned to a cache line each, so that a worker filling
+// one task never shares a line with the caller reading the next.
+struct alignas(64) Task {
+  std::size_t begin = 0, end = 0;
+  std::vector<TokenId> ids;       // (tokens of texts begin..end-1, in order)
+  std::vector<std::size_t> ends;  // (texts encoded): where each text's ids end
+  std::atomic<bool> done{false};
+};
+
+// Tasks of about total / (8 per thread) bytes, within [4 KiB, 256 KiB]:
+// short texts are taken a few dozen at a time (a shared counter per text
+// would cost as much as encoding it), a long one alone, and eight tasks per
+// thread leave little idle at the end.
+std::vector<std::pair<std::size_t, std::size_t>> plan_tasks(const TextBatch& texts,
+                                                            unsigned threads) {
+  constexpr std::size_t kMinTask = 4 << 10, kMaxTask = 256 << 10;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) total += texts.cost(i);
+  std::size_t target =
+      std::clamp<std::size_t>(total / (std::size_t{threads} * 8), kMinTask, kMaxTask);
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t begin = 0, bytes = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    bytes += texts.cost(i) + 1;
+    if (bytes >= target) {
+      out.emplace_back(begin, i + 1);
+      begin = i + 1;
+      bytes = 0;
+    }
+  }
+  if (begin < texts.size()) out.emplace_back(begin, texts.size());
+  return out;
+}
+
+// The failure of the lowest text index seen so far.
+struct FirstFailure {
+  std::mutex mutex;
+  std::atomic<std::size_t> index{std::numeric_limits<std::size_t>::max()};
+  std::optional<TextFailure> failure;
+
+  void record(std::size_t i, TextFailure f) {
+    std::lock_guard lock(mutex);
+    if (i >= index.load(std::memory_order_relaxed)) return;
+    index.store(i, std::memory_order_relaxed);
+    failure = std::move(f);
+  }
+};
+
+// Each task's texts into result (a list of n NULL slots), under the GIL.
+void to_lists(const Task& task, PyObject* result) {
+  std::size_t from = 0;
+  for (std::size_t j = 0; j < task.ends.size(); ++j) {
+    std::span<const TokenId> ids(task.ids.data() + from, task.ends[j] - from);
+    PyList_SET_ITEM(result, static_cast<Py_ssize_t>(task.begin + j), to_list(ids).release().ptr());
+    from = task.ends[j];
+  }
+}
+
+}  // namespace
+
+py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned threads, bool lists,
+                     const TextFn& fn, const std::function<void(std::size_t)>& raise_special) {
+  // More threads than CPUs would only take turns on them.
+  threads = std::clamp(threads, 1u, std::max(1u, available_cpus()));
+  py::list result(lists ? texts.size() : 0);
+  auto plan = plan_tasks(texts, threads);
+  const std::size_t m = plan.size();
+  std::unique_ptr<Task[]> tasks(new Task[m]);
+  for (std::size_t t = 0; t < m; ++t) std::tie(tasks[t].begin, tasks[t].end) = plan[t];
+  FirstFailure failed;
+  std::size_t converted = 0;  // tasks [0, converted) are in result
+  auto convert_done = [&] {
+    while (converted < m && tasks[converted].done.load(std::memory_order_acquire)) {
+      to_lists(tasks[converted++], result.ptr());
+    }
+  };
+  {
+    py::gil_scoped_release release;
+    ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(threads, m)));
+    std::atomic<std::size_t> next{0};
+    pool.run([&](unsigned w) {
+      Engine::Lease scratch(engine);
+      Utf8Buffer buffer;
+      for (;;) {
+        // The caller turns finished tasks into lists while the others encode.
+        if (w == 0 && lists && converted < m &&
+            tasks[converted].done.load(std::memory_order_acquire)) {
+          py::gil_scoped_acquire gil;
+          convert_done();
+          continue;
+        }
+        std::size_t t = next.fetch_add(1, std::memory_order_relaxed);
+        if (t >= m || pool.stopping()) break;
+        Task& task = tasks[t];
+        std::size_t bytes = 0;
+        for (std::size_t i = task.begin; i < task.end; ++i) bytes += texts.cost(i);
+        task.ids.reserve(bytes / 3 + 16);  // about 4 bytes a token: rarely grown
+        task.ends.reserve(task.end - task.begin);
+        // Past a failing text nothing more is reported.
+        for (std::size_t i = task.begin;
+             i < task.end && i < failed.index.load(std::memory_order_relaxed); ++i) {
+          std::string_view text;
+          if (!texts.utf8(i, buffer, text)) {
+            failed.record(i, {TextFailure::Kind::kSurrogate, 0, {}});
+            break;
+          }
+          if (auto f = fn(i, text, task.ids, *scratch)) {
+            failed.record(i, std::move(*f));
+            break;
+          }
+          task.ends.push_back(task.ids.size());
+        }
+        task.done.store(true, std::memory_order_release);
+      }
+    });
+  }
+  if (failed.failure) {
+    const TextFailure& f = *failed.failure;
+    std::size_t i = failed.index.load();
+    switch (f.kind) {
+      case TextFailure::Kind::kSurrogate:
+        texts.raise_unicode_error(i);
+      case TextFailure::Kind::kSpecial:
+        if (raise_special) raise_special(f.special);
+        raise_error("text " + std::to_string(i) + " holds a disallowed special token");
+      case TextFailure::Kind::kError:
+        raise_error(f.message);
+    }
+  }
+  if (!lists) return py::none();
+  convert_done();
+  return result;
+}
+
+}  // namespace tok::python

@@ -1,0 +1,96 @@
+// The batch calls (tok.tiktoken's encode_batch and encode_ordinary_batch,
+// tok.Tokenizer's encode_batch and count_batch): a list of Python texts
+// encoded on several threads with as little as possible done under the GIL,
+// since only that part does not scale (issue 46).
+//  - The texts are read where CPython keeps them: an ASCII str and bytes
+//    in place, any other str transcoded from its 1-, 2- or 4-byte form to
+//    UTF-8 by the worker that encodes it, without the GIL (CPython's own
+//    conversion would run on the calling thread, under the GIL, for every
+//    text before the first could start).
+//  - Texts are grouped into tasks of consecutive texts (many short ones, or
+//    one long one), each with one flat id buffer.
+//  - The calling thread builds the result lists of finished tasks, taking
+//    the GIL only for that, while the other threads encode the rest.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bpe/tokenizer.hpp"
+#include "python/engine.hpp"
+
+namespace tok::python {
+
+namespace py = pybind11;
+
+// Room for texts transcoded to UTF-8, kept by a worker from text to text.
+// Grown without zero-filling: a str of 4-byte characters needs room for 4
+// UTF-8 bytes each, of which only those written are ever touched.
+class Utf8Buffer {
+ public:
+  char* room(std::size_t bytes);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t capacity_ = 0;
+};
+
+// The texts of one batch call, held (a tuple of new references, so a list
+// changed by another thread meanwhile frees nothing) and described for
+// reading without the GIL.
+class TextBatch {
+ public:
+  // Under the GIL. TypeError for an item that is neither str nor bytes.
+  explicit TextBatch(py::handle texts);
+
+  std::size_t size() const { return refs_.size(); }
+  // About how many bytes text i holds (its code units times their width).
+  std::size_t cost(std::size_t i) const { return refs_[i].units * refs_[i].width; }
+  // Text i as UTF-8: in place, or transcoded into `buffer`. False when the
+  // str holds a lone surrogate (no UTF-8 form). Needs no GIL.
+  bool utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const;
+  // Under the GIL: raises CPython's own UnicodeEncodeError for text i (one
+  // utf8() refused), which tok.tiktoken catches to retry as tiktoken does.
+  [[noreturn]] void raise_unicode_error(std::size_t i) const;
+
+ private:
+  struct Ref {
+    const void* data = nullptr;
+    std::size_t units = 0;  // code units at data
+    unsigned width = 0;     // 0: UTF-8 already (bytes, ASCII str); else 1, 2 or 4 bytes per unit
+  };
+  py::tuple items_;
+  std::vector<Ref> refs_;  // (size())
+};
+
+// Why a text stopped its batch. The batch reports the failure of the lowest
+// index, as tiktoken's batch, which encodes the texts in order, would.
+struct TextFailure {
+  enum class Kind { kSurrogate, kSpecial, kError } kind = Kind::kError;
+  std::size_t special = 0;  // kSpecial: index into the tokenizer's specials()
+  std::string message;      // kError: the encoder's message
+};
+
+// The work on one text: appends its ids to `out` (or records a count) and
+// returns nullopt, or says why it cannot. Called on any thread, without the
+// GIL; i is the text's index in the batch.
+using TextFn = std::function<std::optional<TextFailure>(
+    std::size_t i, std::string_view text, std::vector<bpe::TokenId>& out, bpe::EncodeScratch&)>;
+
+// Runs fn on every text on up to `threads` threads (the caller's among
+// them; no more than available_cpus()); called with the GIL held. With `lists`, returns the ids as
+// list[list[int]]; else None. A failure raises: kSurrogate as
+// raise_unicode_error, kError as ValueError, kSpecial through
+// raise_special. An exception on any thread (out of memory) is rethrown.
+py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned threads, bool lists,
+                     const TextFn& fn,
+                     const std::function<void(std::size_t special)>& raise_special = {});
+
+}  // namespace tok::python
