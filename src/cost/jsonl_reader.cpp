@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/json_error.hpp"
-#include "text/utf8.hpp"
+#include "text/pretokenizer.hpp"
 
 namespace tok::cost {
 namespace {
@@ -141,9 +141,9 @@ void append_utf8(std::uint32_t cp, std::string& out) {
 }
 
 // The scanner of read_document's fast path: one pass over a line that
-// accepts only strict JSON (RFC 8259, as nlohmann reads it: UTF-8 checked
-// byte by byte, \u escapes in valid surrogate pairs, no raw control bytes
-// in strings) and follows the field path as FieldFinder does, the last
+// accepts only strict JSON (RFC 8259, as nlohmann reads it: valid UTF-8 as
+// text/utf8.hpp defines it, \u escapes in valid surrogate pairs, no raw
+// control bytes in strings) and follows the field path as FieldFinder does, the last
 // occurrence of the path deciding. It answers "the line's document" or
 // "not sure": an error, and the rare valid forms it leaves to nlohmann
 // (escaped keys, numbers that might overflow a double, a UTF-8 byte order
@@ -158,6 +158,11 @@ class FieldScanner {
 
   // The target string's raw bytes (between its quotes), or false.
   bool scan(std::string_view& raw, bool& escaped) {
+    // The whole line's UTF-8 at once (vector code): outside strings any
+    // byte past ASCII is a syntax error anyway, so this checks exactly the
+    // strings, which the scan below then takes as they are.
+    const std::size_t size = static_cast<std::size_t>(end_ - p_);
+    if (text::valid_utf8_prefix({reinterpret_cast<const char*>(p_), size}) != size) return false;
     skip_space();
     if (p_ == end_ || *p_ != '{') return false;  // not an object, or a byte order mark
     if (!object(0, 0)) return false;
@@ -309,7 +314,8 @@ class FieldScanner {
   }
 
   // After the opening quote: to after the closing one. Eight bytes at a
-  // time while none is a quote, a backslash, a control byte or non-ASCII.
+  // time while none is a quote, a backslash or a control byte (the line's
+  // UTF-8 is already checked).
   bool string(bool& escaped) {
     constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
     for (;;) {
@@ -317,8 +323,8 @@ class FieldScanner {
         std::uint64_t v;
         std::memcpy(&v, p_, 8);
         const std::uint64_t quote = v ^ (kOnes * '"'), slash = v ^ (kOnes * '\\');
-        std::uint64_t hits = ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) |
-                             ((v - kOnes * 0x20) & ~v) | v;
+        std::uint64_t hits =
+            ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | ((v - kOnes * 0x20) & ~v);
         hits &= kHigh;
         if (hits) {
           // The lowest flagged byte is a true hit (a borrow only runs upward).
@@ -338,8 +344,6 @@ class FieldScanner {
         if (!escape()) return false;
       } else if (c < 0x20) {
         return false;
-      } else if (c >= 0x80) {
-        if (!utf8()) return false;
       } else {
         ++p_;
       }
@@ -377,15 +381,6 @@ class FieldScanner {
     return u;
   }
 
-  // One well-formed UTF-8 character (text/utf8.hpp's definition, which is
-  // also nlohmann's: no overlong forms, surrogates or code points past U+10FFFF).
-  bool utf8() {
-    std::size_t n = text::utf8::valid_char_length(
-        {reinterpret_cast<const char*>(p_), static_cast<std::size_t>(end_ - p_)});
-    p_ += n;
-    return n != 0;
-  }
-
   const unsigned char* p_;
   const unsigned char* end_;
   const JsonlField& f_;
@@ -397,14 +392,14 @@ class FieldScanner {
 // A scanned string's text: its escapes decoded (all checked by the scanner).
 void unescape(std::string_view raw, std::string& out) {
   out.clear();
-  out.reserve(raw.size());
+  out.reserve(raw.size());  // the text is never longer than its escaped form
   for (std::size_t i = 0; i < raw.size();) {
     const std::size_t slash = raw.find('\\', i);
     if (slash == std::string_view::npos) {
-      out.append(raw.substr(i));
+      out.append(raw.data() + i, raw.size() - i);
       break;
     }
-    out.append(raw.substr(i, slash - i));
+    out.append(raw.data() + i, slash - i);
     const char c = raw[slash + 1];
     i = slash + 2;
     switch (c) {
@@ -506,31 +501,30 @@ JsonlReader::JsonlReader(int fd, std::string name, std::size_t block, std::size_
 Result<bool> JsonlReader::next(JsonlBatch& batch) {
   batch.lines.clear();
   batch.bytes = 0;
-  buf_.erase(0, used_);
+  std::memmove(buf_.data(), buf_.data() + used_, size_ - used_);
+  size_ -= used_;
   used_ = 0;
   // Read until the buffer holds a newline past one block, or the input ends.
-  std::size_t last_nl = buf_.rfind('\n');
-  while (!eof_ && (buf_.size() < block_ || last_nl == std::string::npos)) {
-    std::size_t old = buf_.size();
-    buf_.resize(old + block_);
+  std::size_t last_nl = std::string_view(buf_.data(), size_).rfind('\n');
+  while (!eof_ && (size_ < block_ || last_nl == std::string::npos)) {
+    const std::size_t old = size_;
+    // Grown (and zero-filled) only when too small, not before every read.
+    if (buf_.size() < old + block_) buf_.resize(old + block_);
     ssize_t n;
     do {
       n = ::read(fd_, buf_.data() + old, block_);
     } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      buf_.resize(old);
-      return make_error("{}: cannot read: {}", name_, std::strerror(errno));
-    }
-    buf_.resize(old + static_cast<std::size_t>(n));
+    if (n < 0) return make_error("{}: cannot read: {}", name_, std::strerror(errno));
+    size_ = old + static_cast<std::size_t>(n);
     if (n == 0) eof_ = true;
     // Only the new bytes are searched: a long line costs one pass, not one per block.
-    std::size_t nl = std::string_view(buf_).substr(old).rfind('\n');
+    std::size_t nl = std::string_view(buf_.data() + old, size_ - old).rfind('\n');
     if (nl != std::string_view::npos) last_nl = old + nl;
     // With no newline in the buffer, all of it is one line (line_): past the
     // limit it is refused instead of growing without bound (/dev/zero).
-    if (last_nl == std::string::npos && buf_.size() > max_line_) return line_too_long(line_);
+    if (last_nl == std::string::npos && size_ > max_line_) return line_too_long(line_);
   }
-  std::size_t end = eof_ ? buf_.size() : last_nl + 1;
+  std::size_t end = eof_ ? size_ : last_nl + 1;
   if (end == 0) return false;
   std::string_view all(buf_.data(), end);
   std::size_t pos = 0;

@@ -92,7 +92,8 @@ class JsonlReader {
   std::string name_;
   std::size_t block_;
   std::size_t max_line_;
-  std::string buf_;
+  std::string buf_;         // (capacity) the first size_ bytes read, not yet handed out
+  std::size_t size_ = 0;    // bytes of buf_ that hold input
   std::size_t used_ = 0;    // bytes of buf_ handed out by the last next()
   std::uint64_t line_ = 1;  // number of the next line to hand out
   bool eof_ = false;
