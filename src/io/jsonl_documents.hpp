@@ -43,7 +43,7 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
                          bool skip_bad, std::vector<Slot>& slots, Doc&& doc, Flush&& flush,
                          JsonlStats& stats) {
   struct Range {
-    std::string text;  // the current document, reused
+    std::string scratch;  // the current document when it holds escapes, reused
     std::uint64_t documents = 0, text_bytes = 0, bad = 0;
     std::uint64_t error_line = 0, first_bad_line = 0;
     std::string error, first_bad;
@@ -70,13 +70,14 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
         Range& r = ranges[t];
         for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) {
           std::string reason;
-          LineKind k = read_document(batch.lines[i], field, r.text, reason);
+          std::string_view text;
+          LineKind k = read_document(batch.lines[i], field, text, r.scratch, reason);
           if (k == LineKind::kBlank) continue;
           if (k == LineKind::kDocument) {
-            Status st = doc(slots[t], std::string_view(r.text));
+            Status st = doc(slots[t], text);
             if (st.ok()) {
               ++r.documents;
-              r.text_bytes += r.text.size();
+              r.text_bytes += text.size();
               continue;
             }
             reason = st.error().message;

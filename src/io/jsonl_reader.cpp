@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/utf8.hpp"
 #include "formats/json_error.hpp"
+#include "text/pretokenizer.hpp"
 
 namespace tok::io {
 namespace {
@@ -112,6 +115,301 @@ class FieldFinder : public nlohmann::json_sax<json> {
   std::string syntax_;
 };
 
+int hex_digit(unsigned char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The scanner of read_document's fast path: one pass over a line that
+// accepts only strict JSON (RFC 8259, as nlohmann reads it: valid UTF-8 as
+// text/utf8.hpp defines it, \u escapes in valid surrogate pairs, no raw
+// control bytes in strings) and follows the field path as FieldFinder does, the last
+// occurrence of the path deciding. It answers "the line's document" or
+// "not sure": an error, and the rare valid forms it leaves to nlohmann
+// (escaped keys, numbers that might overflow a double, a UTF-8 byte order
+// mark, nesting past kJsonlMaxDepth), all go to the SAX reader.
+// Measured on scripts/bench/jsonl's corpus: the SAX reader took about a
+// fifth of `tok encode --jsonl`'s time, copying every string it met; this
+// scanner copies nothing but an escaped target string.
+class FieldScanner {
+ public:
+  FieldScanner(std::string_view line, const JsonlField& f)
+      : p_(reinterpret_cast<const unsigned char*>(line.data())), end_(p_ + line.size()), f_(f) {}
+
+  // The target string's raw bytes (between its quotes), or false.
+  bool scan(std::string_view& raw, bool& escaped) {
+    // The whole line's UTF-8 at once (vector code): outside strings any
+    // byte past ASCII is a syntax error anyway, so this checks exactly the
+    // strings, which the scan below then takes as they are.
+    const std::size_t size = static_cast<std::size_t>(end_ - p_);
+    if (text::valid_utf8_prefix({reinterpret_cast<const char*>(p_), size}) != size) return false;
+    skip_space();
+    if (p_ == end_ || *p_ != '{') return false;  // not an object, or a byte order mark
+    if (!object(0, 0)) return false;
+    skip_space();
+    if (p_ != end_ || !have_) return false;
+    raw = target_;
+    escaped = target_escaped_;
+    return true;
+  }
+
+ private:
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r' || *p_ == '\n')) ++p_;
+  }
+  int target() const { return static_cast<int>(f_.keys.size()); }
+
+  // A value at match depth `pending` (-1: off the path), nested `depth` deep.
+  bool value(int pending, std::size_t depth) {
+    if (p_ == end_) return false;
+    const bool at_target = pending == target();
+    switch (*p_) {
+      case '"': {
+        ++p_;
+        const unsigned char* begin = p_;
+        bool escaped = false;
+        if (!string(escaped)) return false;
+        if (at_target) {
+          target_ = {reinterpret_cast<const char*>(begin), static_cast<std::size_t>(p_ - 1 - begin)};
+          target_escaped_ = escaped;
+          have_ = true;
+        }
+        return true;
+      }
+      case '{':
+        if (at_target) have_ = false;
+        return object(pending >= 0 && pending < target() ? pending : -1, depth);
+      case '[':
+        if (at_target) have_ = false;
+        return array(depth);
+      case 't':
+        if (at_target) have_ = false;
+        return literal("true");
+      case 'f':
+        if (at_target) have_ = false;
+        return literal("false");
+      case 'n':
+        if (at_target) have_ = false;
+        return literal("null");
+      default:
+        if (at_target) have_ = false;
+        return number();
+    }
+  }
+
+  // At '{': keys at match depth m lead to depth m + 1 when they name keys[m].
+  bool object(int m, std::size_t depth) {
+    if (depth >= kJsonlMaxDepth) return false;
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_ || *p_ != '"') return false;
+      ++p_;
+      const unsigned char* begin = p_;
+      bool escaped = false;
+      if (!string(escaped) || escaped) return false;  // escaped keys: left to nlohmann
+      std::string_view key(reinterpret_cast<const char*>(begin),
+                           static_cast<std::size_t>(p_ - 1 - begin));
+      int pending = m >= 0 && key == f_.keys[static_cast<std::size_t>(m)] ? m + 1 : -1;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      skip_space();
+      if (!value(pending, depth + 1)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == '}') {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      skip_space();
+    }
+  }
+
+  bool array(std::size_t depth) {
+    if (depth >= kJsonlMaxDepth) return false;
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (!value(-1, depth + 1)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ']') {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      skip_space();
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
+        std::memcmp(p_, word.data(), word.size()) != 0) {
+      return false;
+    }
+    p_ += word.size();
+    return true;
+  }
+
+  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, and finite as a double
+  // for sure: nlohmann refuses one that overflows ("number overflow"), so
+  // a long one, or one with a three-digit exponent, is left to it.
+  bool number() {
+    const unsigned char* begin = p_;
+    auto digits = [this] {
+      const unsigned char* d = p_;
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+      return static_cast<std::size_t>(p_ - d);
+    };
+    if (p_ != end_ && *p_ == '-') ++p_;
+    if (p_ == end_) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (digits() == 0) {
+      return false;
+    }
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      if (digits() == 0) return false;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      std::size_t n = digits();
+      if (n == 0 || n > 2) return false;
+    }
+    return p_ - begin <= 200;  // under 10^201 * 10^99: finite
+  }
+
+  // After the opening quote: to after the closing one. Eight bytes at a
+  // time while none is a quote, a backslash or a control byte (the line's
+  // UTF-8 is already checked).
+  bool string(bool& escaped) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
+    for (;;) {
+      while (end_ - p_ >= 8) {
+        std::uint64_t v;
+        std::memcpy(&v, p_, 8);
+        const std::uint64_t quote = v ^ (kOnes * '"'), slash = v ^ (kOnes * '\\');
+        std::uint64_t hits =
+            ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | ((v - kOnes * 0x20) & ~v);
+        hits &= kHigh;
+        if (hits) {
+          // The lowest flagged byte is a true hit (a borrow only runs upward).
+          p_ += std::countr_zero(hits) / 8;
+          break;
+        }
+        p_ += 8;
+      }
+      if (p_ == end_) return false;
+      const unsigned char c = *p_;
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c == '\\') {
+        escaped = true;
+        if (!escape()) return false;
+      } else if (c < 0x20) {
+        return false;
+      } else {
+        ++p_;
+      }
+    }
+  }
+
+  // At '\\': one escape; \u escapes of UTF-16 surrogates only as a pair.
+  bool escape() {
+    if (end_ - p_ < 2) return false;
+    const unsigned char c = p_[1];
+    if (c != 'u') {
+      p_ += 2;
+      return c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' ||
+             c == 't';
+    }
+    int u = hex4(p_ + 2);
+    if (u < 0) return false;
+    p_ += 6;
+    if (u >= 0xDC00 && u <= 0xDFFF) return false;
+    if (u < 0xD800 || u > 0xDBFF) return true;
+    if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') return false;
+    int low = hex4(p_ + 2);
+    if (low < 0xDC00 || low > 0xDFFF) return false;
+    p_ += 6;
+    return true;
+  }
+  int hex4(const unsigned char* h) const {
+    if (end_ - h < 4) return -1;
+    int u = 0;
+    for (int i = 0; i < 4; ++i) {
+      int d = hex_digit(h[i]);
+      if (d < 0) return -1;
+      u = u * 16 + d;
+    }
+    return u;
+  }
+
+  const unsigned char* p_;
+  const unsigned char* end_;
+  const JsonlField& f_;
+  std::string_view target_;  // the last string at the path, raw
+  bool target_escaped_ = false;
+  bool have_ = false;  // the last value at the path is a string
+};
+
+// A scanned string's text: its escapes decoded (all checked by the scanner).
+void unescape(std::string_view raw, std::string& out) {
+  out.clear();
+  out.reserve(raw.size());  // the text is never longer than its escaped form
+  for (std::size_t i = 0; i < raw.size();) {
+    const std::size_t slash = raw.find('\\', i);
+    if (slash == std::string_view::npos) {
+      out.append(raw.data() + i, raw.size() - i);
+      break;
+    }
+    out.append(raw.data() + i, slash - i);
+    const char c = raw[slash + 1];
+    i = slash + 2;
+    switch (c) {
+      case 'b': out.push_back('\b'); continue;
+      case 'f': out.push_back('\f'); continue;
+      case 'n': out.push_back('\n'); continue;
+      case 'r': out.push_back('\r'); continue;
+      case 't': out.push_back('\t'); continue;
+      case 'u': break;
+      default: out.push_back(c); continue;  // '"', '\\', '/'
+    }
+    auto hex = [&raw](std::size_t at) {
+      std::uint32_t u = 0;
+      for (std::size_t k = 0; k < 4; ++k) {
+        u = u * 16 + static_cast<std::uint32_t>(hex_digit(static_cast<unsigned char>(raw[at + k])));
+      }
+      return u;
+    };
+    std::uint32_t cp = hex(i);
+    i += 4;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (hex(i + 2) - 0xDC00);
+      i += 6;
+    }
+    utf8::append(out, cp);  // never a surrogate: the scanner pairs them
+  }
+}
+
 }  // namespace
 
 Result<JsonlField> parse_jsonl_field(std::string_view dotted) {
@@ -133,8 +431,37 @@ Result<JsonlField> parse_jsonl_field(std::string_view dotted) {
   return f;
 }
 
+bool scan_document(std::string_view line, const JsonlField& field, std::string_view& text,
+                   std::string& scratch) {
+  std::string_view raw;
+  bool escaped = false;
+  if (!FieldScanner(line, field).scan(raw, escaped)) return false;
+  if (escaped) {
+    unescape(raw, scratch);
+    raw = scratch;
+  }
+  text = raw;
+  return true;
+}
+
+LineKind read_document(std::string_view line, const JsonlField& field, std::string_view& text,
+                       std::string& scratch, std::string& reason) {
+  if (scan_document(line, field, text, scratch)) return LineKind::kDocument;
+  LineKind kind = read_document_sax(line, field, scratch, reason);
+  text = scratch;
+  return kind;
+}
+
 LineKind read_document(std::string_view line, const JsonlField& field, std::string& text,
                        std::string& reason) {
+  std::string_view view;
+  LineKind kind = read_document(line, field, view, text, reason);
+  if (kind == LineKind::kDocument && view.data() != text.data()) text = view;
+  return kind;
+}
+
+LineKind read_document_sax(std::string_view line, const JsonlField& field, std::string& text,
+                           std::string& reason) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return LineKind::kBlank;
   // nlohmann's lexer reads a NUL byte as the end of its input, so the bytes
   // after one would be dropped silently. JSON has no raw NUL anywhere (in a
@@ -156,31 +483,30 @@ JsonlReader::JsonlReader(int fd, std::string name, std::size_t block, std::size_
 Result<bool> JsonlReader::next(JsonlBatch& batch) {
   batch.lines.clear();
   batch.bytes = 0;
-  buf_.erase(0, used_);
+  std::memmove(buf_.data(), buf_.data() + used_, size_ - used_);
+  size_ -= used_;
   used_ = 0;
   // Read until the buffer holds a newline past one block, or the input ends.
-  std::size_t last_nl = buf_.rfind('\n');
-  while (!eof_ && (buf_.size() < block_ || last_nl == std::string::npos)) {
-    std::size_t old = buf_.size();
-    buf_.resize(old + block_);
+  std::size_t last_nl = std::string_view(buf_.data(), size_).rfind('\n');
+  while (!eof_ && (size_ < block_ || last_nl == std::string::npos)) {
+    const std::size_t old = size_;
+    // Grown (and zero-filled) only when too small, not before every read.
+    if (buf_.size() < old + block_) buf_.resize(old + block_);
     ssize_t n;
     do {
       n = ::read(fd_, buf_.data() + old, block_);
     } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      buf_.resize(old);
-      return make_error("{}: cannot read: {}", name_, std::strerror(errno));
-    }
-    buf_.resize(old + static_cast<std::size_t>(n));
+    if (n < 0) return make_error("{}: cannot read: {}", name_, std::strerror(errno));
+    size_ = old + static_cast<std::size_t>(n);
     if (n == 0) eof_ = true;
     // Only the new bytes are searched: a long line costs one pass, not one per block.
-    std::size_t nl = std::string_view(buf_).substr(old).rfind('\n');
+    std::size_t nl = std::string_view(buf_.data() + old, size_ - old).rfind('\n');
     if (nl != std::string_view::npos) last_nl = old + nl;
     // With no newline in the buffer, all of it is one line (line_): past the
     // limit it is refused instead of growing without bound (/dev/zero).
-    if (last_nl == std::string::npos && buf_.size() > max_line_) return line_too_long(line_);
+    if (last_nl == std::string::npos && size_ > max_line_) return line_too_long(line_);
   }
-  std::size_t end = eof_ ? buf_.size() : last_nl + 1;
+  std::size_t end = eof_ ? size_ : last_nl + 1;
   if (end == 0) return false;
   std::string_view all(buf_.data(), end);
   std::size_t pos = 0;

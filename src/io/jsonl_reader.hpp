@@ -7,9 +7,16 @@
 // longer than kJsonlMaxLine is an error naming it, so a stream with no
 // newline (/dev/zero, a binary file) stops after that much instead of
 // growing the buffer until memory runs out.
-// read_document() extracts one line's field with nlohmann's SAX parser: no
-// tree is built, and nesting is bounded (kJsonlMaxDepth) so a hostile line
-// cannot exhaust the stack.
+// read_document() extracts one line's field in one pass of a scanner written
+// for this one question (jsonl_reader.cpp): it validates the whole line as
+// strict JSON, follows the field path and hands out the string as a view of
+// the line unless it holds escapes. Any line the scanner does not accept
+// (every error, and a few rare valid forms it leaves alone) is read again
+// by nlohmann's SAX parser, which gives every refusal its message; so the
+// messages are the SAX reader's by construction, and the scanner only has
+// to be right about the lines it accepts (tests/io/jsonl_reader_test.cpp
+// checks both agree on random and hostile lines). Nesting is bounded
+// (kJsonlMaxDepth) in both, so a hostile line cannot exhaust the stack.
 #pragma once
 
 #include <cstddef>
@@ -45,8 +52,20 @@ enum class LineKind { kDocument, kBlank, kBad };
 // `reason` for a line that is not JSON, lacks the field or holds something
 // other than a string there. With a key given twice, the last one counts
 // (as in Python's json module).
+// `text` views `line`, or `scratch` when the string holds escapes.
+LineKind read_document(std::string_view line, const JsonlField& field, std::string_view& text,
+                       std::string& scratch, std::string& reason);
+// The same, copying the text.
 LineKind read_document(std::string_view line, const JsonlField& field, std::string& text,
                        std::string& reason);
+// The scanner alone: true with the document's text (as above) for a line it
+// accepts, false for one it leaves to the SAX reader.
+bool scan_document(std::string_view line, const JsonlField& field, std::string_view& text,
+                   std::string& scratch);
+// The same read by nlohmann's SAX parser alone: the reference the scanner
+// must agree with, and the path that words every refusal.
+LineKind read_document_sax(std::string_view line, const JsonlField& field, std::string& text,
+                           std::string& reason);
 
 // Lines [0, lines.size()) are lines first_line, first_line + 1, ... (1-based)
 // of the input; each view excludes its '\n'.
@@ -73,7 +92,8 @@ class JsonlReader {
   std::string name_;
   std::size_t block_;
   std::size_t max_line_;
-  std::string buf_;
+  std::string buf_;         // (capacity) the first size_ bytes read, not yet handed out
+  std::size_t size_ = 0;    // bytes of buf_ that hold input
   std::size_t used_ = 0;    // bytes of buf_ handed out by the last next()
   std::uint64_t line_ = 1;  // number of the next line to hand out
   bool eof_ = false;
