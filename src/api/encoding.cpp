@@ -9,12 +9,9 @@ namespace tok {
 namespace {
 bpe::SpecialMode internal_mode(SpecialMode mode) {
   switch (mode) {
-    case SpecialMode::kAllow:
-      return bpe::SpecialMode::kAllow;
-    case SpecialMode::kText:
-      return bpe::SpecialMode::kText;
-    case SpecialMode::kError:
-      break;
+    case SpecialMode::kAllow: return bpe::SpecialMode::kAllow;
+    case SpecialMode::kText: return bpe::SpecialMode::kText;
+    case SpecialMode::kError: break;
   }
   return bpe::SpecialMode::kError;
 }
@@ -28,13 +25,9 @@ Result<Encoding> Encoding::load(std::string_view spec) {
   return Encoding(std::make_shared<const bpe::Tokenizer>(std::move(tokenizer)));
 }
 
-const std::string& Encoding::name() const {
-  return tokenizer_->name();
-}
+const std::string& Encoding::name() const { return tokenizer_->name(); }
 
-std::size_t Encoding::vocab_size() const {
-  return tokenizer_->vocab_size();
-}
+std::size_t Encoding::vocab_size() const { return tokenizer_->vocab_size(); }
 
 Result<std::vector<TokenId>> Encoding::encode(std::string_view text, SpecialMode mode) const {
   return tokenizer_->encode(text, internal_mode(mode));

@@ -39,9 +39,7 @@ void Tokenizer::for_each_piece(std::string_view text, F&& f) const {
 }
 
 namespace {
-bool is_space(char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r');
-}
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // Sinks: what the plan's tokens become. `pieces` gets a batch of pieces of
 // one run (views into `text`, the run after its transform); `to_input` is

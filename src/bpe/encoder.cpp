@@ -78,10 +78,10 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   constexpr std::uint64_t kNone = ~std::uint64_t{0};
   auto& syms = s.symbols;
   const std::uint32_t n = static_cast<std::uint32_t>(syms.size() - 1);  // < kHeapThreshold
-  std::uint64_t key[kHeapThreshold];      // rank << 32 | position, kNone: no pair
+  std::uint64_t key[kHeapThreshold];  // rank << 32 | position, kNone: no pair
   TokenId result[kHeapThreshold];
-  std::uint32_t next[kHeapThreshold];     // next live symbol (n: the sentinel)
-  std::uint32_t prev[kHeapThreshold];     // previous live symbol (UINT32_MAX: none)
+  std::uint32_t next[kHeapThreshold];  // next live symbol (n: the sentinel)
+  std::uint32_t prev[kHeapThreshold];  // previous live symbol (UINT32_MAX: none)
   std::uint64_t block_min[kHeapThreshold / 8];
   const std::uint32_t blocks = (n + 7) / 8;
   // The bytes of the pair starting at live symbol i (its next is live too).
@@ -108,7 +108,8 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
   };
   auto scan_block = [&](std::uint32_t b) {
     std::uint64_t m = kNone;
-    for (std::uint32_t i = 8 * b, e = std::min(n, 8 * b + 8); i < e; ++i) m = key[i] < m ? key[i] : m;
+    for (std::uint32_t i = 8 * b, e = std::min(n, 8 * b + 8); i < e; ++i)
+      m = key[i] < m ? key[i] : m;
     block_min[b] = m;
   };
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -271,7 +272,8 @@ void merge_heap(const MergeTable& table, std::string_view piece, std::uint32_t m
     std::uint32_t version;
   };
   std::vector<Link> links(n);
-  for (std::uint32_t i = 0; i < n; ++i) links[i] = {i == 0 ? kNone : i - 1, i + 1 < n ? i + 1 : kNone, 0};
+  for (std::uint32_t i = 0; i < n; ++i)
+    links[i] = {i == 0 ? kNone : i - 1, i + 1 < n ? i + 1 : kNone, 0};
   struct Entry {
     std::uint32_t rank, left, version;
     TokenId result;
@@ -551,8 +553,8 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
   std::size_t nhot[kPieceBatch];
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t len = pieces[i].size();
-    nhot[i] = len - 1 < HotCache::kMaxBytes ? s.hot.find(ShortKey{k0[i], k1[i]}, len, h[i], hot[i])
-                                            : 0;
+    nhot[i] =
+        len - 1 < HotCache::kMaxBytes ? s.hot.find(ShortKey{k0[i], k1[i]}, len, h[i], hot[i]) : 0;
     if (!nhot[i]) {
       table.prefetch(h[i]);
       if (s.shared) {

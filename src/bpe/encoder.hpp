@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bpe/merge_table.hpp"
 #include "bpe/hot_cache.hpp"
+#include "bpe/merge_table.hpp"
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 #include "bpe/shared_piece_cache.hpp"

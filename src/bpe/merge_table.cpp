@@ -159,7 +159,8 @@ void MergeTable::build_byte_pairs() {
     std::string_view t = bytes(id);
     // find's answer, not id: with two tokens of the same bytes, the pair
     // lookup it stands in for returns the one the index holds.
-    byte_pairs_[static_cast<unsigned char>(t[0]) | (static_cast<unsigned char>(t[1]) << 8)] = find(t);
+    byte_pairs_[static_cast<unsigned char>(t[0]) | (static_cast<unsigned char>(t[1]) << 8)] =
+        find(t);
   }
 }
 
@@ -171,7 +172,8 @@ void MergeTable::build_cuts() {
     const auto* b = reinterpret_cast<const unsigned char*>(t.data());
     for (std::size_t j = 1; j < t.size(); ++j) {
       if (!cuts::candidate(b, j)) continue;
-      keys.push_back(cuts::key(b + j, std::min<std::size_t>(j, 2), std::min<std::size_t>(t.size() - j, 2)));
+      keys.push_back(
+          cuts::key(b + j, std::min<std::size_t>(j, 2), std::min<std::size_t>(t.size() - j, 2)));
     }
   }
   // About 32 bits a key: a safe point is left uncut by mistake a few % of the time.
@@ -188,9 +190,10 @@ void MergeTable::build_cuts() {
 }
 
 void MergeTable::finish_cuts() {
-  cut_shift_ = cut_bits_.empty()
-                   ? 64
-                   : 64 - static_cast<unsigned>(std::countr_zero(std::uint64_t{cut_bits_.size()} * 64));
+  cut_shift_ =
+      cut_bits_.empty()
+          ? 64
+          : 64 - static_cast<unsigned>(std::countr_zero(std::uint64_t{cut_bits_.size()} * 64));
   cuts_usable_ = options_.initial == InitialSymbols::kBytes;
   for (unsigned c = 0; c < 256 && cuts_usable_; ++c) {
     TokenId id = byte_tokens_[c];

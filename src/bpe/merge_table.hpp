@@ -33,9 +33,9 @@ inline constexpr std::uint32_t kNoRank = UINT32_MAX;
 
 // How a piece becomes the initial symbols that merges then combine.
 enum class InitialSymbols : std::uint8_t {
-  kBytes,               // byte-level BPE: one symbol per byte (byte_token(b))
-  kCharsByteFallback,   // SentencePiece BPE: one symbol per UTF-8 character
-                        // when it is a token, else its bytes (byte_token(b))
+  kBytes,              // byte-level BPE: one symbol per byte (byte_token(b))
+  kCharsByteFallback,  // SentencePiece BPE: one symbol per UTF-8 character
+                       // when it is a token, else its bytes (byte_token(b))
 };
 
 struct PairInfo {
@@ -183,10 +183,10 @@ class MergeTable {
   static const std::uint32_t kSlotSizes;
 
   std::shared_ptr<const void> keeper_;  // owner of the image the arrays view, if any
-  TableArray<char> arena_;                 // all token bytes, concatenated
-  TableArray<std::size_t> offsets_;        // (size + 1): token id -> start in arena_
-  TableArray<std::uint8_t> present_;       // (size): 1 if the id has a token
-  TableArray<std::uint32_t> priority_;     // (size) ranked form only
+  TableArray<char> arena_;              // all token bytes, concatenated
+  TableArray<std::size_t> offsets_;     // (size + 1): token id -> start in arena_
+  TableArray<std::uint8_t> present_;    // (size): 1 if the id has a token
+  TableArray<std::uint32_t> priority_;  // (size) ranked form only
   Options options_;
   TokenId byte_tokens_[256];
   bool pairs_by_id_ = false;
@@ -196,7 +196,7 @@ class MergeTable {
   // bytes, its length and a hash tag inline, so a lookup of a token of up to 8
   // bytes (most words) touches one cache line and never the arena.
   struct IndexSlot {
-    std::uint64_t head = 0;  // first min(8, len) bytes, zero-padded
+    std::uint64_t head = 0;      // first min(8, len) bytes, zero-padded
     std::uint32_t id_plus1 = 0;  // 0 = empty
     std::uint32_t meta = 0;      // length (low 16 bits) | hash tag (high 16)
   };
@@ -233,9 +233,9 @@ class MergeTable {
   unsigned cut_shift_ = 64;
   bool cuts_usable_ = false;
   void build_cuts();
-  void finish_cuts();  // cut_shift_ and cuts_usable_ from the built or loaded table
+  void finish_cuts();                // cut_shift_ and cuts_usable_ from the built or loaded table
   std::vector<TokenId> byte_pairs_;  // 65536 entries, or empty
-  void build_byte_pairs();  // from the index, after build or load
+  void build_byte_pairs();           // from the index, after build or load
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.
   struct PairSlot {
     std::uint64_t key = UINT64_MAX;

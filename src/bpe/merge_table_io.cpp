@@ -34,20 +34,20 @@ constexpr std::uint32_t kVersion = 4;
 struct Header {
   char magic[8];
   std::uint32_t version;
-  std::uint32_t slot_sizes;     // sizeof(IndexSlot) << 16 | sizeof(PairSlot) << 8 | sizeof(size_t)
+  std::uint32_t slot_sizes;  // sizeof(IndexSlot) << 16 | sizeof(PairSlot) << 8 | sizeof(size_t)
   std::uint64_t hash_fingerprint;
-  std::uint64_t n;              // ids
-  std::uint64_t arena;          // bytes
-  std::uint64_t priorities;     // 0 or n
-  std::uint64_t byte_tokens;    // Options::byte_tokens.size()
+  std::uint64_t n;            // ids
+  std::uint64_t arena;        // bytes
+  std::uint64_t priorities;   // 0 or n
+  std::uint64_t byte_tokens;  // Options::byte_tokens.size()
   std::uint64_t index_cap;
   std::uint64_t pairs_cap;
   std::uint64_t filter_words;
   std::uint64_t cut_words;
-  std::uint64_t options;        // initial | whole_piece_lookup << 8 | pairs_by_id << 16 |
-                                // priority_is_id << 17
+  std::uint64_t options;  // initial | whole_piece_lookup << 8 | pairs_by_id << 16 |
+                          // priority_is_id << 17
   std::uint64_t unk;
-  std::uint64_t body_hash;      // checksum of everything after the header
+  std::uint64_t body_hash;  // checksum of everything after the header
 };
 
 // Changes whenever hash_bytes or hash_u64 change: the index stores positions
@@ -125,8 +125,8 @@ struct Reader {
 
 }  // namespace
 
-const std::uint32_t MergeTable::kSlotSizes =
-    static_cast<std::uint32_t>(sizeof(IndexSlot) << 16 | sizeof(PairSlot) << 8 | sizeof(std::size_t));
+const std::uint32_t MergeTable::kSlotSizes = static_cast<std::uint32_t>(
+    sizeof(IndexSlot) << 16 | sizeof(PairSlot) << 8 | sizeof(std::size_t));
 
 std::string MergeTable::serialize() const {
   Header h{};
@@ -175,10 +175,10 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
       !power_of_two_or_zero(h.filter_words) || !power_of_two_or_zero(h.cut_words) ||
-      (h.filter_words != 0 && h.priorities == 0) ||
-      h.n >= UINT32_MAX || (h.priorities != 0 && h.priorities != h.n) ||
-      (h.byte_tokens != 0 && h.byte_tokens != 256) || (h.options & 0xff) > 1 ||
-      (h.options & ~std::uint64_t{0x301ff}) != 0 || (h.unk != kNoToken && h.unk >= h.n)) {
+      (h.filter_words != 0 && h.priorities == 0) || h.n >= UINT32_MAX ||
+      (h.priorities != 0 && h.priorities != h.n) || (h.byte_tokens != 0 && h.byte_tokens != 256) ||
+      (h.options & 0xff) > 1 || (h.options & ~std::uint64_t{0x301ff}) != 0 ||
+      (h.unk != kNoToken && h.unk >= h.n)) {
     return make_error("inconsistent merge table header");
   }
   MergeTable t;
@@ -246,8 +246,8 @@ Status MergeTable::check_image(const std::vector<TokenId>& bytes256) const {
     if (bad) return make_error("index id out of range");
   }
   for (const PairSlot& s : pairs_) {
-    bad |= (s.key != UINT64_MAX) & ((s.info.result >= n) | ((s.key >> 32) >= n) |
-                                    ((s.key & 0xffffffffu) >= n));
+    bad |= (s.key != UINT64_MAX) &
+           ((s.info.result >= n) | ((s.key >> 32) >= n) | ((s.key & 0xffffffffu) >= n));
   }
   if (holes && !bad) {  // every result is in range by now
     for (const PairSlot& s : pairs_) bad |= s.key != UINT64_MAX && !present_[s.info.result];

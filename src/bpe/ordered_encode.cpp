@@ -88,7 +88,8 @@ Status encode_in_order(const Tokenizer& tk, std::string_view text,
                        const ChunkConsumer& consume, const std::function<Status()>& first) {
   TOK_ASSERT(mode != SpecialMode::kError && cuts.size() >= 1);
   const std::size_t nchunks = cuts.size() - 1;
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(nchunks, 1)));
+  threads =
+      static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(nchunks, 1)));
   // The calling thread is worker 0 (it runs `first` and consumes); the
   // others only encode. Fewer may start than asked for: the window follows
   // the threads there are.

@@ -52,7 +52,8 @@ inline bool has(const std::uint64_t* words, unsigned shift, std::uint64_t k) {
 }
 
 // May `piece` be cut at candidate point p (0 < p < size)? words/shift: the set.
-inline bool safe(const std::uint64_t* words, unsigned shift, std::string_view piece, std::size_t p) {
+inline bool safe(const std::uint64_t* words, unsigned shift, std::string_view piece,
+                 std::size_t p) {
   const auto* b = reinterpret_cast<const unsigned char*>(piece.data()) + p;
   const std::size_t n = piece.size();
   for (std::size_t llen = 1; llen <= 2 && llen <= p; ++llen) {

@@ -14,9 +14,7 @@ constexpr std::size_t kMaxSlots = std::size_t{1} << 20;  // 8 MiB
 // The smallest record: header, one token, one byte, rounded to 4.
 constexpr std::size_t kMinRecord = 12;
 
-std::size_t round4(std::size_t n) {
-  return (n + 3) & ~std::size_t{3};
-}
+std::size_t round4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
 
 }  // namespace
 

@@ -34,10 +34,9 @@ Tokenizer::Tokenizer(std::string name, MergeTable table, std::vector<text::PreTo
   constexpr std::string_view kProbe = "ab\ncd";
   can_cut_ = pre_.size() == 1 && pre_[0].safe_boundary(kProbe, 2, 2) < kProbe.size();
   // Longest match first when two specials start at the same place.
-  std::stable_sort(specials_.begin(), specials_.end(),
-                   [](const SpecialToken& a, const SpecialToken& b) {
-                     return a.text.size() > b.text.size();
-                   });
+  std::stable_sort(
+      specials_.begin(), specials_.end(),
+      [](const SpecialToken& a, const SpecialToken& b) { return a.text.size() > b.text.size(); });
 }
 
 bool Tokenizer::is_special(TokenId id) const {
@@ -57,8 +56,8 @@ std::string_view Tokenizer::token_bytes(TokenId id) const {
   return {};
 }
 
-std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view text,
-                                                            std::size_t from, Match which) const {
+std::pair<std::size_t, std::size_t> Tokenizer::find_special(std::string_view text, std::size_t from,
+                                                            Match which) const {
   if (specials_.empty()) return {std::string_view::npos, 0};
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   for (std::size_t i = from; i < text.size(); ++i) {
@@ -88,9 +87,7 @@ Status Tokenizer::check_no_specials(std::string_view text, std::uint64_t offset)
 }
 
 namespace {
-bool is_space_byte(char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r');
-}
+bool is_space_byte(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 }  // namespace
 
 bool Tokenizer::matches_specials(SpecialMode mode) const {

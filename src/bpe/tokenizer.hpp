@@ -111,8 +111,7 @@ class Tokenizer {
   Result<std::size_t> count(std::string_view text, SpecialMode mode, unsigned threads = 1) const;
   // The same on one thread with caller-owned scratch: a worker counting many
   // small files keeps its caches warm instead of starting cold per file.
-  Result<std::size_t> count(std::string_view text, SpecialMode mode,
-                            EncodeScratch& scratch) const;
+  Result<std::size_t> count(std::string_view text, SpecialMode mode, EncodeScratch& scratch) const;
 
   // Capabilities, stated here so that callers need not probe behaviour.
   // Can chunk_boundaries cut a text anywhere but at its ends?

@@ -49,11 +49,11 @@ class Trainer {
   TrainProgress* progress_;
 
   // Words: symbols of word w are symbols_[start_[w] .. start_[w] + len_[w]).
-  std::vector<TokenId> symbols_;       // (total bytes of words with >= 2 bytes)
-  std::vector<std::size_t> start_;     // (words)
-  std::vector<std::uint32_t> len_;     // (words) shrinks as pairs merge
-  std::vector<std::int64_t> count_;    // (words) occurrences in the corpus
-  std::vector<std::uint32_t> visited_; // (words) merge step (1-based) that last visited it
+  std::vector<TokenId> symbols_;        // (total bytes of words with >= 2 bytes)
+  std::vector<std::size_t> start_;      // (words)
+  std::vector<std::uint32_t> len_;      // (words) shrinks as pairs merge
+  std::vector<std::int64_t> count_;     // (words) occurrences in the corpus
+  std::vector<std::uint32_t> visited_;  // (words) merge step (1-based) that last visited it
 
   PairMap pair_index_;
   std::vector<PairStats> pairs_;      // (pairs seen) by dense index
@@ -92,8 +92,8 @@ TokenId Trainer::add_token(std::string bytes) {
 void Trainer::change(TokenId left, TokenId right, std::int64_t delta, std::uint32_t w) {
   std::uint64_t key = pair_key(left, right);
   bool inserted = false;
-  std::uint32_t i = pair_index_.find_or_insert(key, static_cast<std::uint32_t>(pairs_.size()),
-                                               &inserted);
+  std::uint32_t i =
+      pair_index_.find_or_insert(key, static_cast<std::uint32_t>(pairs_.size()), &inserted);
   if (inserted) {
     pairs_.emplace_back();
     keys_.push_back(key);
@@ -114,7 +114,8 @@ void Trainer::count_initial_pairs() {
   grown_.clear();
   queue_.reserve(pairs_.size());
   for (std::uint32_t i = 0; i < pairs_.size(); ++i) {
-    if (pairs_[i].count > 0) queue_.push_back({static_cast<std::uint64_t>(pairs_[i].count), keys_[i]});
+    if (pairs_[i].count > 0)
+      queue_.push_back({static_cast<std::uint64_t>(pairs_[i].count), keys_[i]});
   }
   std::make_heap(queue_.begin(), queue_.end(), queue_less);
 }

@@ -70,7 +70,8 @@ WordCounts count_words(const text::PreTokenizer& pre, std::span<const std::strin
     std::vector<std::size_t> cuts = count_chunk_cuts(pre, texts[t]);
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) chunks.push_back({t, cuts[k], cuts[k + 1]});
   }
-  ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(std::max(1u, threads), chunks.size())));
+  ThreadPool pool(
+      static_cast<unsigned>(std::min<std::size_t>(std::max(1u, threads), chunks.size())));
   std::vector<WordCounts> tables(pool.size());
   (void)pool.for_each(chunks.size(), [&](std::size_t c, unsigned w) {
     const Chunk& ch = chunks[c];

@@ -51,8 +51,8 @@ class WordCounts {
   void add_hashed(std::string_view word, std::uint64_t hash, std::uint64_t count);
   void grow();
 
-  std::string arena_;            // all word bytes, concatenated
-  std::vector<Entry> entries_;   // (size) in insertion order
+  std::string arena_;                 // all word bytes, concatenated
+  std::vector<Entry> entries_;        // (size) in insertion order
   std::vector<std::uint32_t> slots_;  // open addressing: entry index + 1, 0 = empty
   std::uint64_t mask_ = 0;
   std::uint64_t total_ = 0;

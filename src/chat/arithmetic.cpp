@@ -25,9 +25,7 @@ bool int_pow(std::int64_t base, std::int64_t exp, std::int64_t* out) {
   return true;
 }
 
-std::int64_t as_int(const Value& v) {
-  return v.kind == Kind::kInt ? v.i : v.b ? 1 : 0;
-}
+std::int64_t as_int(const Value& v) { return v.kind == Kind::kInt ? v.i : v.b ? 1 : 0; }
 
 }  // namespace
 

@@ -13,10 +13,36 @@ namespace tok::chat {
 
 enum class NodeKind {
   // Statements
-  kText, kIf, kFor, kSet, kMacro, kCallBlock, kFilterBlock, kBreak, kContinue, kComment,
+  kText,
+  kIf,
+  kFor,
+  kSet,
+  kMacro,
+  kCallBlock,
+  kFilterBlock,
+  kBreak,
+  kContinue,
+  kComment,
   // Expressions
-  kInt, kFloat, kString, kArray, kTuple, kObject, kIdent, kCall, kMember, kSlice, kUnary, kBinary,
-  kFilter, kTest, kSelect, kTernary, kKwarg, kSpread, kKwSpread
+  kInt,
+  kFloat,
+  kString,
+  kArray,
+  kTuple,
+  kObject,
+  kIdent,
+  kCall,
+  kMember,
+  kSlice,
+  kUnary,
+  kBinary,
+  kFilter,
+  kTest,
+  kSelect,
+  kTernary,
+  kKwarg,
+  kSpread,
+  kKwSpread
 };
 
 struct Node;
@@ -25,12 +51,12 @@ using NodeList = std::vector<NodePtr>;
 
 struct Node {
   NodeKind kind;
-  std::size_t pos = 0;    // byte offset in the preprocessed template
-  std::string str;        // text, identifier, string literal, operator, test or macro name
+  std::size_t pos = 0;  // byte offset in the preprocessed template
+  std::string str;      // text, identifier, string literal, operator, test or macro name
   std::int64_t ival = 0;
   double fval = 0;
-  bool flag = false;      // kMember: computed ([...]); kTest: negated
-  NodePtr x, y, z;        // see the parser for each kind's slots
+  bool flag = false;  // kMember: computed ([...]); kTest: negated
+  NodePtr x, y, z;    // see the parser for each kind's slots
   NodeList a, b;
 
   Node(NodeKind k, std::size_t p) : kind(k), pos(p) {}
@@ -53,7 +79,9 @@ struct Node {
 struct Program {
   std::vector<std::uint32_t> lines;  // the template line of each preprocessed byte (lexer.hpp)
   NodeList body;
-  std::size_t line_of(std::size_t pos) const { return lines.empty() ? 1 : lines[pos < lines.size() ? pos : lines.size() - 1]; }
+  std::size_t line_of(std::size_t pos) const {
+    return lines.empty() ? 1 : lines[pos < lines.size() ? pos : lines.size() - 1];
+  }
 };
 
 }  // namespace tok::chat

@@ -16,7 +16,7 @@ Value object_method(Interpreter& in, const Value& o, const std::string& name);
 // [[key, value], ...] of an object.
 Value object_items(Interpreter& in, const Object& o);
 // str.replace(from, to, count); count < 0: all.
-std::string replace_text(Interpreter& in, const std::string& s, const std::string& from, const std::string& to,
-                         std::int64_t count);
+std::string replace_text(Interpreter& in, const std::string& s, const std::string& from,
+                         const std::string& to, std::int64_t count);
 
 }  // namespace tok::chat

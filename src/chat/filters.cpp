@@ -23,10 +23,12 @@ int compare(Interpreter& in, const Value& a, const Value& b, bool case_sensitive
   bool an = a.is_number() || a.kind == Kind::kBool, bn = b.is_number() || b.kind == Kind::kBool;
   if (an && bn) return a.number() < b.number() ? -1 : a.number() > b.number() ? 1 : 0;
   if (a.kind == Kind::kString && b.kind == Kind::kString) {
-    std::string x = case_sensitive ? a.s : ascii_lower(a.s), y = case_sensitive ? b.s : ascii_lower(b.s);
+    std::string x = case_sensitive ? a.s : ascii_lower(a.s),
+                y = case_sensitive ? b.s : ascii_lower(b.s);
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  in.fail("cannot compare " + std::string(kind_name(a.kind)) + " with " + std::string(kind_name(b.kind)));
+  in.fail("cannot compare " + std::string(kind_name(a.kind)) + " with " +
+          std::string(kind_name(b.kind)));
 }
 
 // getAttributeValue: "a.b.0" through objects and arrays.
@@ -42,7 +44,8 @@ Value attribute_path(const Value& item, const std::string& path) {
     } else if (v.kind == Kind::kArray) {
       char* end = nullptr;
       long k = std::strtol(part.c_str(), &end, 10);
-      if (end == part.c_str() || k < 0 || static_cast<std::size_t>(k) >= v.arr->size()) return Value();
+      if (end == part.c_str() || k < 0 || static_cast<std::size_t>(k) >= v.arr->size())
+        return Value();
       v = (*v.arr)[static_cast<std::size_t>(k)];
     } else {
       return Value();
@@ -113,8 +116,8 @@ Value tojson(Interpreter& in, const Value& v, const Object& kw) {
   return Value::string(std::move(out));
 }
 
-Value array_filter(Interpreter& in, const Value& a, const std::string& name, const Args& pos, const Object& kw,
-                   bool called) {
+Value array_filter(Interpreter& in, const Value& a, const std::string& name, const Args& pos,
+                   const Object& kw, bool called) {
   const Array& items = *a.arr;
   if (name == "list") return a;
   if (name == "first") return items.empty() ? Value() : items.front();
@@ -162,12 +165,15 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
     const Value* cs = arg(pos, 1, kw, "case_sensitive");
     const Value* attr = arg(pos, 2, kw, "attribute");
     bool reverse = rev && truthy(*rev), case_sensitive = cs && truthy(*cs);
-    std::string path = !attr || attr->is_none() ? "" : attr->kind == Kind::kInt ? std::to_string(attr->i) : attr->s;
+    std::string path = !attr || attr->is_none()   ? ""
+                       : attr->kind == Kind::kInt ? std::to_string(attr->i)
+                                                  : attr->s;
     for (const auto& x : items) in.built(value_bytes(x));
     Array out = items;
     std::stable_sort(out.begin(), out.end(), [&](const Value& x, const Value& y) {
       in.work(1 + (path.empty() ? 0 : path.size() / 8));
-      Value vx = path.empty() ? x : attribute_path(x, path), vy = path.empty() ? y : attribute_path(y, path);
+      Value vx = path.empty() ? x : attribute_path(x, path),
+            vy = path.empty() ? y : attribute_path(y, path);
       int c = compare(in, vx, vy, case_sensitive);
       return reverse ? c > 0 : c < 0;
     });
@@ -218,9 +224,10 @@ Value array_filter(Interpreter& in, const Value& a, const std::string& name, con
   in.fail("unsupported filter '" + name + "' on an array");
 }
 
-Value string_filter(Interpreter& in, const Value& s, const std::string& name, const Args& pos, const Object& kw,
-                    bool called) {
-  if (!called && (name == "length" || name == "upper" || name == "lower" || name == "title" || name == "capitalize")) {
+Value string_filter(Interpreter& in, const Value& s, const std::string& name, const Args& pos,
+                    const Object& kw, bool called) {
+  if (!called && (name == "length" || name == "upper" || name == "lower" || name == "title" ||
+                  name == "capitalize")) {
     Value m = string_method(in, s.s, name);
     if (m.kind != Kind::kFunction) return m;
     Args none;
@@ -303,10 +310,12 @@ Value Interpreter::apply_filter(const Value& operand, const Node& filter, Env& e
     const Value* d = arg(pos, 0, kw, "default");
     Value fallback = d ? *d : name == "int" ? Value::integer(0) : Value::real(0);
     if (operand.kind == Kind::kString) {
-      return name == "int" ? parse_int(*this, operand.s, fallback) : parse_float(operand.s, fallback);
+      return name == "int" ? parse_int(*this, operand.s, fallback)
+                           : parse_float(operand.s, fallback);
     }
     if (operand.is_number()) return operand;
-    if (operand.kind == Kind::kBool) return name == "int" ? Value::integer(operand.b) : Value::real(operand.b);
+    if (operand.kind == Kind::kBool)
+      return name == "int" ? Value::integer(operand.b) : Value::real(operand.b);
     fail("cannot apply filter '" + name + "' to " + std::string(kind_name(operand.kind)));
   }
   if (name == "default" && called) {
@@ -330,8 +339,10 @@ Value Interpreter::apply_filter(const Value& operand, const Node& filter, Env& e
         work(operand.obj->size());
         return object_items(*this, *operand.obj);
       }
-      if (!called && name == "length") return Value::integer(static_cast<std::int64_t>(operand.obj->size()));
-      if (Value m = object_method(*this, operand, name); m.kind == Kind::kFunction) return m.fn->call(pos, kw);
+      if (!called && name == "length")
+        return Value::integer(static_cast<std::int64_t>(operand.obj->size()));
+      if (Value m = object_method(*this, operand, name); m.kind == Kind::kFunction)
+        return m.fn->call(pos, kw);
       fail("unsupported filter '" + name + "' on an object");
     case Kind::kBool:
       if (called) break;
@@ -358,7 +369,8 @@ bool Interpreter::apply_test(const std::string& name, const Value& v) {
   if (name == "callable") return v.kind == Kind::kFunction;
   if (name == "iterable") return v.kind == Kind::kArray || v.kind == Kind::kString;
   if (name == "mapping") return v.kind == Kind::kObject;
-  if (name == "sequence") return v.kind == Kind::kArray || v.kind == Kind::kObject || v.kind == Kind::kString;
+  if (name == "sequence")
+    return v.kind == Kind::kArray || v.kind == Kind::kObject || v.kind == Kind::kString;
   if (name == "lower") return v.kind == Kind::kString && v.s == ascii_lower(v.s);
   if (name == "upper") return v.kind == Kind::kString && v.s == ascii_upper(v.s);
   if (name == "odd" || name == "even") {

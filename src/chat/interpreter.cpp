@@ -15,7 +15,8 @@ struct ContinueSignal {};
 
 // The Python-style slice of n items: the indices it selects, in order. The
 // index runs in 128 bits: a step of 2^63-1 must not wrap it.
-std::vector<std::size_t> slice_indices(std::int64_t n, const Value& start, const Value& stop, const Value& step) {
+std::vector<std::size_t> slice_indices(std::int64_t n, const Value& start, const Value& stop,
+                                       const Value& step) {
   std::int64_t st = step.is_undefined() ? 1 : step.i;
   std::int64_t b, e;
   if (st >= 0) {
@@ -67,18 +68,22 @@ void Interpreter::check_size(std::size_t bytes) const {
 
 void Interpreter::work(std::size_t units) {
   steps_ += units;
-  if (steps_ > limits_.max_steps) fail("the template takes more than " + std::to_string(limits_.max_steps) + " steps");
+  if (steps_ > limits_.max_steps)
+    fail("the template takes more than " + std::to_string(limits_.max_steps) + " steps");
 }
 
 void Interpreter::built(std::size_t bytes) {
   bytes_ += bytes;
   if (bytes_ > limits_.max_memory) {
-    fail("the template's values take more than " + std::to_string(limits_.max_memory >> 20) + " MiB");
+    fail("the template's values take more than " + std::to_string(limits_.max_memory >> 20) +
+         " MiB");
   }
   copied(bytes);
 }
 
-PrintLimits Interpreter::print_limits() const { return {limits_.max_depth - depth_, limits_.max_output}; }
+PrintLimits Interpreter::print_limits() const {
+  return {limits_.max_depth - depth_, limits_.max_output};
+}
 
 Value Interpreter::make_namespace(Object o) {
   built(sizeof(Object) + o.entries.size() * sizeof(o.entries[0]));
@@ -104,7 +109,8 @@ Interpreter::Nest::Nest(Interpreter& in) : in_(in) {
   }
   if (in_.stack_floor_ && static_cast<const char*>(__builtin_frame_address(0)) < in_.stack_floor_) {
     --in_.depth_;
-    in_.fail("the template nests too deeply for the stack (calls, blocks and expressions together)");
+    in_.fail(
+        "the template nests too deeply for the stack (calls, blocks and expressions together)");
   }
 }
 
@@ -141,8 +147,14 @@ Value Interpreter::eval(const Node& n, Env& env) {
     case NodeKind::kComment: v = Value::none(); break;
     case NodeKind::kIf: v = Value::string(block(truthy(eval(*n.x, env)) ? n.a : n.b, env)); break;
     case NodeKind::kFor: v = Value::string(for_loop(n, env)); break;
-    case NodeKind::kSet: set(n, env); v = Value::none(); break;
-    case NodeKind::kMacro: macro(n, env); v = Value::none(); break;
+    case NodeKind::kSet:
+      set(n, env);
+      v = Value::none();
+      break;
+    case NodeKind::kMacro:
+      macro(n, env);
+      v = Value::none();
+      break;
     case NodeKind::kCallBlock: v = Value::string(call_block(n, env)); break;
     case NodeKind::kFilterBlock: v = apply_filter(Value::string(block(n.a, env)), *n.x, env); break;
     case NodeKind::kBreak: throw BreakSignal{};
@@ -186,7 +198,8 @@ Value Interpreter::literal(const Node& n, Env& env) {
       Object o;
       for (std::size_t k = 0; k < n.a.size(); ++k) {
         Value key = eval(*n.a[k], env);
-        if (key.kind != Kind::kString) fail("object keys must be strings, got " + std::string(kind_name(key.kind)));
+        if (key.kind != Kind::kString)
+          fail("object keys must be strings, got " + std::string(kind_name(key.kind)));
         Value val = eval(*n.b[k], env);
         built(key.s.size() + value_bytes(val));
         work(o.size());  // Object::set looks for the key
@@ -269,18 +282,21 @@ Value Interpreter::binary(const Node& n, Env& env) {
 }
 
 Value Interpreter::slice(const Value& object, const Node& s, Env& env) {
-  if (object.kind != Kind::kArray && object.kind != Kind::kString) fail("only arrays and strings can be sliced");
+  if (object.kind != Kind::kArray && object.kind != Kind::kString)
+    fail("only arrays and strings can be sliced");
   Value parts[3];
   const Node* nodes[3] = {s.x.get(), s.y.get(), s.z.get()};
   for (int k = 0; k < 3; ++k) {
     if (nodes[k]) parts[k] = eval(*nodes[k], env);
-    if (parts[k].kind != Kind::kInt && !parts[k].is_undefined()) fail("slice bounds must be integers");
+    if (parts[k].kind != Kind::kInt && !parts[k].is_undefined())
+      fail("slice bounds must be integers");
   }
   if (parts[2].kind == Kind::kInt && parts[2].i == 0) fail("slice step cannot be zero");
   if (object.kind == Kind::kArray) {
     work(object.arr->size());
     Array out;
-    for (std::size_t k : slice_indices(static_cast<std::int64_t>(object.arr->size()), parts[0], parts[1], parts[2])) {
+    for (std::size_t k : slice_indices(static_cast<std::int64_t>(object.arr->size()), parts[0],
+                                       parts[1], parts[2])) {
       built(value_bytes((*object.arr)[k]));
       out.push_back((*object.arr)[k]);
     }
@@ -290,7 +306,9 @@ Value Interpreter::slice(const Value& object, const Node& s, Env& env) {
   work(object.s.size() / 16);
   std::vector<std::string> cps = code_points(object.s);
   std::string out;
-  for (std::size_t k : slice_indices(static_cast<std::int64_t>(cps.size()), parts[0], parts[1], parts[2])) out += cps[k];
+  for (std::size_t k :
+       slice_indices(static_cast<std::int64_t>(cps.size()), parts[0], parts[1], parts[2]))
+    out += cps[k];
   built(out.size());
   return Value::string(std::move(out));
 }
@@ -313,7 +331,8 @@ void Interpreter::args(const NodeList& nodes, Env& env, std::vector<Value>& pos,
   for (const auto& a : nodes) {
     if (a->kind == NodeKind::kSpread) {
       Value v = eval(*a->x, env);
-      if (v.kind != Kind::kArray) fail("cannot unpack " + std::string(kind_name(v.kind)) + " with '*'");
+      if (v.kind != Kind::kArray)
+        fail("cannot unpack " + std::string(kind_name(v.kind)) + " with '*'");
       work(v.arr->size());
       pos.insert(pos.end(), v.arr->begin(), v.arr->end());
     } else if (a->kind != NodeKind::kKwarg && a->kind != NodeKind::kKwSpread) {
@@ -326,7 +345,8 @@ void Interpreter::args(const NodeList& nodes, Env& env, std::vector<Value>& pos,
       kw.set(a->str, eval(*a->x, env));
     } else if (a->kind == NodeKind::kKwSpread) {
       Value v = eval(*a->x, env);
-      if (v.kind != Kind::kObject) fail("'**' needs a mapping, got " + std::string(kind_name(v.kind)));
+      if (v.kind != Kind::kObject)
+        fail("'**' needs a mapping, got " + std::string(kind_name(v.kind)));
       for (const auto& [k, val] : v.obj->entries) {
         work(kw.size() + 1);
         if (kw.find(k)) fail("keyword argument '" + k + "' given twice");
@@ -342,10 +362,12 @@ Value Interpreter::call(const Node& n, Env& env) {
   args(n.a, env, pos, kw);
   Value fn = eval(*n.x, env);
   if (fn.kind != Kind::kFunction) {
-    std::string what = n.x->kind == NodeKind::kIdent   ? "'" + n.x->str + "'"
-                       : n.x->kind == NodeKind::kMember && !n.x->flag ? "method '" + n.x->y->str + "'"
-                                                                      : "a value";
-    fail("cannot call " + what + ": it is " + std::string(kind_name(fn.kind)) + " (unsupported function or method?)");
+    std::string what = n.x->kind == NodeKind::kIdent ? "'" + n.x->str + "'"
+                       : n.x->kind == NodeKind::kMember && !n.x->flag
+                           ? "method '" + n.x->y->str + "'"
+                           : "a value";
+    fail("cannot call " + what + ": it is " + std::string(kind_name(fn.kind)) +
+         " (unsupported function or method?)");
   }
   return call_function(fn, pos, kw, &env);
 }
@@ -353,7 +375,8 @@ Value Interpreter::call(const Node& n, Env& env) {
 // Calls fn with `calling_env` as the scope macros see; the scope is restored
 // however the call ends (an error, or a `break` inside a macro unwinding to
 // the caller's loop).
-Value Interpreter::call_function(const Value& fn, std::vector<Value>& pos, Object& kw, Env* calling_env) {
+Value Interpreter::call_function(const Value& fn, std::vector<Value>& pos, Object& kw,
+                                 Env* calling_env) {
   struct Restore {
     Interpreter& in;
     Env* saved;
@@ -374,15 +397,19 @@ void Interpreter::set(const Node& n, Env& env) {
   if (target.kind == NodeKind::kIdent) {
     env.set(target.str, std::move(rhs));
   } else if (target.kind == NodeKind::kTuple) {
-    if (rhs.kind != Kind::kArray) fail("cannot unpack " + std::string(kind_name(rhs.kind)) + " in set");
+    if (rhs.kind != Kind::kArray)
+      fail("cannot unpack " + std::string(kind_name(rhs.kind)) + " in set");
     if (rhs.arr->size() != target.a.size()) fail("wrong number of items to unpack in set");
     for (std::size_t k = 0; k < target.a.size(); ++k) {
       if (target.a[k]->kind != NodeKind::kIdent) fail("cannot unpack to a non-name in set");
       env.set(target.a[k]->str, (*rhs.arr)[k]);
     }
-  } else if (target.kind == NodeKind::kMember && !target.flag && target.y->kind == NodeKind::kIdent) {
+  } else if (target.kind == NodeKind::kMember && !target.flag &&
+             target.y->kind == NodeKind::kIdent) {
     Value object = eval(*target.x, env);
-    if (object.kind != Kind::kNamespace) fail("cannot set an attribute of " + std::string(kind_name(object.kind)) + " (only of a namespace)");
+    if (object.kind != Kind::kNamespace)
+      fail("cannot set an attribute of " + std::string(kind_name(object.kind)) +
+           " (only of a namespace)");
     work(object.obj->size());
     object.obj->set(target.y->str, std::move(rhs));
   } else {
@@ -399,14 +426,16 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
     for (const auto& e : iterable.obj->entries) keys.push_back(Value::string(e.first));
     iterable = Value::array(std::move(keys));
   }
-  if (iterable.kind != Kind::kArray) fail("for loop over " + std::string(kind_name(iterable.kind)) + " (needs an array or object)");
+  if (iterable.kind != Kind::kArray)
+    fail("for loop over " + std::string(kind_name(iterable.kind)) + " (needs an array or object)");
   auto bind = [&](Env& e, const Value& item) {
     copied(value_bytes(item));
     if (n.x->kind == NodeKind::kIdent) {
       e.set(n.x->str, item);
       return;
     }
-    if (item.kind != Kind::kArray) fail("cannot unpack " + std::string(kind_name(item.kind)) + " in for");
+    if (item.kind != Kind::kArray)
+      fail("cannot unpack " + std::string(kind_name(item.kind)) + " in for");
     if (item.arr->size() != n.x->a.size()) fail("wrong number of items to unpack in for");
     for (std::size_t k = 0; k < n.x->a.size(); ++k) {
       if (n.x->a[k]->kind != NodeKind::kIdent) fail("cannot unpack to a non-name in for");
@@ -457,8 +486,8 @@ std::string Interpreter::for_loop(const Node& n, Env& env) {
   return out;
 }
 
-void Interpreter::bind_params(const NodeList& params, const std::string& name, std::vector<Value>& pos, Object& kw,
-                              Env& scope) {
+void Interpreter::bind_params(const NodeList& params, const std::string& name,
+                              std::vector<Value>& pos, Object& kw, Env& scope) {
   std::vector<std::pair<std::string, const Node*>> defaults;
   for (std::size_t k = 0; k < params.size(); ++k) {
     const Node& p = *params[k];
@@ -492,10 +521,10 @@ void Interpreter::bind_params(const NodeList& params, const std::string& name, s
 void Interpreter::macro(const Node& n, Env& env) {
   const Node* node = &n;
   env.set(n.str, Value::function([this, node](std::vector<Value>& pos, Object& kw) {
-    Env scope(calling_env_);
-    bind_params(node->a, node->str, pos, kw, scope);
-    return Value::string(block(node->b, scope));
-  }));
+            Env scope(calling_env_);
+            bind_params(node->a, node->str, pos, kw, scope);
+            return Value::string(block(node->b, scope));
+          }));
 }
 
 std::string Interpreter::call_block(const Node& n, Env& env) {

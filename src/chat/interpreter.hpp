@@ -115,8 +115,8 @@ class Interpreter {
   std::string for_loop(const Node& n, Env& env);
   void macro(const Node& n, Env& env);
   std::string call_block(const Node& n, Env& env);
-  void bind_params(const NodeList& params, const std::string& name, std::vector<Value>& pos, Object& kw,
-                   Env& scope);
+  void bind_params(const NodeList& params, const std::string& name, std::vector<Value>& pos,
+                   Object& kw, Env& scope);
 
   Limits limits_;
   std::size_t steps_ = 0;

@@ -9,8 +9,9 @@ namespace tok::chat {
 namespace {
 
 bool is_js_space(unsigned cp) {
-  return cp == ' ' || (cp >= 0x09 && cp <= 0x0d) || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
-         cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000 || cp == 0xfeff;
+  return cp == ' ' || (cp >= 0x09 && cp <= 0x0d) || cp == 0xa0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
+         cp == 0x205f || cp == 0x3000 || cp == 0xfeff;
 }
 
 }  // namespace
@@ -54,13 +55,15 @@ std::vector<std::string> code_points(std::string_view s) {
 
 std::string ascii_upper(std::string_view s) {
   std::string r(s);
-  for (char& c : r) if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+  for (char& c : r)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
   return r;
 }
 
 std::string ascii_lower(std::string_view s) {
   std::string r(s);
-  for (char& c : r) if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  for (char& c : r)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
   return r;
 }
 

@@ -21,7 +21,8 @@ bool line_start(std::string_view s, std::size_t pos) {
   char c = s[pos - 1];
   if (c == '\n' || c == '\r') return true;
   // U+2028 / U+2029 (E2 80 A8 / A9) also end lines.
-  return pos >= 3 && s.substr(pos - 3, 2) == "\xe2\x80" && (s[pos - 1] == '\xa8' || s[pos - 1] == '\xa9');
+  return pos >= 3 && s.substr(pos - 3, 2) == "\xe2\x80" &&
+         (s[pos - 1] == '\xa8' || s[pos - 1] == '\xa9');
 }
 
 // Appends in[from, from + n) with the lines it came from.
@@ -39,7 +40,9 @@ Source lstrip_blocks(const Source& in) {
     if (line_start(s, p)) {
       std::size_t q = p;
       while (q < s.size() && (s[q] == ' ' || s[q] == '\t')) ++q;
-      if (q + 1 < s.size() && s[q] == '{' && (s[q + 1] == '#' || s[q + 1] == '%' || s[q + 1] == '-')) p = q;
+      if (q + 1 < s.size() && s[q] == '{' &&
+          (s[q + 1] == '#' || s[q + 1] == '%' || s[q + 1] == '-'))
+        p = q;
     }
     append(out, in, p++, 1);
   }
@@ -52,7 +55,8 @@ Source trim_blocks(const Source& in) {
   Source out;
   for (std::size_t p = 0; p < s.size(); ++p) {
     append(out, in, p, 1);
-    if (p + 2 < s.size() && (s[p] == '#' || s[p] == '%' || s[p] == '-') && s[p + 1] == '}' && s[p + 2] == '\n') {
+    if (p + 2 < s.size() && (s[p] == '#' || s[p] == '%' || s[p] == '-') && s[p + 1] == '}' &&
+        s[p + 2] == '\n') {
       append(out, in, p + 1, 1);
       p += 2;
     }
@@ -112,16 +116,21 @@ struct Mapping {
 
 // Order matters: "**" before "*", "//" before "/", "<=" before "<".
 const Mapping kMappings[] = {
-    {"{%", TokenType::kOpenStatement}, {"%}", TokenType::kCloseStatement},
+    {"{%", TokenType::kOpenStatement},  {"%}", TokenType::kCloseStatement},
     {"{{", TokenType::kOpenExpression}, {"}}", TokenType::kCloseExpression},
-    {"(", TokenType::kOpenParen}, {")", TokenType::kCloseParen}, {"{", TokenType::kOpenBrace},
-    {"}", TokenType::kCloseBrace}, {"[", TokenType::kOpenBracket}, {"]", TokenType::kCloseBracket},
-    {",", TokenType::kComma}, {".", TokenType::kDot}, {":", TokenType::kColon}, {"|", TokenType::kPipe},
-    {"<=", TokenType::kComparison}, {">=", TokenType::kComparison}, {"==", TokenType::kComparison},
-    {"!=", TokenType::kComparison}, {"<", TokenType::kComparison}, {">", TokenType::kComparison},
-    {"+", TokenType::kAdditive}, {"-", TokenType::kAdditive}, {"~", TokenType::kAdditive},
-    {"**", TokenType::kPower}, {"*", TokenType::kMultiplicative}, {"//", TokenType::kMultiplicative},
-    {"/", TokenType::kMultiplicative}, {"%", TokenType::kMultiplicative}, {"=", TokenType::kEquals},
+    {"(", TokenType::kOpenParen},       {")", TokenType::kCloseParen},
+    {"{", TokenType::kOpenBrace},       {"}", TokenType::kCloseBrace},
+    {"[", TokenType::kOpenBracket},     {"]", TokenType::kCloseBracket},
+    {",", TokenType::kComma},           {".", TokenType::kDot},
+    {":", TokenType::kColon},           {"|", TokenType::kPipe},
+    {"<=", TokenType::kComparison},     {">=", TokenType::kComparison},
+    {"==", TokenType::kComparison},     {"!=", TokenType::kComparison},
+    {"<", TokenType::kComparison},      {">", TokenType::kComparison},
+    {"+", TokenType::kAdditive},        {"-", TokenType::kAdditive},
+    {"~", TokenType::kAdditive},        {"**", TokenType::kPower},
+    {"*", TokenType::kMultiplicative},  {"//", TokenType::kMultiplicative},
+    {"/", TokenType::kMultiplicative},  {"%", TokenType::kMultiplicative},
+    {"=", TokenType::kEquals},
 };
 
 class Lexer {
@@ -142,7 +151,9 @@ class Lexer {
     return false;
   }
   char at(std::size_t i) const { return i < s_.size() ? s_[i] : '\0'; }
-  void push(TokenType t, std::string v, std::size_t pos) { tokens_.push_back(Token{t, std::move(v), pos}); }
+  void push(TokenType t, std::string v, std::size_t pos) {
+    tokens_.push_back(Token{t, std::move(v), pos});
+  }
   bool last_is(TokenType t) const { return !tokens_.empty() && tokens_.back().type == t; }
 
   void strip_trailing_space() {
@@ -163,7 +174,8 @@ class Lexer {
         if (e == 'x' || e == 'u') {
           std::size_t len = e == 'x' ? 2 : 4;
           std::string hex = s_.substr(p_, len);
-          if (hex.size() != len || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+          if (hex.size() != len ||
+              hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
             return fail("invalid escape sequence \\" + std::string(1, e) + hex, start);
           }
           unsigned cp = static_cast<unsigned>(std::stoul(hex, nullptr, 16));
@@ -173,9 +185,9 @@ class Lexer {
           p_ += len;
           continue;
         }
-        static const std::pair<char, char> kEscapes[] = {{'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'b', '\b'},
-                                                         {'f', '\f'}, {'v', '\v'}, {'\'', '\''}, {'"', '"'},
-                                                         {'\\', '\\'}};
+        static const std::pair<char, char> kEscapes[] = {{'n', '\n'},  {'t', '\t'}, {'r', '\r'},
+                                                         {'b', '\b'},  {'f', '\f'}, {'v', '\v'},
+                                                         {'\'', '\''}, {'"', '"'},  {'\\', '\\'}};
         bool found = false;
         for (auto [k, v] : kEscapes) {
           if (k == e) {
@@ -240,10 +252,12 @@ bool Lexer::sign(char c) {
 }
 
 bool Lexer::step() {
-  if (tokens_.empty() || last_is(TokenType::kCloseStatement) || last_is(TokenType::kCloseExpression) ||
-      last_is(TokenType::kComment)) {
+  if (tokens_.empty() || last_is(TokenType::kCloseStatement) ||
+      last_is(TokenType::kCloseExpression) || last_is(TokenType::kComment)) {
     std::size_t start = p_;
-    while (p_ < s_.size() && !(s_[p_] == '{' && (at(p_ + 1) == '%' || at(p_ + 1) == '{' || at(p_ + 1) == '#'))) ++p_;
+    while (p_ < s_.size() &&
+           !(s_[p_] == '{' && (at(p_ + 1) == '%' || at(p_ + 1) == '{' || at(p_ + 1) == '#')))
+      ++p_;
     if (p_ > start) {
       push(TokenType::kText, s_.substr(start, p_ - start), start);
       return true;
@@ -268,7 +282,8 @@ bool Lexer::step() {
   }
   char c = s_[p_];
   if (c == '-' || c == '+') {
-    if (tokens_.empty() || last_is(TokenType::kText)) return fail(std::string("unexpected character '") + c + "'", p_);
+    if (tokens_.empty() || last_is(TokenType::kText))
+      return fail(std::string("unexpected character '") + c + "'", p_);
     TokenType t = tokens_.back().type;
     if (t != TokenType::kIdentifier && t != TokenType::kNumber && t != TokenType::kString &&
         t != TokenType::kCloseParen && t != TokenType::kCloseBracket) {

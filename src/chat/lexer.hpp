@@ -15,10 +15,31 @@
 namespace tok::chat {
 
 enum class TokenType {
-  kText, kNumber, kString, kIdentifier, kEquals, kOpenParen, kCloseParen, kOpenStatement,
-  kCloseStatement, kOpenExpression, kCloseExpression, kOpenBracket, kCloseBracket, kOpenBrace,
-  kCloseBrace, kComma, kDot, kColon, kPipe, kAdditive, kMultiplicative, kPower, kComparison,
-  kUnary, kComment
+  kText,
+  kNumber,
+  kString,
+  kIdentifier,
+  kEquals,
+  kOpenParen,
+  kCloseParen,
+  kOpenStatement,
+  kCloseStatement,
+  kOpenExpression,
+  kCloseExpression,
+  kOpenBracket,
+  kCloseBracket,
+  kOpenBrace,
+  kCloseBrace,
+  kComma,
+  kDot,
+  kColon,
+  kPipe,
+  kAdditive,
+  kMultiplicative,
+  kPower,
+  kComparison,
+  kUnary,
+  kComment
 };
 
 struct Token {

@@ -13,12 +13,14 @@ namespace {
 
 using Args = std::vector<Value>;
 
-bool starts_or_ends(Interpreter& in, const std::string& s, const Args& args, bool start, const char* name) {
+bool starts_or_ends(Interpreter& in, const std::string& s, const Args& args, bool start,
+                    const char* name) {
   if (args.empty()) in.fail(std::string(name) + "() needs an argument");
   auto test = [&](const Value& p) {
     if (p.kind != Kind::kString) in.fail(std::string(name) + "() takes strings");
     if (p.s.size() > s.size()) return false;
-    return start ? s.compare(0, p.s.size(), p.s) == 0 : s.compare(s.size() - p.s.size(), p.s.size(), p.s) == 0;
+    return start ? s.compare(0, p.s.size(), p.s) == 0
+                 : s.compare(s.size() - p.s.size(), p.s.size(), p.s) == 0;
   };
   if (args[0].kind == Kind::kArray) {
     in.work(args[0].arr->size());
@@ -64,7 +66,8 @@ Value split(Interpreter& in, const std::string& s, const Args& args) {
   std::size_t p = 0;
   while (true) {
     std::size_t q = s.find(sep.s, p);
-    if (q == std::string::npos || (maxsplit != -1 && static_cast<std::int64_t>(out.size()) >= maxsplit)) {
+    if (q == std::string::npos ||
+        (maxsplit != -1 && static_cast<std::int64_t>(out.size()) >= maxsplit)) {
       add(s.substr(p));
       break;
     }
@@ -78,7 +81,8 @@ std::string title_case(const std::string& s) {
   std::string r = s;
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::size_t k = 0; k < r.size(); ++k) {
-    if ((k == 0 || !word(r[k - 1])) && r[k] >= 'a' && r[k] <= 'z') r[k] = static_cast<char>(r[k] - 32);
+    if ((k == 0 || !word(r[k - 1])) && r[k] >= 'a' && r[k] <= 'z')
+      r[k] = static_cast<char>(r[k] - 32);
   }
   return r;
 }
@@ -87,8 +91,8 @@ std::string title_case(const std::string& s) {
 
 // String.replace with a count (none: all); an empty `from` inserts between
 // code points, as the "gu" regex (?=) does.
-std::string replace_text(Interpreter& in, const std::string& s, const std::string& from, const std::string& to,
-                         std::int64_t count) {
+std::string replace_text(Interpreter& in, const std::string& s, const std::string& from,
+                         const std::string& to, std::int64_t count) {
   if (count == 0) return s;
   std::int64_t left = count < 0 ? INT64_MAX : count;
   std::string out;
@@ -128,12 +132,30 @@ Value string_method(Interpreter& in, const std::string& s, const std::string& na
     });
   };
   if (name == "length") return Value::integer(static_cast<std::int64_t>(code_points(s).size()));
-  if (name == "upper") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(ascii_upper(x)); });
-  if (name == "lower") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(ascii_lower(x)); });
-  if (name == "strip") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(std::string(js_trim(x))); });
-  if (name == "lstrip") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(std::string(js_trim_start(x))); });
-  if (name == "rstrip") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(std::string(js_trim_end(x))); });
-  if (name == "title") return method([](Interpreter&, const std::string& x, Args&, Object&) { return Value::string(title_case(x)); });
+  if (name == "upper")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(ascii_upper(x));
+    });
+  if (name == "lower")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(ascii_lower(x));
+    });
+  if (name == "strip")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(std::string(js_trim(x)));
+    });
+  if (name == "lstrip")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(std::string(js_trim_start(x)));
+    });
+  if (name == "rstrip")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(std::string(js_trim_end(x)));
+    });
+  if (name == "title")
+    return method([](Interpreter&, const std::string& x, Args&, Object&) {
+      return Value::string(title_case(x));
+    });
   if (name == "capitalize") {
     return method([](Interpreter&, const std::string& x, Args&, Object&) {
       std::string r = x;
@@ -145,16 +167,21 @@ Value string_method(Interpreter& in, const std::string& s, const std::string& na
     bool start = name == "startswith";
     std::string self = s;
     return Value::function([&in, self, start](Args& args, Object&) {
-      return Value::boolean(starts_or_ends(in, self, args, start, start ? "startswith" : "endswith"));
+      return Value::boolean(
+          starts_or_ends(in, self, args, start, start ? "startswith" : "endswith"));
     });
   }
-  if (name == "split") return method([](Interpreter& i, const std::string& x, Args& a, Object&) { return split(i, x, a); });
+  if (name == "split")
+    return method(
+        [](Interpreter& i, const std::string& x, Args& a, Object&) { return split(i, x, a); });
   if (name == "replace") {
     return method([](Interpreter& i, const std::string& x, Args& a, Object& kw) {
       if (a.size() < 2) i.fail("replace() needs two arguments");
-      if (a[0].kind != Kind::kString || a[1].kind != Kind::kString) i.fail("replace() takes strings");
+      if (a[0].kind != Kind::kString || a[1].kind != Kind::kString)
+        i.fail("replace() takes strings");
       Value count = a.size() > 2 ? a[2] : kw.find("count") ? *kw.find("count") : Value::none();
-      if (count.kind != Kind::kInt && !count.is_none()) i.fail("replace(): count must be an integer");
+      if (count.kind != Kind::kInt && !count.is_none())
+        i.fail("replace(): count must be an integer");
       return Value::string(replace_text(i, x, a[0].s, a[1].s, count.is_none() ? -1 : count.i));
     });
   }
@@ -185,7 +212,8 @@ Value object_method(Interpreter& in, const Value& o, const std::string& name) {
         },
         o.obj);
   }
-  if (name == "items") return Value::function([&in, self](Args&, Object&) { return object_items(in, *self); }, o.obj);
+  if (name == "items")
+    return Value::function([&in, self](Args&, Object&) { return object_items(in, *self); }, o.obj);
   if (name == "keys" || name == "values") {
     bool keys = name == "keys";
     return Value::function(
@@ -204,7 +232,8 @@ Value object_method(Interpreter& in, const Value& o, const std::string& name) {
 
 Value Interpreter::member(const Value& object, const Value& prop) {
   if (object.is_mapping()) {
-    if (prop.kind != Kind::kString) fail("a key of a mapping must be a string, got " + std::string(kind_name(prop.kind)));
+    if (prop.kind != Kind::kString)
+      fail("a key of a mapping must be a string, got " + std::string(kind_name(prop.kind)));
     work(object.obj->size() / 8);
     if (const Value* v = object.obj->find(prop.s)) return *v;
     return object.kind == Kind::kObject ? object_method(*this, object, prop.s) : Value();
@@ -224,11 +253,13 @@ Value Interpreter::member(const Value& object, const Value& prop) {
     }
     if (prop.kind == Kind::kString) {
       if (object.kind == Kind::kString) return string_method(*this, object.s, prop.s);
-      return prop.s == "length" ? Value::integer(static_cast<std::int64_t>(object.arr->size())) : Value();
+      return prop.s == "length" ? Value::integer(static_cast<std::int64_t>(object.arr->size()))
+                                : Value();
     }
     fail("an index must be an integer or a string, got " + std::string(kind_name(prop.kind)));
   }
-  if (prop.kind != Kind::kString) fail("a key must be a string, got " + std::string(kind_name(prop.kind)));
+  if (prop.kind != Kind::kString)
+    fail("a key must be a string, got " + std::string(kind_name(prop.kind)));
   return Value();
 }
 

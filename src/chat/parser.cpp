@@ -121,7 +121,8 @@ NodePtr Parser::if_statement(std::size_t p) {
 NodePtr Parser::for_statement(std::size_t p) {
   auto n = node(NodeKind::kFor, p);
   n->x = sequence(true);
-  if (n->x->kind != NodeKind::kIdent && n->x->kind != NodeKind::kTuple) fail("expected a loop variable after 'for'");
+  if (n->x->kind != NodeKind::kIdent && n->x->kind != NodeKind::kTuple)
+    fail("expected a loop variable after 'for'");
   if (!is_ident("in")) fail("expected 'in' after the loop variable");
   ++cur_;
   auto iterable = expression();

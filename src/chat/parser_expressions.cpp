@@ -177,7 +177,8 @@ NodePtr Parser::filter() {
 }
 
 NodePtr Parser::unary_sign() {
-  if ((is(TokenType::kUnary) || is(TokenType::kAdditive)) && (t_[cur_].value == "-" || t_[cur_].value == "+")) {
+  if ((is(TokenType::kUnary) || is(TokenType::kAdditive)) &&
+      (t_[cur_].value == "-" || t_[cur_].value == "+")) {
     Depth d(*this);
     auto n = node(NodeKind::kUnary, pos());
     n->str = t_[cur_++].value;
@@ -241,7 +242,8 @@ NodeList Parser::args(bool parameters) {
         arg = std::move(kw);
       }
       if (parameters) {
-        if (arg->kind != NodeKind::kIdent && arg->kind != NodeKind::kKwarg) fail("expected a parameter name");
+        if (arg->kind != NodeKind::kIdent && arg->kind != NodeKind::kKwarg)
+          fail("expected a parameter name");
         if (!names.insert(arg->str).second) fail("duplicate parameter '" + arg->str + "'");
       }
       if (arg->kind == NodeKind::kKwarg) {
@@ -302,7 +304,8 @@ NodePtr Parser::member(NodePtr object) {
       expect(TokenType::kCloseBracket, "']'");
     } else {
       n->y = primary();
-      if (n->y->kind != NodeKind::kIdent && n->y->kind != NodeKind::kInt) fail("expected a name after '.'");
+      if (n->y->kind != NodeKind::kIdent && n->y->kind != NodeKind::kInt)
+        fail("expected a name after '.'");
     }
     n->flag = computed;
     n->x = std::move(object);

@@ -31,7 +31,8 @@ class Parser {
   // Guards recursion: each nested construct takes one level.
   struct Depth {
     explicit Depth(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxNesting) p_.fail("template nests deeper than " + std::to_string(kMaxNesting) + " levels");
+      if (++p_.depth_ > kMaxNesting)
+        p_.fail("template nests deeper than " + std::to_string(kMaxNesting) + " levels");
     }
     ~Depth() { --p_.depth_; }
     Parser& p_;
@@ -43,7 +44,8 @@ class Parser {
     explicit Chain(Parser& p) : p_(p) {}
     void link() {
       ++added_;
-      if (++p_.depth_ > kMaxNesting) p_.fail("template nests deeper than " + std::to_string(kMaxNesting) + " levels");
+      if (++p_.depth_ > kMaxNesting)
+        p_.fail("template nests deeper than " + std::to_string(kMaxNesting) + " levels");
     }
     ~Chain() { p_.depth_ -= added_; }
     Parser& p_;
@@ -54,7 +56,9 @@ class Parser {
     std::size_t pos = cur_ < t_.size() ? t_[cur_].pos : t_.empty() ? 0 : t_.back().pos;
     throw ParseError{msg, pos};
   }
-  std::size_t pos() const { return cur_ < t_.size() ? t_[cur_].pos : t_.empty() ? 0 : t_.back().pos; }
+  std::size_t pos() const {
+    return cur_ < t_.size() ? t_[cur_].pos : t_.empty() ? 0 : t_.back().pos;
+  }
   bool is(TokenType type, std::size_t ahead = 0) const {
     return cur_ + ahead < t_.size() && t_[cur_ + ahead].type == type;
   }
@@ -69,7 +73,9 @@ class Parser {
     return false;
   }
   const Token& expect(TokenType type, const char* what) {
-    if (!is(type)) fail(std::string("expected ") + what + (cur_ < t_.size() ? ", got '" + t_[cur_].value + "'" : " before the end"));
+    if (!is(type))
+      fail(std::string("expected ") + what +
+           (cur_ < t_.size() ? ", got '" + t_[cur_].value + "'" : " before the end"));
     return t_[cur_++];
   }
   void expect_ident(const char* name) {

@@ -32,7 +32,8 @@ Value range_fn(Interpreter& in, Args& a) {
   in.built(n * sizeof(Value));
   Array out;
   out.reserve(n);
-  for (std::size_t k = 0; k < n; ++k) out.push_back(Value::integer(static_cast<std::int64_t>(start + __int128{step} * k)));
+  for (std::size_t k = 0; k < n; ++k)
+    out.push_back(Value::integer(static_cast<std::int64_t>(start + __int128{step} * k)));
   return Value::array(std::move(out));
 }
 
@@ -46,7 +47,8 @@ Value namespace_fn(Interpreter& in, Args& a, Object& kw) {
     } else if (a[0].kind == Kind::kArray) {
       for (const auto& pair : *a[0].arr) {
         in.work(o.size() + 1);
-        if (pair.kind != Kind::kArray || pair.arr->size() != 2 || (*pair.arr)[0].kind != Kind::kString) {
+        if (pair.kind != Kind::kArray || pair.arr->size() != 2 ||
+            (*pair.arr)[0].kind != Kind::kString) {
           in.fail("namespace() takes an object or [key, value] pairs");
         }
         o.set((*pair.arr)[0].s, (*pair.arr)[1]);
@@ -67,19 +69,22 @@ void set_globals(Interpreter& in, Env& env) {
   env.set("none", Value::none());
   env.set("None", Value::none());
   env.set("range", Value::function([&in](Args& a, Object&) { return range_fn(in, a); }));
-  env.set("namespace", Value::function([&in](Args& a, Object& kw) { return namespace_fn(in, a, kw); }));
+  env.set("namespace",
+          Value::function([&in](Args& a, Object& kw) { return namespace_fn(in, a, kw); }));
   env.set("raise_exception", Value::function([&in](Args& a, Object&) -> Value {
-    in.fail("raise_exception: " + (a.empty() ? std::string() : to_js_string(a[0], in.print_limits())));
-  }));
+            in.fail("raise_exception: " +
+                    (a.empty() ? std::string() : to_js_string(a[0], in.print_limits())));
+          }));
   env.set("strftime_now", Value::function([&in](Args& a, Object&) {
-    if (a.empty() || a[0].kind != Kind::kString) in.fail("strftime_now() takes a format string");
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[256];
-    std::size_t n = std::strftime(buf, sizeof buf, a[0].s.c_str(), &tm);
-    return Value::string(std::string(buf, n));
-  }));
+            if (a.empty() || a[0].kind != Kind::kString)
+              in.fail("strftime_now() takes a format string");
+            std::time_t t = std::time(nullptr);
+            std::tm tm{};
+            localtime_r(&t, &tm);
+            char buf[256];
+            std::size_t n = std::strftime(buf, sizeof buf, a[0].s.c_str(), &tm);
+            return Value::string(std::string(buf, n));
+          }));
 }
 
 // Error text on one line: templates' messages may carry newlines.
@@ -110,7 +115,8 @@ Result<std::string> Template::render(const nlohmann::json& context, const Limits
   Env globals;
   set_globals(in, globals);
   if (context.is_object()) {
-    for (auto it = context.begin(); it != context.end(); ++it) globals.set(it.key(), from_json(it.value()));
+    for (auto it = context.begin(); it != context.end(); ++it)
+      globals.set(it.key(), from_json(it.value()));
   }
   std::size_t line = 0;
   std::string what;
@@ -131,8 +137,10 @@ Result<std::string> Template::render(const nlohmann::json& context, const Limits
 
 Result<std::string> apply_chat_template(std::string_view template_text, const ChatInputs& in) {
   TOK_ASSIGN(Template t, Template::parse(template_text));
-  nlohmann::json ctx = {{"messages", in.messages}, {"add_generation_prompt", in.add_generation_prompt},
-                        {"bos_token", in.bos_token}, {"eos_token", in.eos_token}};
+  nlohmann::json ctx = {{"messages", in.messages},
+                        {"add_generation_prompt", in.add_generation_prompt},
+                        {"bos_token", in.bos_token},
+                        {"eos_token", in.eos_token}};
   return t.render(ctx);
 }
 

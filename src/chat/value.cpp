@@ -29,7 +29,8 @@ Value Value::ns(Object o) {
   return v;
 }
 
-Value Value::function(std::function<Value(std::vector<Value>&, Object&)> f, std::shared_ptr<Object> owner) {
+Value Value::function(std::function<Value(std::vector<Value>&, Object&)> f,
+                      std::shared_ptr<Object> owner) {
   Value v;
   v.kind = Kind::kFunction;
   v.fn = std::make_shared<Function>(Function{std::move(f), std::move(owner)});
@@ -53,7 +54,8 @@ void Value::swap(Value& o) noexcept {
 // it destroys only shallow values. A pointer that is not the last is just
 // dropped (a decrement), so a shared subtree is expanded by its last owner.
 void Value::release() noexcept {
-  bool last = (arr && arr.use_count() == 1) || (obj && obj.use_count() == 1) || (fn && fn.use_count() == 1);
+  bool last =
+      (arr && arr.use_count() == 1) || (obj && obj.use_count() == 1) || (fn && fn.use_count() == 1);
   if (!last) return;
   struct Pending {
     std::shared_ptr<Array> arr;
@@ -63,7 +65,8 @@ void Value::release() noexcept {
   try {
     std::vector<Pending> pending;
     auto take = [&](Value& v) {
-      if (v.arr || v.obj || v.fn) pending.push_back({std::move(v.arr), std::move(v.obj), std::move(v.fn)});
+      if (v.arr || v.obj || v.fn)
+        pending.push_back({std::move(v.arr), std::move(v.obj), std::move(v.fn)});
     };
     take(*this);
     while (!pending.empty()) {
@@ -75,7 +78,8 @@ void Value::release() noexcept {
       if (p.obj && p.obj.use_count() == 1) {
         for (auto& entry : p.obj->entries) take(entry.second);
       }
-      if (p.fn && p.fn.use_count() == 1 && p.fn->owner) pending.push_back({nullptr, std::move(p.fn->owner), nullptr});
+      if (p.fn && p.fn.use_count() == 1 && p.fn->owner)
+        pending.push_back({nullptr, std::move(p.fn->owner), nullptr});
     }
   } catch (const std::bad_alloc&) {
     // No memory for the stack: what is left is freed by the members'
@@ -83,7 +87,9 @@ void Value::release() noexcept {
   }
 }
 
-std::size_t value_bytes(const Value& v) { return sizeof(Value) + (v.kind == Kind::kString ? v.s.size() : 0); }
+std::size_t value_bytes(const Value& v) {
+  return sizeof(Value) + (v.kind == Kind::kString ? v.s.size() : 0);
+}
 
 const Value* Object::find(std::string_view key) const {
   for (const auto& [k, v] : entries) {
@@ -223,7 +229,8 @@ bool scalar_json(const Value& v, const JsonOptions& o, bool undefined_as_null, s
 
 }  // namespace
 
-std::string to_json(const Value& root, const JsonOptions& o, const PrintLimits& lim, bool undefined_as_null) {
+std::string to_json(const Value& root, const JsonOptions& o, const PrintLimits& lim,
+                    bool undefined_as_null) {
   const std::string item_sep = o.custom_separators ? o.item_sep : o.indent ? "," : ", ";
   const std::string key_sep = o.custom_separators ? o.key_sep : ": ";
   const std::string pad = o.indent ? std::string(static_cast<std::size_t>(o.indent), ' ') : "";
@@ -248,7 +255,8 @@ std::string to_json(const Value& root, const JsonOptions& o, const PrintLimits& 
     } else {
       for (const auto& e : v.obj->entries) f.entries.push_back(&e);
       if (o.sort_keys) {
-        std::stable_sort(f.entries.begin(), f.entries.end(), [](auto* a, auto* b) { return a->first < b->first; });
+        std::stable_sort(f.entries.begin(), f.entries.end(),
+                         [](auto* a, auto* b) { return a->first < b->first; });
       }
       out += '{';
     }
@@ -293,8 +301,9 @@ Value from_json(const nlohmann::json& j) {
     case nlohmann::json::value_t::number_integer: return Value::integer(j.get<std::int64_t>());
     case nlohmann::json::value_t::number_unsigned: {
       auto u = j.get<std::uint64_t>();
-      return u > static_cast<std::uint64_t>(INT64_MAX) ? Value::real(static_cast<double>(u))
-                                                       : Value::integer(static_cast<std::int64_t>(u));
+      return u > static_cast<std::uint64_t>(INT64_MAX)
+                 ? Value::real(static_cast<double>(u))
+                 : Value::integer(static_cast<std::int64_t>(u));
     }
     case nlohmann::json::value_t::number_float: {
       double d = j.get<double>();

@@ -33,7 +33,18 @@ struct RenderError {
   std::string message;
 };
 
-enum class Kind { kUndefined, kNone, kBool, kInt, kFloat, kString, kArray, kObject, kNamespace, kFunction };
+enum class Kind {
+  kUndefined,
+  kNone,
+  kBool,
+  kInt,
+  kFloat,
+  kString,
+  kArray,
+  kObject,
+  kNamespace,
+  kFunction
+};
 
 struct Value {
   Kind kind = Kind::kUndefined;
@@ -65,11 +76,35 @@ struct Value {
   }
   void swap(Value& o) noexcept;
 
-  static Value none() { Value v; v.kind = Kind::kNone; return v; }
-  static Value boolean(bool x) { Value v; v.kind = Kind::kBool; v.b = x; return v; }
-  static Value integer(std::int64_t x) { Value v; v.kind = Kind::kInt; v.i = x; return v; }
-  static Value real(double x) { Value v; v.kind = Kind::kFloat; v.f = x; return v; }
-  static Value string(std::string x) { Value v; v.kind = Kind::kString; v.s = std::move(x); return v; }
+  static Value none() {
+    Value v;
+    v.kind = Kind::kNone;
+    return v;
+  }
+  static Value boolean(bool x) {
+    Value v;
+    v.kind = Kind::kBool;
+    v.b = x;
+    return v;
+  }
+  static Value integer(std::int64_t x) {
+    Value v;
+    v.kind = Kind::kInt;
+    v.i = x;
+    return v;
+  }
+  static Value real(double x) {
+    Value v;
+    v.kind = Kind::kFloat;
+    v.f = x;
+    return v;
+  }
+  static Value string(std::string x) {
+    Value v;
+    v.kind = Kind::kString;
+    v.s = std::move(x);
+    return v;
+  }
   static Value array(Array items);
   static Value object(Object o);
   static Value ns(Object o);
@@ -82,7 +117,9 @@ struct Value {
   bool is_none() const { return kind == Kind::kNone; }
   bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat; }
   bool is_mapping() const { return kind == Kind::kObject || kind == Kind::kNamespace; }
-  double number() const { return kind == Kind::kInt ? static_cast<double>(i) : kind == Kind::kFloat ? f : b ? 1 : 0; }
+  double number() const {
+    return kind == Kind::kInt ? static_cast<double>(i) : kind == Kind::kFloat ? f : b ? 1 : 0;
+  }
 
  private:
   void release() noexcept;
@@ -135,7 +172,8 @@ struct JsonOptions {
 };
 // The tojson filter; undefined_as_null = false is the form str() of an
 // array or object prints. Iterative: a value's depth costs no native stack.
-std::string to_json(const Value& v, const JsonOptions& o, const PrintLimits& lim, bool undefined_as_null = true);
+std::string to_json(const Value& v, const JsonOptions& o, const PrintLimits& lim,
+                    bool undefined_as_null = true);
 
 // A JSON document as template input (integral floats become integers, as
 // JavaScript numbers do).

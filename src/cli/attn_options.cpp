@@ -14,9 +14,10 @@ void AttnOptions::add(CLI::App* app) {
                   "Write per-layer/head attention diagnostics of the prompt to this JSON file");
   app->add_option("--attn-svg", svg_path,
                   "Draw the heads (layers x heads) and heatmaps of chosen heads to this SVG file");
-  app->add_option("--attn-heads", heads,
-                  "Heads for the SVG heatmaps, LAYER.HEAD,... 0-based (default: the most sink-like, "
-                  "most local and most long-range)")
+  app->add_option(
+         "--attn-heads", heads,
+         "Heads for the SVG heatmaps, LAYER.HEAD,... 0-based (default: the most sink-like, "
+         "most local and most long-range)")
       ->check(CLI::Validator(
           [](std::string& s) {
             auto r = model::parse_head_list(s);
@@ -30,7 +31,8 @@ void AttnOptions::add(CLI::App* app) {
                 "Count generated tokens' attention too (default: the prompt's only)");
 }
 
-Status AttnOptions::begin(const model::Model& m, std::span<const bpe::TokenId> ids, int max_tokens, int ctx) {
+Status AttnOptions::begin(const model::Model& m, std::span<const bpe::TokenId> ids, int max_tokens,
+                          int ctx) {
   const model::ModelConfig& c = m.config();
   int layers = static_cast<int>(c.n_layers), n_heads = static_cast<int>(c.n_heads);
   model::AttentionReportOptions o;
@@ -40,14 +42,17 @@ Status AttnOptions::begin(const model::Model& m, std::span<const bpe::TokenId> i
     o.heatmap_heads = std::move(*h);
   }
   if (ids.size() < 2) {
-    return make_error("attention diagnostics need a prompt of at least 2 tokens (got {})", ids.size());
+    return make_error("attention diagnostics need a prompt of at least 2 tokens (got {})",
+                      ids.size());
   }
   o.window = window;
   o.prompt_rows = ids.size();
   o.include_generated = generated;
   std::size_t room = ctx > 0 ? static_cast<std::size_t>(ctx) : ids.size();
-  o.expected_rows = generated ? std::max(ids.size(), std::min(ids.size() + static_cast<std::size_t>(max_tokens), room))
-                              : ids.size();
+  o.expected_rows =
+      generated
+          ? std::max(ids.size(), std::min(ids.size() + static_cast<std::size_t>(max_tokens), room))
+          : ids.size();
   require_distinct_outputs({m.path()}, {report_path, svg_path});
   o.keep_all_heatmaps = !svg_path.empty() && o.heatmap_heads.empty();
   if (svg_path.empty()) o.heatmap_heads.clear();
@@ -71,7 +76,8 @@ Status AttnOptions::finish(const model::Model& m, std::span<const bpe::TokenId> 
   for (bpe::TokenId id : ids) strings.push_back(escape_bytes(tk.token_bytes(id)));
   if (json_ >= 0) {
     nlohmann::json j = report_->to_json(m.path(), ids, strings);
-    TOK_TRY(files_[json_].write(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
+    TOK_TRY(files_[json_].write(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                "\n"));
   }
   if (svg_ >= 0) {
     model::AttentionSvgInput in;

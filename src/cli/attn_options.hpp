@@ -8,9 +8,9 @@
 
 #include <memory>
 #include <optional>
-#include <vector>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/atomic_file.hpp"
 #include "core/result.hpp"
@@ -36,7 +36,7 @@ struct AttnOptions {
  private:
   std::unique_ptr<model::AttentionReport> report_;
   std::vector<AtomicFile> files_;  // report, then picture (either may be absent)
-  int json_ = -1, svg_ = -1;        // their indexes in files_
+  int json_ = -1, svg_ = -1;       // their indexes in files_
 };
 
 }  // namespace tok::cli

@@ -11,9 +11,9 @@
 #include "cli/command.hpp"
 #include "cli/input.hpp"
 #include "cli/model_options.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/text_inputs.hpp"
 #include "cli/walk_options.hpp"
-#include "cli/numeric_options.hpp"
 #include "core/output.hpp"
 #include "io/file_walk.hpp"
 #include "io/token_cut.hpp"
@@ -39,10 +39,14 @@ Status chunk_one(const ChunkArgs& a, const bpe::Tokenizer& tk, std::string_view 
   std::size_t index = 0;
   Status s = io::chunk_text(
       tk, bytes, a.n, a.overlap, a.mo.enc.special_mode(), [&](const io::Chunk& c) -> Status {
-        nlohmann::ordered_json j{{"path", path},   {"index", index++},   {"start", c.start},
-                                 {"end", c.end}, {"tokens", c.tokens}};
+        nlohmann::ordered_json j{{"path", path},
+                                 {"index", index++},
+                                 {"start", c.start},
+                                 {"end", c.end},
+                                 {"tokens", c.tokens}};
         if (!a.no_text) j["text"] = std::string(bytes.substr(c.start, c.end - c.start));
-        out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        out.write(text::escape_json_controls(
+            j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         out.put('\n');
         return {};
       });
@@ -60,9 +64,9 @@ int run_chunk(const ChunkArgs& a) {
   if (a.in.empty()) inputs.push_back("-");
   std::vector<std::pair<std::string, bool>> files;  // (path, found in a walk)
   int status = 0;
-  for (const auto& e : io::expand_inputs(inputs, a.walk.options(), [&](std::string path, bool walked) {
-         files.emplace_back(std::move(path), walked);
-       })) {
+  for (const auto& e : io::expand_inputs(
+           inputs, a.walk.options(),
+           [&](std::string path, bool walked) { files.emplace_back(std::move(path), walked); })) {
     status = report(e);
   }
   Output out;
@@ -98,16 +102,23 @@ int run_chunk(const ChunkArgs& a) {
 
 void add_chunk(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ChunkArgs>();
-  CLI::App* sub = app.add_subcommand("chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
+  CLI::App* sub = app.add_subcommand(
+      "chunk", "Split files, directories or text into pieces of at most N tokens (JSONL)");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")->required()->check(integer_in(1, kMaxTokenCount));
-  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")->capture_default_str()
+  sub->add_option("-n,--tokens", a->n, "Most tokens per piece")
+      ->required()
+      ->check(integer_in(1, kMaxTokenCount));
+  sub->add_option("--overlap", a->overlap, "Tokens shared by consecutive pieces")
+      ->capture_default_str()
       ->check(integer_in(0, kMaxTokenCount));
-  sub->add_flag("--no-text", a->no_text, "Leave the text out of each line (path, offsets and counts only)");
-  a->in.add(sub, "Files or directories (walked recursively, as tok count walks them; '-' is "
-                 "stdin; default: stdin)");
+  sub->add_flag("--no-text", a->no_text,
+                "Leave the text out of each line (path, offsets and counts only)");
+  a->in.add(sub,
+            "Files or directories (walked recursively, as tok count walks them; '-' is "
+            "stdin; default: stdin)");
   a->walk.add(sub);
-  sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
+  sub->add_flag("--verbose", a->verbose,
+                "List each binary file a directory walk skipped (default: one summary line)");
   commands.add(sub, [a] { return run_chunk(*a); });
 }
 

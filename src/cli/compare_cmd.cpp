@@ -249,7 +249,8 @@ void add_compare(CLI::App& app, CommandTable& commands) {
   sub->add_option("--svg", a->svg,
                   "Write a bar chart of premiums (one per corpus: FILE, then FILE-2.svg, ...)");
   sub->add_option("--html", a->html, "Write a self-contained HTML report");
-  sub->add_flag("-q,--quiet", a->quiet, "Print no table (with --svg/--html); --json and --csv still print");
+  sub->add_flag("-q,--quiet", a->quiet,
+                "Print no table (with --svg/--html); --json and --csv still print");
   sub->add_flag("--no-words", a->no_words,
                 "Skip ICU segmentation (characters, words, fertility, continued words): tokens "
                 "and bytes only, at full counting speed");

@@ -23,7 +23,8 @@ Status count_messages(const nlohmann::json& messages, const std::string& where,
     ignored = c->ignored_parts;
   }
   if (ignored) {
-    warn(fmt::format("{}: {} non-text content parts (images, audio) are not counted", label, ignored));
+    warn(fmt::format("{}: {} non-text content parts (images, audio) are not counted", label,
+                     ignored));
   }
   r.rows.push_back(std::move(row));
   return {};
@@ -60,7 +61,8 @@ Status count_batch_file(const std::string& path, CountReport& r) {
     r.rows.back().output = r.output_tokens ? r.output_tokens : req.max_tokens.value_or(0);
     if (req.max_tokens) {
       // Saturating: hostile values near 2^64 must not wrap to a small sum.
-      max_tokens = *req.max_tokens > UINT64_MAX - max_tokens ? UINT64_MAX : max_tokens + *req.max_tokens;
+      max_tokens =
+          *req.max_tokens > UINT64_MAX - max_tokens ? UINT64_MAX : max_tokens + *req.max_tokens;
     } else {
       all_max = false;
     }

@@ -17,16 +17,16 @@
 #include "cli/count_model.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
+#include "cli/numeric_options.hpp"
 #include "cli/text_inputs.hpp"
 #include "cli/walk_options.hpp"
-#include "cli/numeric_options.hpp"
 #include "core/mapped_file.hpp"
 #include "core/system_cpus.hpp"
 #include "core/thread_pool.hpp"
+#include "cost/tokenizer_set.hpp"
 #include "io/file_walk.hpp"
 #include "io/small_file.hpp"
 #include "io/stream_count.hpp"
-#include "cost/tokenizer_set.hpp"
 
 namespace tok::cli {
 
@@ -69,7 +69,7 @@ Status build_columns(const CountArgs& a, cost::Catalog& catalog, cost::Tokenizer
                  const std::string& family, const std::string& spec) -> Status {
     bool own_rule = m && family.starts_with("openai");
     TOK_ASSIGN(cost::ChatRules rules, a.chat.empty() && a.batch.empty() ? cost::chat_rules(family)
-                                      : own_rule ? cost::chat_rules(family)
+                                      : own_rule                        ? cost::chat_rules(family)
                                                  : cost::chat_rules_with_template(family, spec));
     auto it = std::find(distinct.begin(), distinct.end(), tk);
     if (it == distinct.end()) it = distinct.insert(distinct.end(), tk);
@@ -142,13 +142,14 @@ void count_into(std::string_view bytes, const FileJob& job, const CountReport& r
   }
   o.row.bytes = bytes.size();
   Status s = count_bytes(bytes, r, mode, threads, ws, o.row);
-  if (!s.ok()) o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
+  if (!s.ok())
+    o.error = make_error("{}: {}", job.path == "-" ? "<stdin>" : job.path, s.error().message);
 }
 
 // A stream (stdin, a named pipe): counted chunk by chunk as it arrives, in
 // bounded memory, cut where every distinct tokenizer can be cut.
-void count_stream_into(int fd, const std::string& name, const CountReport& r,
-                       bpe::SpecialMode mode, unsigned threads, FileOutcome& o) {
+void count_stream_into(int fd, const std::string& name, const CountReport& r, bpe::SpecialMode mode,
+                       unsigned threads, FileOutcome& o) {
   std::vector<const bpe::Tokenizer*> tks;
   for (const auto& c : r.columns) {
     if (c.tokenizer_index >= tks.size()) tks.resize(c.tokenizer_index + 1, nullptr);
@@ -266,8 +267,7 @@ class JobList {
 // one per worker, each worker keeping its scratch; large ones afterwards one
 // at a time with all threads inside the file. Outcomes keep the input order.
 std::deque<FileOutcome> count_files(const std::function<void(JobList&)>& produce,
-                                    const CountReport& r, bpe::SpecialMode mode,
-                                    unsigned threads) {
+                                    const CountReport& r, bpe::SpecialMode mode, unsigned threads) {
   JobList list;
   std::size_t ntk = 0;
   for (const auto& c : r.columns) ntk = std::max(ntk, c.tokenizer_index + 1);
@@ -340,7 +340,8 @@ int check_budget(const CountArgs& a, const CountReport& r) {
     return kExitBudget;
   }
   std::string list;
-  for (std::size_t i = 0; i < std::min(bad.size(), kNamed); ++i) list += (i ? "; " : "") + has(bad[i]);
+  for (std::size_t i = 0; i < std::min(bad.size(), kNamed); ++i)
+    list += (i ? "; " : "") + has(bad[i]);
   if (bad.size() > kNamed) list += fmt::format("; and {} more", bad.size() - kNamed);
   report(make_error("over budget: {} of {} inputs have more than --budget {} tokens: {}",
                     bad.size(), r.rows.size(), *a.budget, list));
@@ -396,7 +397,8 @@ int run_count(const CountArgs& a) {
   if (a.json + a.csv + a.quiet > 1) throw UsageError{"choose one of --json, --csv and -q"};
   if (!a.chat.empty() && !a.batch.empty()) throw UsageError{"choose one of --chat and --batch"};
   if (a.kv && a.models.empty()) throw UsageError{"--kv needs -m MODEL"};
-  if (a.batch_rates && a.no_batch_rates) throw UsageError{"choose one of --batch-rates and --no-batch-rates"};
+  if (a.batch_rates && a.no_batch_rates)
+    throw UsageError{"choose one of --batch-rates and --no-batch-rates"};
   if ((a.batch_rates || a.no_batch_rates) && a.models.empty()) {
     throw UsageError{"--batch-rates and --no-batch-rates need -m MODEL (they choose its prices)"};
   }
@@ -451,30 +453,38 @@ int run_count(const CountArgs& a) {
 
 void add_count(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<CountArgs>();
-  CLI::App* sub = app.add_subcommand("count", "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
+  CLI::App* sub = app.add_subcommand(
+      "count",
+      "Count tokens of files, directories or stdin; with -m, cost and context fit per model");
   a->enc.add_encoding_list(sub, a->encodings);
   a->enc.add_special(sub, "text");
   a->in.add(sub, "Files or directories (walked recursively; default: stdin; '-' is stdin)");
-  sub->add_option("-m,--model", a->models,
-                  "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
+  sub->add_option(
+         "-m,--model", a->models,
+         "Model from the catalog (repeatable; see `tok models`): adds cost and window share")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models (repeatable)")
+  sub->add_option("--models", a->model_files,
+                  "Extra catalog JSON adding or overriding models (repeatable)")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--chat", a->chat, "Count an OpenAI-style messages JSON with each model's chat overhead");
+  sub->add_option("--chat", a->chat,
+                  "Count an OpenAI-style messages JSON with each model's chat overhead");
   sub->add_option("--batch", a->batch, "Count an OpenAI batch JSONL file: one request per line");
-  sub->add_option("--jsonl", a->jsonl,
-                  "Read the inputs as JSON Lines: count each line's FIELD (a dotted path such as meta.text)");
-  sub->add_flag("--skip-bad", a->skip_bad,
-                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+  sub->add_option(
+      "--jsonl", a->jsonl,
+      "Read the inputs as JSON Lines: count each line's FIELD (a dotted path such as meta.text)");
+  sub->add_flag(
+      "--skip-bad", a->skip_bad,
+      "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   sub->add_flag("--batch-rates", a->batch_rates,
                 "Bill at the models' Batch API rates (the default for --batch files)");
   sub->add_flag("--no-batch-rates", a->no_batch_rates, "Bill a --batch file at the standard rates");
-  sub->add_option("--output-tokens", a->output_tokens,
-                  "Completion tokens to add to the cost and window share (with --batch: per request)")
+  sub->add_option(
+         "--output-tokens", a->output_tokens,
+         "Completion tokens to add to the cost and window share (with --batch: per request)")
       ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--cached-tokens", a->cached_tokens,
                   "Input tokens billed at the cached-input price (with --batch: per request)")
@@ -489,12 +499,16 @@ void add_count(CLI::App& app, CommandTable& commands) {
   sub->add_option("--top", a->top, "Show only the N largest inputs (the total still covers all)")
       ->check(integer_in(0, kMaxTokenCount));
   a->walk.add(sub);
-  sub->add_flag("--verbose", a->verbose, "List each binary file a directory walk skipped (default: one summary line)");
-  sub->add_flag("--kv", a->kv, "KV-cache memory and attention FLOPs for open models at the total token count");
-  sub->add_option("--threads", a->threads, "Worker threads (default: the CPUs tok may use); never changes a count")
+  sub->add_flag("--verbose", a->verbose,
+                "List each binary file a directory walk skipped (default: one summary line)");
+  sub->add_flag("--kv", a->kv,
+                "KV-cache memory and attention FLOPs for open models at the total token count");
+  sub->add_option("--threads", a->threads,
+                  "Worker threads (default: the CPUs tok may use); never changes a count")
       ->check(integer_in(0, kMaxThreads));
   sub->add_flag("-q,--quiet", a->quiet, "Print only the total token count");
-  sub->add_flag("--json", a->json, "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
+  sub->add_flag("--json", a->json,
+                "Print JSON (schema in docs/cost.md; without -m: {encoding, files, total})");
   sub->add_flag("--csv", a->csv, "Print CSV: one line per input and model, then the totals");
   commands.add(sub, [a] { return run_count(*a); });
 }

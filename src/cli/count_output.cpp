@@ -104,7 +104,9 @@ void print_table_notes(const CountReport& r, Output& out) {
   if (total_is_one_request(r)) {
     out.write("total: priced as one request holding every input (--total)\n");
   } else if (r.rows.size() > 1 && !r.per_request) {
-    out.write("total: each input priced as one request at its own tier, summed (--total: as one request)\n");
+    out.write(
+        "total: each input priced as one request at its own tier, summed (--total: as one "
+        "request)\n");
   }
 }
 
@@ -119,7 +121,8 @@ void print_table(const CountReport& r) {
   }
   // "in/out $/M, tier": the rates each model was billed at, and which tier.
   std::size_t id_w = 20;
-  for (const auto& col : r.columns) id_w = std::max(id_w, col.model ? one_line(col.model->id).size() : 0);
+  for (const auto& col : r.columns)
+    id_w = std::max(id_w, col.model ? one_line(col.model->id).size() : 0);
   out.write(fmt::format("\n{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}\n", "model", id_w,
                         "tokens", "input", r.output_is_max ? "output(max)" : "output", "total",
                         "window", "in/out $/M, tier", "price date, source"));
@@ -128,14 +131,15 @@ void print_table(const CountReport& r) {
     const cost::ModelInfo& m = *r.columns[c].model;
     cost::CostLine cl = total_cost(r, c);
     // The largest request's share (the whole total's with --total); '!': over.
-    std::string window =
-        m.context_window ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share) : "?";
+    std::string window = m.context_window
+                             ? fmt::format("{}{:.1f}%", cl.fits ? "" : "!", 100 * cl.window_share)
+                             : "?";
     std::string rates = rates_text(cl.rates) + " " + cost::tier_label(cl);
     const char* kind = m.estimate ? "ESTIMATE, " : m.published ? "published tokenizer, " : "";
-    out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n", one_line(m.id),
-                          id_w, r.total.tokens[c], usd(cl.input_usd), usd(cl.output_usd),
-                          usd(cl.total_usd), window, rates, kind, one_line(m.price.date),
-                          one_line(m.price.source)));
+    out.write(fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>9}  {:<26} {}{}, {}\n",
+                          one_line(m.id), id_w, r.total.tokens[c], usd(cl.input_usd),
+                          usd(cl.output_usd), usd(cl.total_usd), window, rates, kind,
+                          one_line(m.price.date), one_line(m.price.source)));
   }
   print_table_notes(r, out);
   if (r.kv) print_kv(r, out);
@@ -145,7 +149,8 @@ void print_table(const CountReport& r) {
 void print_json(const CountReport& r, bool legacy) {
   ordered_json j = cost::count_json(r, legacy);
   Output out;
-  out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  out.write(
+      text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   out.put('\n');
   out.flush();
 }
@@ -176,9 +181,8 @@ void print_csv(const CountReport& r) {
                             quote(cost::tier_label(cl)), cl.fits);
       }
       out.write(fmt::format("{},{},{},{},{},{}\n", quote(one_line(row.path)), row.bytes,
-                            quote(col.model ? one_line(col.model->id) : ""), quote(one_line(col.tokenizer->name())),
-                            row.tokens[c],
-                            costs));
+                            quote(col.model ? one_line(col.model->id) : ""),
+                            quote(one_line(col.tokenizer->name())), row.tokens[c], costs));
     }
   };
   for (const auto& row : r.rows) emit(row, false);
@@ -191,9 +195,10 @@ void warn_limits(const CountReport& r) {
     const cost::ModelInfo* m = r.columns[c].model;
     if (!m) continue;
     if (m->estimate) {
-      warn(fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with "
-                       "{} as a proxy",
-                       m->id, r.columns[c].tokenizer->name()));
+      warn(
+          fmt::format("{}: token counts are ESTIMATES: its tokenizer is not public; counted with "
+                      "{} as a proxy",
+                      m->id, r.columns[c].tokenizer->name()));
     }
     std::size_t shown = 0, over = 0;
     for (const auto& row : r.rows) {
@@ -205,7 +210,8 @@ void warn_limits(const CountReport& r) {
         ++shown;
       }
     }
-    if (over > shown) warn(fmt::format("... and {} more inputs do not fit {}", over - shown, m->id));
+    if (over > shown)
+      warn(fmt::format("... and {} more inputs do not fit {}", over - shown, m->id));
     cost::CostLine t = total_cost(r, c);
     if (r.rows.size() > 1 && total_is_one_request(r) && !t.fits) {
       warn(fmt::format("the total of {} tokens does not fit the {} context window of {} tokens",

@@ -62,10 +62,11 @@ class UnkPositions {
     std::string at;
     for (std::size_t p : first_) at += (at.empty() ? "" : ", ") + std::to_string(p);
     if (count_ > first_.size()) at += fmt::format(" and {} more", count_ - first_.size());
-    warn(fmt::format("id {} ({}) at position{} {} (counting from 0) stand{} for bytes that have "
-                     "no token in {}: decode cannot give them back",
-                     unk_, one_line(std::string(text_)), count_ == 1 ? "" : "s", at,
-                     count_ == 1 ? "s" : "", vocab_));
+    warn(
+        fmt::format("id {} ({}) at position{} {} (counting from 0) stand{} for bytes that have "
+                    "no token in {}: decode cannot give them back",
+                    unk_, one_line(std::string(text_)), count_ == 1 ? "" : "s", at,
+                    count_ == 1 ? "s" : "", vocab_));
   }
 
  private:
@@ -108,7 +109,7 @@ int decode_stream(const bpe::Tokenizer& tk, int fd) {
   std::string block(std::size_t{1} << 20, '\0');
   Output out;
   UnkPositions unk(tk);
-  std::size_t done = 0;  // ids written before this block's
+  std::size_t done = 0;           // ids written before this block's
   auto write = [&]() -> Status {  // the ids parsed so far, up to an unknown one
     std::size_t n = known_prefix(tk, ids);
     for (std::size_t i = 0; i < n; ++i) out.write(tk.token_bytes(ids[i]));

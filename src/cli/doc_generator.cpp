@@ -18,9 +18,7 @@ std::vector<const CLI::Option*> visible_options(const CLI::App& app) {
 }
 
 // A flag expects no values (CLI11's add_flag sets expected(0)).
-bool takes_value(const CLI::Option& o) {
-  return o.get_positional() || o.get_expected_max() > 0;
-}
+bool takes_value(const CLI::Option& o) { return o.get_positional() || o.get_expected_max() > 0; }
 
 std::vector<std::string> option_choices(const CLI::Option& o) {
   std::string t = o.get_type_name();

@@ -169,10 +169,12 @@ class EncodeWriter {
                    "{\"encoding\":%s,\"bytes\":%llu,\"tokens\":%zu,\"load_ms\":%.2f,"
                    "\"encode_ms\":%.2f,\"encode_cpu_ms\":%.2f,\"encode_mb_per_s\":%.2f,"
                    "\"threads\":%u}\n",
-                   text::escape_json_controls(nlohmann::json(tk_.name()).dump(-1, ' ', false,
-                                              nlohmann::json::error_handler_t::replace)).c_str(),
-                   static_cast<unsigned long long>(bytes_), ntokens_, load_ms,
-                   encode_ms_, encode_cpu_ms_,
+                   text::escape_json_controls(
+                       nlohmann::json(tk_.name())
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                       .c_str(),
+                   static_cast<unsigned long long>(bytes_), ntokens_, load_ms, encode_ms_,
+                   encode_cpu_ms_,
                    encode_ms_ > 0 ? static_cast<double>(bytes_) / 1e3 / encode_ms_ : 0.0, threads_);
     }
   }
@@ -241,7 +243,8 @@ int encode_file(const EncodeArgs& a, const bpe::Tokenizer& tk, const MappedFile&
   if (Status st = check(); !st.ok()) return report(make_error("{}: {}", name, st.error().message));
   std::vector<std::size_t> cuts = tk.chunk_boundaries(text, std::size_t{1} << 22, mode);
   std::size_t largest = 0;
-  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) largest = std::max(largest, cuts[c + 1] - cuts[c]);
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c)
+    largest = std::max(largest, cuts[c + 1] - cuts[c]);
   w.reserve(largest);
   w.expect_input(text.size());
   for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
@@ -322,7 +325,8 @@ int run_encode(const EncodeArgs& a) {
 
 void add_encode(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<EncodeArgs>();
-  CLI::App* sub = app.add_subcommand("encode", "Print the token ids of each input, one line each (default: stdin)");
+  CLI::App* sub = app.add_subcommand(
+      "encode", "Print the token ids of each input, one line each (default: stdin)");
   a->enc.add_encoding(sub);
   a->enc.add_special(sub, "error");
   CLI::Option* special = sub->get_option("--special");

@@ -1,5 +1,5 @@
-#include "cli/numeric_options.hpp"
 #include "cli/encode_jsonl.hpp"
+#include "cli/numeric_options.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -225,9 +225,10 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
   const bool npy = r.format == Format::kNpy;
   if (npy && !r.ids->seekable()) {
     // Said before any work: the header, written last, holds the length.
-    return make_error("{}: --format npy needs a file tok can seek in (its header holds the length, "
-                      "known at the end); for a pipe use --format u16 or u32",
-                      r.ids->path());
+    return make_error(
+        "{}: --format npy needs a file tok can seek in (its header holds the length, "
+        "known at the end); for a pipe use --format u16 or u32",
+        r.ids->path());
   }
   const bool npy_u16 = npy && r.tk.vocab_size() <= 65536 && (!r.eot || *r.eot < 65536);
   if (npy) {
@@ -334,9 +335,9 @@ void JsonlEncodeOptions::add(CLI::App* sub) {
       "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   sub->add_flag("-q,--quiet", quiet, "With --jsonl: no summary line or progress bar on stderr");
   sub->add_option(
-      "--threads", threads,
-      "Encoding threads (default: the CPUs tok may use); a large file is cut at guaranteed "
-      "piece boundaries, so the output never depends on it")
+         "--threads", threads,
+         "Encoding threads (default: the CPUs tok may use); a large file is cut at guaranteed "
+         "piece boundaries, so the output never depends on it")
       ->check(integer_in(0, kMaxThreads));
 }
 

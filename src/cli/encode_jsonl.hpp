@@ -22,8 +22,8 @@ struct JsonlEncodeOptions {
   std::string output;
   std::string index;
   bool skip_bad = false;
-  bool quiet = false;  // -q: no summary line or progress bar
-  bool stats = false;  // --stats (encode's flag): the summary as one JSON line
+  bool quiet = false;    // -q: no summary line or progress bar
+  bool stats = false;    // --stats (encode's flag): the summary as one JSON line
   unsigned threads = 0;  // --threads: also used by plain-file encode (0: the CPUs tok may use)
 
   void add(CLI::App* sub);

@@ -26,8 +26,8 @@ void EncodingOptions::add_encoding(CLI::App* app) {
 
 void EncodingOptions::add_encoding_list(CLI::App* app, std::vector<std::string>& encodings) {
   app->add_option("-e,--encoding", encodings,
-                  std::string(kEncodingHelp) + " (repeatable: a column per vocabulary; default: " +
-                      encoding + ")")
+                  std::string(kEncodingHelp) +
+                      " (repeatable: a column per vocabulary; default: " + encoding + ")")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -25,8 +25,8 @@
 namespace tok::cli {
 namespace {
 
-constexpr std::array<std::string_view, 7> kKeys = {"prompt", "top_k", "top_p", "temperature",
-                                                   "max_tokens", "seed", "stop"};
+constexpr std::array<std::string_view, 7> kKeys = {"prompt",     "top_k", "top_p", "temperature",
+                                                   "max_tokens", "seed",  "stop"};
 
 struct Line {
   std::string where;  // FILE:LINE
@@ -41,18 +41,21 @@ struct Line {
 Result<nlohmann::json> unwrap_envelope(nlohmann::json j, std::optional<nlohmann::json>& custom_id) {
   if (!j.is_object() || !j.contains("body")) return j;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key() != "custom_id" && it.key() != "method" && it.key() != "url" && it.key() != "body") {
-      return make_error("unknown key \"{}\" in an OpenAI batch line (expected custom_id, method, "
-                        "url, body)",
-                        it.key());
+    if (it.key() != "custom_id" && it.key() != "method" && it.key() != "url" &&
+        it.key() != "body") {
+      return make_error(
+          "unknown key \"{}\" in an OpenAI batch line (expected custom_id, method, "
+          "url, body)",
+          it.key());
     }
   }
   if (j.contains("custom_id")) custom_id = j["custom_id"];
   nlohmann::json body = j["body"];
   if (!body.is_object()) return make_error("\"body\" must be a JSON object");
   if (body.contains("messages")) {
-    return make_error("a chat request (\"messages\"): generate --batch runs completion requests, "
-                      "with \"prompt\"");
+    return make_error(
+        "a chat request (\"messages\"): generate --batch runs completion requests, "
+        "with \"prompt\"");
   }
   body.erase("model");
   return body;
@@ -74,10 +77,12 @@ Status apply_key(const std::string& key, const nlohmann::json& v, model::BatchRe
     if (!v.is_number_unsigned()) return bad("a non-negative integer");
     r.sampling.seed = v.get<std::uint64_t>();
   } else if (key == "temperature") {
-    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 100) return bad("a number from 0 to 100");
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 100)
+      return bad("a number from 0 to 100");
     r.sampling.temperature = v.get<float>();
   } else if (key == "top_p") {
-    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1) return bad("a number from 0 to 1");
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
+      return bad("a number from 0 to 1");
     r.sampling.top_p = v.get<float>();
   } else if (key == "top_k") {
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > (1 << 30)) {
@@ -88,7 +93,8 @@ Status apply_key(const std::string& key, const nlohmann::json& v, model::BatchRe
     r.stops.clear();
     if (v.is_string()) {
       r.stops.push_back(v.get<std::string>());
-    } else if (v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& s) { return s.is_string(); })) {
+    } else if (v.is_array() &&
+               std::all_of(v.begin(), v.end(), [](const auto& s) { return s.is_string(); })) {
       for (const auto& s : v) r.stops.push_back(s.get<std::string>());
     } else {
       return bad("a string or an array of strings");
@@ -115,9 +121,10 @@ Result<model::BatchRequest> parse_line(std::string_view line, const model::Batch
     const std::string& key = it.key();
     const nlohmann::json& value = it.value();
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
-      return make_error("unknown key \"{}\" (expected prompt, max_tokens, seed, temperature, top_p, "
-                        "top_k, stop)",
-                        key);
+      return make_error(
+          "unknown key \"{}\" (expected prompt, max_tokens, seed, temperature, top_p, "
+          "top_k, stop)",
+          key);
     }
     std::string p;
     TOK_TRY(apply_key(key, value, r, p));
@@ -132,9 +139,10 @@ Result<model::BatchRequest> parse_line(std::string_view line, const model::Batch
 }
 
 // Every line parsed and checked before anything runs.
-Result<std::vector<Line>> read_requests(const std::string& path, const model::BatchRequest& defaults,
-                                        bool seeded, const model::Model& m,
-                                        const kv::PagedKvCache& cache, int ctx) {
+Result<std::vector<Line>> read_requests(const std::string& path,
+                                        const model::BatchRequest& defaults, bool seeded,
+                                        const model::Model& m, const kv::PagedKvCache& cache,
+                                        int ctx) {
   TOK_ASSIGN(MappedFile f, open_input(path));
   std::string source = path == "-" ? "<stdin>" : path;
   std::string_view text = f.bytes();
@@ -157,7 +165,8 @@ Result<std::vector<Line>> read_requests(const std::string& path, const model::Ba
     if (!ok.ok()) return make_error("{}: {}", where, ok.error().message);
     lines.push_back(Line{where, std::move(*r), std::move(custom_id)});
   }
-  if (lines.empty()) return make_error("{}: no requests (expected one JSON object per line)", source);
+  if (lines.empty())
+    return make_error("{}: no requests (expected one JSON object per line)", source);
   return lines;
 }
 
@@ -179,7 +188,6 @@ nlohmann::json report_json(const model::BatchStats& s, std::size_t block_bytes, 
   j["kv_bytes_peak"] = s.kv.blocks_peak * block_bytes;
   return j;
 }
-
 
 }  // namespace
 
@@ -211,7 +219,8 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
                         {"prompt_tokens", r.prompt_tokens},
                         {"ids", r.ids}};
     if (custom_ids[i]) j["custom_id"] = *custom_ids[i];
-    ready[i] = text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    ready[i] = text::escape_json_controls(
+        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     for (; next < ready.size() && ready[next]; ++next) {
       out.write(*ready[next]);
       out.put('\n');
@@ -224,7 +233,8 @@ int run_generate_batch(const MultiGenerateArgs& a, const GenerateContext& c, con
   if (!st.ok()) return report(make_error("{}: {}", m.path(), st.error().message));
   out.flush();
   if (c.stats) {
-    std::fprintf(stderr, "%s\n", report_json(*st, cache.pool().block_bytes(), threads).dump().c_str());
+    std::fprintf(stderr, "%s\n",
+                 report_json(*st, cache.pool().block_bytes(), threads).dump().c_str());
   } else {
     std::fprintf(stderr,
                  "batch: %zu sequences, %zu tokens in %.2f s (%.1f tokens/s), %zu in flight at "

@@ -17,21 +17,24 @@ Result<std::string> template_text(const ChatOptions& o, const model::Model& m) {
     return std::string(f.bytes());
   }
   if (!m.file().find("tokenizer.chat_template")) {
-    return make_error("{}: the file has no chat template (tokenizer.chat_template); give one with "
-                      "--chat-template-file",
-                      m.path());
+    return make_error(
+        "{}: the file has no chat template (tokenizer.chat_template); give one with "
+        "--chat-template-file",
+        m.path());
   }
   auto t = m.file().get_string("tokenizer.chat_template");
   if (!t.ok()) return make_error("{}: {}", m.path(), t.error().message);
   return std::string(*t);
 }
 
-Result<nlohmann::json> conversation(const ChatOptions& o, const std::string& prompt, bool prompt_given) {
+Result<nlohmann::json> conversation(const ChatOptions& o, const std::string& prompt,
+                                    bool prompt_given) {
   nlohmann::json messages = nlohmann::json::array();
   if (o.messages_given) {
     std::string source = o.messages == "-" ? "<stdin>" : o.messages;
     if (o.messages.empty() || o.messages == "-") note_terminal_stdin();
-    TOK_ASSIGN(MappedFile f, MappedFile::open(o.messages.empty() ? "-" : o.messages, kMaxSmallStreamBytes));
+    TOK_ASSIGN(MappedFile f,
+               MappedFile::open(o.messages.empty() ? "-" : o.messages, kMaxSmallStreamBytes));
     TOK_ASSIGN(messages, cost::parse_chat(f.bytes(), source));
   }
   // An empty --system adds no system turn: `--system ''` asks for a chat
@@ -51,9 +54,10 @@ Result<nlohmann::json> conversation(const ChatOptions& o, const std::string& pro
 }  // namespace
 
 void ChatOptions::add(CLI::App* app) {
-  app->add_option("--chat", messages,
-                  "Chat: render this conversation (a JSON array of {\"role\", \"content\"} messages; - for "
-                  "stdin) with the model's chat template; a PROMPT is added as the last user turn")
+  app->add_option(
+         "--chat", messages,
+         "Chat: render this conversation (a JSON array of {\"role\", \"content\"} messages; - for "
+         "stdin) with the model's chat template; a PROMPT is added as the last user turn")
       ->each([this](const std::string&) { messages_given = true; });
   app->add_option("--system", system,
                   "Chat: a system turn, with PROMPT as the user turn ('' for no system turn)")
@@ -64,8 +68,8 @@ void ChatOptions::add(CLI::App* app) {
                 "Print the prompt text (the rendered chat template) and exit without generating");
 }
 
-Result<ChatPrompt> chat_prompt(const ChatOptions& o, const model::Model& m, const std::string& prompt,
-                               bool prompt_given) {
+Result<ChatPrompt> chat_prompt(const ChatOptions& o, const model::Model& m,
+                               const std::string& prompt, bool prompt_given) {
   if (o.messages_given && o.system_given) {
     throw UsageError{"--system and --chat: put the system turn in the messages file"};
   }

@@ -15,9 +15,9 @@
 namespace tok::cli {
 
 struct ChatOptions {
-  std::string messages;       // --chat FILE ("-": stdin)
+  std::string messages;  // --chat FILE ("-": stdin)
   bool messages_given = false;
-  std::string system;         // --system TEXT
+  std::string system;  // --system TEXT
   bool system_given = false;
   std::string template_file;  // --chat-template-file FILE
   bool print_prompt = false;
@@ -28,14 +28,14 @@ struct ChatOptions {
 };
 
 struct ChatPrompt {
-  std::string text;                // the rendered template
-  std::vector<bpe::TokenId> ids;   // its tokens, BOS first when the model adds one
+  std::string text;               // the rendered template
+  std::vector<bpe::TokenId> ids;  // its tokens, BOS first when the model adds one
 };
 
 // Renders the conversation (the messages file, and/or --system with the
 // prompt as the user turn) with add_generation_prompt=true and the
 // vocabulary's BOS/EOS texts, then encodes it. Errors name the file.
-Result<ChatPrompt> chat_prompt(const ChatOptions& o, const model::Model& m, const std::string& prompt,
-                               bool prompt_given);
+Result<ChatPrompt> chat_prompt(const ChatOptions& o, const model::Model& m,
+                               const std::string& prompt, bool prompt_given);
 
 }  // namespace tok::cli

@@ -18,8 +18,8 @@
 #include "cli/runtime_options.hpp"
 #include "core/output.hpp"
 #include "model/end_of_generation.hpp"
-#include "model/kernels.hpp"
 #include "model/generator.hpp"
+#include "model/kernels.hpp"
 #include "text/escape.hpp"
 
 namespace tok::cli {
@@ -61,15 +61,20 @@ nlohmann::json stats_json(const model::GenerateStats& s, unsigned threads) {
 // on a line of its own by a newline on stderr, leaving stdout's bytes as
 // generated.
 bool same_terminal() {
-  struct stat a {}, b {};
-  return isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && fstat(STDOUT_FILENO, &a) == 0 &&
-         fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
+  struct stat a {
+  }, b{};
+  return isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 &&
+         fstat(STDOUT_FILENO, &a) == 0 && fstat(STDERR_FILENO, &b) == 0 && a.st_rdev == b.st_rdev;
 }
 
 nlohmann::json token_json(const bpe::Tokenizer& tk, const model::TokenInfo& t) {
   nlohmann::json top = nlohmann::json::array();
-  for (auto [id, lp] : t.top) top.push_back({{"id", id}, {"token", escape_bytes(tk.token_bytes(id))}, {"logprob", lp}});
-  return {{"id", t.id}, {"token", escape_bytes(tk.token_bytes(t.id))}, {"logprob", t.logprob}, {"top", top}};
+  for (auto [id, lp] : t.top)
+    top.push_back({{"id", id}, {"token", escape_bytes(tk.token_bytes(id))}, {"logprob", lp}});
+  return {{"id", t.id},
+          {"token", escape_bytes(tk.token_bytes(t.id))},
+          {"logprob", t.logprob},
+          {"top", top}};
 }
 
 int run_generate(GenerateArgs& a) {
@@ -80,10 +85,12 @@ int run_generate(GenerateArgs& a) {
   }
   if (a.multi.active()) {
     if (a.chat.active() || a.chat.print_prompt) {
-      throw UsageError{"--chat, --system and --print-prompt work only without --samples, --beams and --batch"};
+      throw UsageError{
+          "--chat, --system and --print-prompt work only without --samples, --beams and --batch"};
     }
     if (a.attn.enabled()) {
-      throw UsageError{"--attn-report and --attn-svg work only without --samples, --beams and --batch"};
+      throw UsageError{
+          "--attn-report and --attn-svg work only without --samples, --beams and --batch"};
     }
     return run_generate_multi(a.multi, GenerateContext{a.model, a.kv, a.gen, a.seed, a.prompt,
                                                        a.prompt_given, a.json, a.stats, a.echo});
@@ -173,7 +180,8 @@ int run_generate(GenerateArgs& a) {
                         {"ids", generated},
                         {"stats", stats_json(*st, threads)}};
     if (a.gen.logprobs > 0) j["logprobs"] = tokens;
-    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    out.write(text::escape_json_controls(
+        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else if (!text.empty() || st->generated_tokens > 0) {
     out.put('\n');
@@ -184,10 +192,10 @@ int run_generate(GenerateArgs& a) {
   if (st->stop == model::StopReason::kContextFull) {
     // The numbers of --stats: the last generated token is printed but never
     // evaluated, so prompt + generated is one more than the context holds.
-    warn(fmt::format("context full: stopped after {} generated tokens ({} prompt tokens; "
-                     "context {}; see --ctx)",
-                     st->generated_tokens, st->prompt_tokens,
-                     a.model.ctx > 0 ? a.model.ctx : m->config().ctx));
+    warn(fmt::format(
+        "context full: stopped after {} generated tokens ({} prompt tokens; "
+        "context {}; see --ctx)",
+        st->generated_tokens, st->prompt_tokens, a.model.ctx > 0 ? a.model.ctx : m->config().ctx));
   }
   if (a.stats && !a.json) std::fprintf(stderr, "%s\n", stats_json(*st, threads).dump().c_str());
   return 0;
@@ -197,43 +205,56 @@ int run_generate(GenerateArgs& a) {
 
 void add_generate(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<GenerateArgs>();
-  CLI::App* sub = app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
+  CLI::App* sub =
+      app.add_subcommand("generate", "Generate text with a GGUF model (streams to stdout)");
   a->model.add(sub);
   a->kv.add(sub);
   auto* positional = sub->add_option("PROMPT", a->prompt, "Prompt text (default: read from stdin)")
-      ->each([a](const std::string&) { a->prompt_given = true; });
+                         ->each([a](const std::string&) { a->prompt_given = true; });
   sub->add_option("-p,--prompt", a->prompt, "Prompt text, as llama-cli takes it (same as PROMPT)")
       ->each([a](const std::string&) { a->prompt_given = true; })
       ->excludes(positional);
   auto& g = a->gen;
   auto& s = g.sampling;
-  sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")->capture_default_str()
+  sub->add_option("-n,--max-tokens", g.max_tokens, "Most tokens to generate")
+      ->capture_default_str()
       ->check(integer_in(0, 1 << 24));
-  sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")->capture_default_str()
+  sub->add_option("--temperature,--temp", s.temperature, "Sampling temperature (0: greedy)")
+      ->capture_default_str()
       ->check(real_in(0, 100));
-  sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")->capture_default_str()
+  sub->add_option("--top-k", s.top_k, "Sample among the K most likely tokens (0: all)")
+      ->capture_default_str()
       ->check(integer_in(0, max_of<int>()));
-  sub->add_option("--top-p", s.top_p, "Nucleus sampling: smallest set with this probability (1: off)")
-      ->capture_default_str()->check(real_in(0, 1));
-  sub->add_option("--min-p", s.min_p, "Drop tokens less likely than this times the most likely (0: off)")
-      ->capture_default_str()->check(real_in(0, 1));
-  sub->add_option("--repeat-penalty", s.repeat_penalty, "Penalty for tokens among the last 64 (1: off)")
-      ->capture_default_str()->check(real_in(0, 100));
-  sub->add_option("--seed", a->seed, "Random seed: the same seed gives the same text (default: random)")
+  sub->add_option("--top-p", s.top_p,
+                  "Nucleus sampling: smallest set with this probability (1: off)")
+      ->capture_default_str()
+      ->check(real_in(0, 1));
+  sub->add_option("--min-p", s.min_p,
+                  "Drop tokens less likely than this times the most likely (0: off)")
+      ->capture_default_str()
+      ->check(real_in(0, 1));
+  sub->add_option("--repeat-penalty", s.repeat_penalty,
+                  "Penalty for tokens among the last 64 (1: off)")
+      ->capture_default_str()
+      ->check(real_in(0, 100));
+  sub->add_option("--seed", a->seed,
+                  "Random seed: the same seed gives the same text (default: random)")
       ->check(integer_in(0, max_of<std::uint64_t>()));
   sub->add_flag("--greedy", s.greedy, "Always take the most likely token");
   // One value per flag, as llama.cpp's --reverse-prompt: `--stop . PROMPT`
   // keeps PROMPT the prompt.
-  sub->add_option("--stop", g.stops,
-                  "Stop before this string; C escapes \\n \\t \\r \\\\ \\xHH (repeat the flag for more)")
+  sub->add_option(
+         "--stop", g.stops,
+         "Stop before this string; C escapes \\n \\t \\r \\\\ \\xHH (repeat the flag for more)")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--echo", a->echo, "Print the prompt before the generated text");
   sub->add_flag("--stats", a->stats,
                 "Print one JSON line of timing statistics to stderr at the end");
-  sub->add_option("--logprobs", g.logprobs,
-                  "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
+  sub->add_option(
+         "--logprobs", g.logprobs,
+         "Report the K most likely tokens of each step (JSON lines on stderr, or in --json)")
       ->check(integer_in(0, 100));
   sub->add_flag("--json", a->json, "Print one JSON object (text, ids, stats) instead of streaming");
   a->multi.add(sub);

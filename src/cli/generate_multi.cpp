@@ -49,9 +49,11 @@ nlohmann::json result_json(const model::SampleResult& r, bool beam) {
 void check_flags(const MultiGenerateArgs& a, const GenerateContext& c) {
   int modes = (a.samples > 0) + (a.beams > 0) + !a.batch.empty();
   if (modes > 1) throw UsageError{"--samples, --beams and --batch exclude each other"};
-  if (c.gen.logprobs > 0) throw UsageError{"--logprobs works only without --samples, --beams and --batch"};
+  if (c.gen.logprobs > 0)
+    throw UsageError{"--logprobs works only without --samples, --beams and --batch"};
   if (c.echo && !a.batch.empty()) throw UsageError{"--echo does not apply to --batch"};
-  if (!a.batch.empty() && c.prompt_given) throw UsageError{"--batch takes its prompts from the file, not PROMPT"};
+  if (!a.batch.empty() && c.prompt_given)
+    throw UsageError{"--batch takes its prompts from the file, not PROMPT"};
   if (a.beams > 0 && !c.gen.stops.empty()) throw UsageError{"--stop does not apply to --beams"};
   if (a.no_share && a.samples == 0 && a.batch.empty()) {
     throw UsageError{"--no-share applies to --samples and --batch"};
@@ -78,7 +80,8 @@ int print_multi(const GenerateContext& c, const std::string& prompt, const model
                         {beams ? "beams" : "samples", list},
                         {"stats", multi_stats_json(run.stats, block_bytes, threads)}};
     if (beams) j["text"] = echo + (run.results.empty() ? std::string() : run.results[0].text);
-    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    out.write(text::escape_json_controls(
+        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else if (beams) {
     out.write(echo + (run.results.empty() ? std::string() : run.results[0].text));
@@ -103,12 +106,15 @@ void MultiGenerateArgs::add(CLI::App* app) {
   app->add_option("--samples", samples,
                   "N continuations of the prompt, sharing its KV blocks (sample i uses seed + i)")
       ->check(integer_in(1, 64));
-  app->add_option("--beams", beams, "Beam search with B beams (sum of log-probabilities); prints the best")
+  app->add_option("--beams", beams,
+                  "Beam search with B beams (sum of log-probabilities); prints the best")
       ->check(integer_in(1, 64));
-  app->add_option("--batch", batch,
-                  "Run the prompts of a JSONL file together (continuous batching under --kv-budget)");
+  app->add_option(
+      "--batch", batch,
+      "Run the prompts of a JSONL file together (continuous batching under --kv-budget)");
   app->add_flag("--no-share", no_share,
-                "Evaluate the prompt once per sample (--samples) or request (--batch) instead of sharing KV blocks");
+                "Evaluate the prompt once per sample (--samples) or request (--batch) instead of "
+                "sharing KV blocks");
   app->add_option("--max-batch", max_batch, "With --batch: most sequences stepped together")
       ->capture_default_str()
       ->check(integer_in(1, 64));
@@ -129,7 +135,8 @@ int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {
   auto prompt_res = prompt_ids(*m, c.prompt, c.prompt_given, &prompt);
   if (!prompt_res.ok()) return report(prompt_res.error());
   std::vector<bpe::TokenId> ids = std::move(*prompt_res);
-  if (ids.empty()) return report(make_error("the prompt is empty (and the model adds no BOS token)"));
+  if (ids.empty())
+    return report(make_error("the prompt is empty (and the model adds no BOS token)"));
   if (ids.size() > static_cast<std::size_t>(ctx)) {
     return report(make_error("the prompt has {} tokens, more than the context of {} (see --ctx)",
                              ids.size(), ctx));
@@ -148,7 +155,8 @@ int run_generate_multi(const MultiGenerateArgs& a, const GenerateContext& c) {
     o.sampling.seed = c.seed ? *c.seed : std::random_device{}();
     run = model::generate_samples(*m, pool, *cache, ids, o);
   } else {
-    run = model::beam_search(*m, pool, *cache, ids, model::BeamOptions{a.beams, ctx, c.gen.max_tokens});
+    run = model::beam_search(*m, pool, *cache, ids,
+                             model::BeamOptions{a.beams, ctx, c.gen.max_tokens});
   }
   if (!run.ok()) return report(make_error("{}: {}", m->path(), run.error().message));
   return print_multi(c, prompt, *run, ids, a.beams > 0, cache->pool().block_bytes(), threads);

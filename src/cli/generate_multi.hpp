@@ -16,11 +16,11 @@
 namespace tok::cli {
 
 struct MultiGenerateArgs {
-  int samples = 0;         // --samples N
-  int beams = 0;           // --beams B
-  std::string batch;       // --batch FILE.jsonl
-  bool no_share = false;   // --no-share: prefill the prompt once per sample
-  int max_batch = 64;      // --max-batch: sequences stepped together
+  int samples = 0;        // --samples N
+  int beams = 0;          // --beams B
+  std::string batch;      // --batch FILE.jsonl
+  bool no_share = false;  // --no-share: prefill the prompt once per sample
+  int max_batch = 64;     // --max-batch: sequences stepped together
 
   void add(CLI::App* app);
   bool active() const { return samples > 0 || beams > 0 || !batch.empty(); }

@@ -66,12 +66,12 @@ Status IdParser::finish(std::vector<bpe::TokenId>& out) {
   TOK_TRY(parse(carry_, out));
   base_ += carry_.size();
   carry_.clear();
-  if (bracket_ && !closed_) return make_error("{}: missing ']' at the end of the JSON array", source_);
+  if (bracket_ && !closed_)
+    return make_error("{}: missing ']' at the end of the JSON array", source_);
   return {};
 }
 
-Status parse_ids(std::string_view text, const std::string& source,
-                 std::vector<bpe::TokenId>& out) {
+Status parse_ids(std::string_view text, const std::string& source, std::vector<bpe::TokenId>& out) {
   IdParser p(source);
   TOK_TRY(p.feed(text, out));
   return p.finish(out);

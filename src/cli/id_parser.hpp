@@ -27,15 +27,14 @@ class IdParser {
   // Parses complete text (it ends at a separator, or the input ends).
   Status parse(std::string_view s, std::vector<bpe::TokenId>& out);
   std::string source_;
-  std::string carry_;      // the unfinished end of the input so far
+  std::string carry_;       // the unfinished end of the input so far
   std::uint64_t base_ = 0;  // bytes of the input before carry_
-  bool started_ = false;   // something other than separators was seen
-  bool bracket_ = false;   // a JSON array: '[' opened it
-  bool closed_ = false;    // and ']' closed it
+  bool started_ = false;    // something other than separators was seen
+  bool bracket_ = false;    // a JSON array: '[' opened it
+  bool closed_ = false;     // and ']' closed it
 };
 
 // All ids of a complete text.
-Status parse_ids(std::string_view text, const std::string& source,
-                 std::vector<bpe::TokenId>& out);
+Status parse_ids(std::string_view text, const std::string& source, std::vector<bpe::TokenId>& out);
 
 }  // namespace tok::cli

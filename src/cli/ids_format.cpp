@@ -19,8 +19,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kSuffixes
 
 std::string lower_suffix(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  });
   return ext;
 }
 
@@ -32,16 +33,18 @@ std::string ids_format(const std::string& format, const std::string& output) {
   for (const auto& [suffix, named] : kSuffixes) {
     if (ext != suffix) continue;
     if (!format.empty() && format != named) {
-      throw UsageError{fmt::format("-o {} names a {} file, but --format is {}; drop --format or "
-                                   "give the file a name that says {}",
-                                   output, named, format, format)};
+      throw UsageError{
+          fmt::format("-o {} names a {} file, but --format is {}; drop --format or "
+                      "give the file a name that says {}",
+                      output, named, format, format)};
     }
     return std::string(named);
   }
   if (ext == ".bin" && format.empty()) {
-    throw UsageError{fmt::format("-o {}: a .bin name does not say how ids are stored; pass "
-                                 "--format u16 or --format u32 (or name it .u16, .u32 or .npy)",
-                                 output)};
+    throw UsageError{
+        fmt::format("-o {}: a .bin name does not say how ids are stored; pass "
+                    "--format u16 or --format u32 (or name it .u16, .u32 or .npy)",
+                    output)};
   }
   return format.empty() ? "u32" : format;
 }

@@ -35,6 +35,8 @@ int open_if_stream(const std::string& path) {
   return -1;
 }
 
-std::string escape_bytes(std::string_view bytes) { return text::escape_terminal(bytes, {.quote = true}); }
+std::string escape_bytes(std::string_view bytes) {
+  return text::escape_terminal(bytes, {.quote = true});
+}
 
 }  // namespace tok::cli

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "core/number_format.hpp"
 #include "cli/numeric_options.hpp"
+#include "core/number_format.hpp"
 #include "kv/byte_size.hpp"
 #include "model/kv_sequence.hpp"
 
@@ -59,10 +59,11 @@ Result<kv::KvConfig> KvOptions::config(const model::Model& m, int ctx) const {
   // down, and says so rather than reporting a smaller figure unexplained.
   std::uint64_t usable = cache.pool().max_blocks() * cache.pool().block_bytes();
   if (c.budget_bytes != 0 && usable != c.budget_bytes) {
-    warn(fmt::format("--kv-budget {} rounded down to {} ({} bytes: {} blocks of {} bytes, {} tokens "
-                     "each)",
-                     budget, human_bytes(usable), usable, cache.pool().max_blocks(),
-                     cache.pool().block_bytes(), c.block_tokens));
+    warn(
+        fmt::format("--kv-budget {} rounded down to {} ({} bytes: {} blocks of {} bytes, {} tokens "
+                    "each)",
+                    budget, human_bytes(usable), usable, cache.pool().max_blocks(),
+                    cache.pool().block_bytes(), c.block_tokens));
   }
   return c;
 }

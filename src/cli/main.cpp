@@ -16,8 +16,8 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
-#include "cli/usage_errors.hpp"
 #include "cli/generated_docs.hpp"
+#include "cli/usage_errors.hpp"
 #include "core/atomic_file.hpp"
 #include "core/fatal_signals.hpp"
 #include "core/mapped_file.hpp"
@@ -34,7 +34,9 @@ namespace tok::cli {
 // bytes there must not break the one-line contract or drive the terminal:
 // the terminal escaper's rule (C0, DEL, C1 and bytes that are not UTF-8 as
 // \xNN), with backslashes left as they are so quoted patterns read as written.
-std::string one_line(const std::string& m) { return text::escape_terminal(m, {.backslash = false}); }
+std::string one_line(const std::string& m) {
+  return text::escape_terminal(m, {.backslash = false});
+}
 
 int report(const Error& e) {
   // Once an input shrank under its mapping, what tok read after that point is

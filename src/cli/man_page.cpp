@@ -43,12 +43,8 @@ std::string roff(const std::string& s) {
   return out;
 }
 
-std::string bold(const std::string& s) {
-  return "\\fB" + roff(s) + "\\fR";
-}
-std::string italic(const std::string& s) {
-  return "\\fI" + roff(s) + "\\fR";
-}
+std::string bold(const std::string& s) { return "\\fB" + roff(s) + "\\fR"; }
+std::string italic(const std::string& s) { return "\\fI" + roff(s) + "\\fR"; }
 
 // "\fB-e\fR, \fB--encoding\fR \fITEXT\fR" for an option's .TP line.
 std::string option_heading(const CLI::Option& o) {

@@ -11,7 +11,8 @@ void ModelOptions::add(CLI::App* app) {
   enc.add_encoding(app);
   enc.add_special(app, "text");
   app->add_option("-m,--model", model, "Use this catalog model's tokenizer (see `tok models`)");
-  app->add_option("--models", model_files, "Extra catalog JSON adding or overriding models")->allow_extra_args(false);
+  app->add_option("--models", model_files, "Extra catalog JSON adding or overriding models")
+      ->allow_extra_args(false);
 }
 
 Result<const bpe::Tokenizer*> ModelOptions::resolve(cost::TokenizerSet& set) const {

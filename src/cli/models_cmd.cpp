@@ -34,17 +34,23 @@ const char* attention_name(cost::Attention a) {
 }
 
 nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
-  nlohmann::ordered_json j{{"id", m.id}, {"aliases", m.aliases}, {"provider", m.provider},
-                           {"tokenizer", m.tokenizer}, {"estimate", m.estimate},
+  nlohmann::ordered_json j{{"id", m.id},
+                           {"aliases", m.aliases},
+                           {"provider", m.provider},
+                           {"tokenizer", m.tokenizer},
+                           {"estimate", m.estimate},
                            {"tokenizer_kind", std::string(cost::tokenizer_kind(m))},
-                           {"chat", m.chat}, {"context_window", m.context_window},
+                           {"chat", m.chat},
+                           {"context_window", m.context_window},
                            {"max_output", m.max_output}};
-  j["price"] = {{"input", m.price.input}, {"cached_input", m.price.cached_input},
-                {"output", m.price.output}};
+  j["price"] = {
+      {"input", m.price.input}, {"cached_input", m.price.cached_input}, {"output", m.price.output}};
   j["price"]["tiers"] = nlohmann::ordered_json::array();
   for (const auto& t : m.price.tiers) {
-    j["price"]["tiers"].push_back({{"above", t.above}, {"input", t.input},
-                                   {"cached_input", t.cached_input}, {"output", t.output}});
+    j["price"]["tiers"].push_back({{"above", t.above},
+                                   {"input", t.input},
+                                   {"cached_input", t.cached_input},
+                                   {"output", t.output}});
   }
   if (m.price.batch) {
     j["price"]["batch"] = {{"factor", m.price.batch->factor}, {"source", m.price.batch->source}};
@@ -53,10 +59,15 @@ nlohmann::ordered_json to_json(const cost::ModelInfo& m) {
   j["price"]["source"] = m.price.source;
   if (m.deprecated) j["deprecated"] = true;
   if (m.kv) {
-    j["kv"] = {{"layers", m.kv->layers}, {"heads", m.kv->heads}, {"kv_heads", m.kv->kv_heads},
-               {"head_dim", m.kv->head_dim}, {"attention", attention_name(m.kv->attention)},
-               {"window", m.kv->window}, {"sliding_layers", m.kv->sliding_layers},
-               {"latent_dim", m.kv->latent_dim}, {"source", m.kv->source}};
+    j["kv"] = {{"layers", m.kv->layers},
+               {"heads", m.kv->heads},
+               {"kv_heads", m.kv->kv_heads},
+               {"head_dim", m.kv->head_dim},
+               {"attention", attention_name(m.kv->attention)},
+               {"window", m.kv->window},
+               {"sliding_layers", m.kv->sliding_layers},
+               {"latent_dim", m.kv->latent_dim},
+               {"source", m.kv->source}};
   }
   j["catalog"] = m.origin;
   return j;
@@ -88,7 +99,8 @@ int run_models(const ModelsArgs& a) {
   if (a.json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto* m : shown) j.push_back(to_json(*m));
-    out.write(text::escape_json_controls(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    out.write(text::escape_json_controls(
+        j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
     out.flush();
     return 0;
@@ -100,23 +112,26 @@ int run_models(const ModelsArgs& a) {
                         "out $/M", "batch", "kv", "price read"));
   for (const auto* m : shown) {
     std::string kv = m->kv ? attention_name(m->kv->attention) : "-";
-    std::string batch = m->price.batch ? fmt::format("x{}", format_decimal(m->price.batch->factor, 3)) : "-";
+    std::string batch =
+        m->price.batch ? fmt::format("x{}", format_decimal(m->price.batch->factor, 3)) : "-";
     std::string context = m->context_window ? group_digits(m->context_window) : "?";
     std::string tokenizer = one_line(m->tokenizer) + (m->estimate ? "~" : m->published ? "*" : "");
-    out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n", one_line(m->id),
-                          w, one_line(m->provider), tokenizer, context,
+    out.write(fmt::format("{:<{}} {:<12} {:<13} {:>9} {:>20} {:>9} {:>9} {:>6} {:>8}  {}{}\n",
+                          one_line(m->id), w, one_line(m->provider), tokenizer, context,
                           input_rates(m->price), format_usd(m->price.cached_input),
                           format_usd(m->price.output), batch, kv, one_line(m->price.date),
                           m->deprecated ? " (deprecated)" : ""));
   }
-  out.write(fmt::format("{} of {} models. ~ = tokenizer not public: counts use this encoding as a "
-                        "proxy and are estimates; * = the tokenizer the provider published "
-                        "(agreement with its counts not verified). >Nk = rates for requests over "
-                        "N thousand input tokens; batch = Batch API price factor.\n",
-                        shown.size(), catalog->models().size()));
+  out.write(
+      fmt::format("{} of {} models. ~ = tokenizer not public: counts use this encoding as a "
+                  "proxy and are estimates; * = the tokenizer the provider published "
+                  "(agreement with its counts not verified). >Nk = rates for requests over "
+                  "N thousand input tokens; batch = Batch API price factor.\n",
+                  shown.size(), catalog->models().size()));
   if (!catalog->models().empty()) {
-    out.write(fmt::format("prices: {}\n", one_line(catalog->models().front().price.source.substr(
-                                              0, catalog->models().front().price.source.find(" (")))));
+    out.write(
+        fmt::format("prices: {}\n", one_line(catalog->models().front().price.source.substr(
+                                        0, catalog->models().front().price.source.find(" (")))));
   }
   out.flush();
   return 0;
@@ -126,8 +141,10 @@ int run_models(const ModelsArgs& a) {
 
 void add_models(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ModelsArgs>();
-  CLI::App* sub = app.add_subcommand("models", "List the model catalog: tokenizers, windows, prices, KV shapes");
-  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models")->allow_extra_args(false);
+  CLI::App* sub = app.add_subcommand(
+      "models", "List the model catalog: tokenizers, windows, prices, KV shapes");
+  sub->add_option("--models", a->model_files, "Extra catalog JSON adding or overriding models")
+      ->allow_extra_args(false);
   sub->add_option("-s,--search", a->search,
                   "Only models whose id, alias or provider contains WORD (repeatable: all words)")
       ->allow_extra_args(false);

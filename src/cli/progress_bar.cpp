@@ -13,7 +13,10 @@ bool stderr_is_terminal() { return ::isatty(2) == 1; }
 
 ProgressBar::ProgressBar(std::string label, std::uint64_t total, Unit unit,
                          std::function<std::uint64_t()> done, bool enabled)
-    : label_(std::move(label)), total_(total), unit_(unit), done_(std::move(done)),
+    : label_(std::move(label)),
+      total_(total),
+      unit_(unit),
+      done_(std::move(done)),
       start_(std::chrono::steady_clock::now()) {
   // A thread of its own, not core's pool: it runs beside the work for the
   // whole command, waking on a timer, where a pool thread would be one the
@@ -64,9 +67,11 @@ void ProgressBar::draw(bool final) {
     double frac = std::min(1.0, static_cast<double>(done) / total_);
     constexpr int kWidth = 24;
     int filled = static_cast<int>(frac * kWidth);
-    line = fmt::format("[{}{}] {:3.0f}% ", std::string(filled, '#'), std::string(kWidth - filled, '.'),
-                       frac * 100) + line;
-    if (!final && rate > 0 && done < total_) line += fmt::format(", ETA {:.0f} s", (total_ - done) / rate);
+    line = fmt::format("[{}{}] {:3.0f}% ", std::string(filled, '#'),
+                       std::string(kWidth - filled, '.'), frac * 100) +
+           line;
+    if (!final && rate > 0 && done < total_)
+      line += fmt::format(", ETA {:.0f} s", (total_ - done) / rate);
   }
   std::fprintf(stderr, "\r\033[K%s%s", line.c_str(), final ? "\n" : "");
   std::fflush(stderr);

@@ -14,12 +14,15 @@
 namespace tok::cli {
 
 void RuntimeOptions::add(CLI::App* app) {
-  app->add_option("-m,--model", model,
-                  std::string("Model file (GGUF: llama, smollm3, qwen2, qwen3, gemma3 or phi3); default: ") + kDefaultModel +
-                      " from tok's vocab directory");
-  app->add_option("--threads", threads, "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
+  app->add_option(
+      "-m,--model", model,
+      std::string("Model file (GGUF: llama, smollm3, qwen2, qwen3, gemma3 or phi3); default: ") +
+          kDefaultModel + " from tok's vocab directory");
+  app->add_option("--threads", threads,
+                  "Threads for the matrix products (default: the CPUs tok may use, at most 8)")
       ->check(integer_in(1, 256));
-  app->add_option("-c,--ctx", ctx, "Context length in tokens (at most the model's; default: the model's)")
+  app->add_option("-c,--ctx", ctx,
+                  "Context length in tokens (at most the model's; default: the model's)")
       ->check(integer_in(1, 1 << 20));
 }
 
@@ -39,9 +42,10 @@ Status check_not_catalog_name(const std::string& path) {
   }
   auto catalog = cost::Catalog::load_default({});
   if (!catalog.ok() || !catalog->get(path).ok()) return {};
-  return make_error("{} is a catalog model (prices), not a GGUF file: -m here takes a .gguf path "
-                    "(catalog models go to tok count -m and tok show -m)",
-                    path);
+  return make_error(
+      "{} is a catalog model (prices), not a GGUF file: -m here takes a .gguf path "
+      "(catalog models go to tok count -m and tok show -m)",
+      path);
 }
 
 }  // namespace

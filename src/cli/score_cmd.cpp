@@ -36,9 +36,12 @@ std::string mode_text(const model::ScoreStats& s, int ctx) {
 
 nlohmann::json score_json(const model::ScoreStats& st, const model::ScoreStats* f32, int ctx) {
   double tps = st.seconds > 0 ? static_cast<double>(st.tokens) / st.seconds : 0;
-  nlohmann::json j = {{"tokens", st.tokens},       {"windows", st.windows},
-                      {"context", ctx},            {"mean_nll", st.mean_nll()},
-                      {"perplexity", perplexity(st)}, {"tokens_per_s", tps},
+  nlohmann::json j = {{"tokens", st.tokens},
+                      {"windows", st.windows},
+                      {"context", ctx},
+                      {"mean_nll", st.mean_nll()},
+                      {"perplexity", perplexity(st)},
+                      {"tokens_per_s", tps},
                       {"mode", st.streamed ? "stream" : "windows"}};
   j.update(nlohmann::json::parse(st.kv.to_json()));
   if (f32) {
@@ -100,8 +103,9 @@ int run_score(const ScoreArgs& a) {
 
 void add_score(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<ScoreArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "score", "Perplexity of a text under a model (windows of the context, or one stream with --kv-policy)");
+  CLI::App* sub = app.add_subcommand("score",
+                                     "Perplexity of a text under a model (windows of the context, "
+                                     "or one stream with --kv-policy)");
   a->model.add(sub);
   a->kv.add(sub);
   sub->add_option("FILE", a->file, "Text to score (default: stdin)");

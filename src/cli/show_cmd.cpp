@@ -3,8 +3,8 @@
 // Draws the tokens of a text (terminal or HTML page) and a summary: tokens,
 // characters, words, bytes/token and, with -m, price, context share, KV
 // memory and attention FLOPs. The drawing lives in src/show/.
-#include <sys/ioctl.h>
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -17,9 +17,9 @@
 #include "cli/command.hpp"
 #include "cli/encoding_options.hpp"
 #include "cli/input.hpp"
-#include "cli/text_inputs.hpp"
 #include "cli/numeric_options.hpp"
 #include "cli/show_model.hpp"
+#include "cli/text_inputs.hpp"
 #include "core/atomic_file.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
@@ -62,8 +62,8 @@ Result<MappedFile> read_input(const TextInputs& in, std::string& source) {
   const std::string arg = in.files.empty() ? std::string("-") : in.files[0];
   source = input_name(arg);
   std::error_code ec;
-  if (arg == "-" || std::filesystem::symlink_status(arg, ec).type() !=
-                        std::filesystem::file_type::not_found) {
+  if (arg == "-" ||
+      std::filesystem::symlink_status(arg, ec).type() != std::filesystem::file_type::not_found) {
     return open_input(arg);
   }
   warn(fmt::format("no file named '{}': showing the argument as text (-t TEXT says so)", arg));
@@ -84,16 +84,21 @@ nlohmann::ordered_json spans_json(const show::Tokenization& t) {
   j["tokens"] = nlohmann::ordered_json::array();
   for (const auto& s : t.spans) {
     std::string hex = hex_bytes(std::string_view(t.text).substr(s.offset, s.length), "");
-    j["tokens"].push_back({{"id", s.id}, {"offset", s.offset}, {"length", s.length},
-                           {"bytes", hex}, {"special", s.special}});
+    j["tokens"].push_back({{"id", s.id},
+                           {"offset", s.offset},
+                           {"length", s.length},
+                           {"bytes", hex},
+                           {"special", s.special}});
   }
   return j;
 }
 
 // The model figures as numbers, named as in `tok count --json -m M --kv`.
 nlohmann::ordered_json model_json(const show::ModelFigures& f) {
-  nlohmann::ordered_json j{{"model", f.model},          {"encoding", f.encoding},
-                           {"tokens", f.tokens},        {"estimate", f.estimate},
+  nlohmann::ordered_json j{{"model", f.model},
+                           {"encoding", f.encoding},
+                           {"tokens", f.tokens},
+                           {"estimate", f.estimate},
                            {"input_cost", f.input_usd.value_or(0)},
                            {"window_share", f.window_share}};
   if (f.kv_f16) {
@@ -122,19 +127,24 @@ std::string json_output(const std::vector<show::Tokenization>& views,
     nlohmann::ordered_json sj{{"title", s.title}, {"rows", nlohmann::ordered_json::array()}};
     // "value": the number (null when there is none); "text": as printed.
     for (const auto& r : s.rows) {
-      nlohmann::ordered_json v = r.number ? number_json(*r.number) : nlohmann::ordered_json(nullptr);
+      nlohmann::ordered_json v =
+          r.number ? number_json(*r.number) : nlohmann::ordered_json(nullptr);
       sj["rows"].push_back({{"label", r.label}, {"value", v}, {"text", r.value}, {"note", r.note}});
     }
     if (!s.sentence.empty()) sj["sentence"] = s.sentence;
     j["summary"].push_back(sj);
   }
   if (model) j["model"] = model_json(*model);
-  return text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n";
+  return text::escape_json_controls(
+             j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) +
+         "\n";
 }
 
-std::string left_out_note(std::size_t shown_bytes, std::size_t total_bytes, std::size_t tokens_left) {
+std::string left_out_note(std::size_t shown_bytes, std::size_t total_bytes,
+                          std::size_t tokens_left) {
   return fmt::format("… {} more bytes ({} tokens) not shown; --limit BYTES shows more\n",
-                     show::group_digits(total_bytes - shown_bytes), show::group_digits(tokens_left));
+                     show::group_digits(total_bytes - shown_bytes),
+                     show::group_digits(tokens_left));
 }
 
 std::string terminal_output(const ShowArgs& a, const std::vector<show::Tokenization>& views,
@@ -154,7 +164,8 @@ std::string terminal_output(const ShowArgs& a, const std::vector<show::Tokenizat
     if (total <= limit) end = total;
     out += show::render_aligned(views[0], views[1], end, o);
     if (end < total) {
-      out += left_out_note(end, total, views[0].spans.size() - show::spans_within(views[0].spans, end));
+      out += left_out_note(end, total,
+                           views[0].spans.size() - show::spans_within(views[0].spans, end));
     }
   } else {
     for (const auto& t : views) {
@@ -261,19 +272,23 @@ void add_show(CLI::App& app, CommandTable& commands) {
                   "if given, else the model's tokenizer, as `tok count -m` does");
   sub->add_option("--models", a->vocab.model_files,
                   "Extra catalog JSON adding or overriding models (repeatable)");
-  a->in.add(sub, "Input file ('-' is stdin; default: stdin); where no file has that name, the "
-                 "argument is shown as text, with a warning");
-  sub->add_option("--color", a->color, "Colour: always, never or auto (a terminal without NO_COLOR)")
+  a->in.add(sub,
+            "Input file ('-' is stdin; default: stdin); where no file has that name, the "
+            "argument is shown as text, with a warning");
+  sub->add_option("--color", a->color,
+                  "Colour: always, never or auto (a terminal without NO_COLOR)")
       ->check(CLI::IsMember({"always", "never", "auto"}))
       ->capture_default_str();
   sub->add_flag("--ids", a->ids, "Print each token's id after it (subscript digits)");
   sub->add_option("--html", a->html, "Write a self-contained HTML page to FILE instead");
-  sub->add_flag("--json", a->json, "Print the spans (id, offset, length, bytes hex) and summary as JSON");
+  sub->add_flag("--json", a->json,
+                "Print the spans (id, offset, length, bytes hex) and summary as JSON");
   sub->add_option("--limit", a->limit,
                   "Draw at most this many bytes (default 65536 in the terminal, 262144 in "
                   "--html); the summary always covers everything")
       ->check(integer_in(0, max_of<std::int64_t>()));
-  sub->add_option("--width", a->width, "Wrap aligned rows at this many columns (default: the terminal's)")
+  sub->add_option("--width", a->width,
+                  "Wrap aligned rows at this many columns (default: the terminal's)")
       ->check(integer_in(1, 1 << 20));
   sub->get_option("--html")->excludes("--json");
   commands.add(sub, [a] { return run_show(*a); });

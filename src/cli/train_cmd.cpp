@@ -20,10 +20,10 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
-#include "io/corpus_files.hpp"
-#include "io/jsonl_count.hpp"
 #include "formats/trained_vocabulary.hpp"
 #include "formats/word_counts_file.hpp"
+#include "io/corpus_files.hpp"
+#include "io/jsonl_count.hpp"
 #include "text/pretokenizer.hpp"
 
 namespace tok::cli {
@@ -78,9 +78,11 @@ Result<bpe::WordCounts> count_jsonl_corpus(const TrainArgs& a, const text::PreTo
   stats.documents = js.documents;
   stats.skipped = js.bad;
   if (js.bad && !a.quiet) {
-    warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s", js.first_bad));
+    warn(fmt::format("skipped {} bad line{} (first: {})", js.bad, js.bad == 1 ? "" : "s",
+                     js.first_bad));
   }
-  if (js.text_bytes == 0) return make_error("{}: no text to train on (no documents)", io::jsonl_name(paths.front()));
+  if (js.text_bytes == 0)
+    return make_error("{}: no text to train on (no documents)", io::jsonl_name(paths.front()));
   return words;
 }
 
@@ -98,7 +100,8 @@ Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenize
   if (!a.quiet) {
     std::size_t n = corpus.skipped_binary.size();
     for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
-      std::fprintf(stderr, "tok: note: skipping binary file %s\n", one_line(corpus.skipped_binary[i]).c_str());
+      std::fprintf(stderr, "tok: note: skipping binary file %s\n",
+                   one_line(corpus.skipped_binary[i]).c_str());
     }
     if (n > 5) std::fprintf(stderr, "tok: note: skipped %zu more binary files\n", n - 5);
   }
@@ -111,8 +114,9 @@ Result<bpe::WordCounts> count_corpus(const TrainArgs& a, const text::PreTokenize
   unsigned threads = a.threads ? a.threads : available_cpus();
   bpe::CountProgress progress;
   stats.bytes = corpus.bytes;
-  ProgressBar bar("counting", corpus.bytes, ProgressBar::Unit::kBytes,
-                  [&] { return progress.bytes_done.load(); }, !a.quiet);
+  ProgressBar bar(
+      "counting", corpus.bytes, ProgressBar::Unit::kBytes,
+      [&] { return progress.bytes_done.load(); }, !a.quiet);
   return bpe::count_words(pre, texts, threads, &progress);
 }
 
@@ -126,8 +130,9 @@ Result<bpe::WordCounts> read_counts(const std::vector<std::string>& paths, std::
     if (first.empty()) {
       first = pat;
     } else if (pat != first) {
-      return make_error("{}: counted with pattern '{}', but {} with '{}'; shards must share one pattern",
-                        p, pat, paths.front(), first);
+      return make_error(
+          "{}: counted with pattern '{}', but {} with '{}'; shards must share one pattern", p, pat,
+          paths.front(), first);
     }
   }
   if (!pattern.empty() && pattern != first) {
@@ -139,7 +144,7 @@ Result<bpe::WordCounts> read_counts(const std::vector<std::string>& paths, std::
 }
 
 struct Outputs {
-  std::vector<AtomicFile> files;  // commit_together once all are written
+  std::vector<AtomicFile> files;   // commit_together once all are written
   std::vector<std::string> paths;  // of the files, as given
   int counts = -1, tiktoken = -1, sidecar = -1, hf = -1;
 };
@@ -212,8 +217,9 @@ Result<bpe::TrainResult> learn(const TrainArgs& a, const bpe::WordCounts& words,
   auto t = Clock::now();
   Result<bpe::TrainResult> r = make_error("not run");
   {
-    ProgressBar bar("merging", opt.vocab_size - 256, ProgressBar::Unit::kCount,
-                    [&] { return progress.merges_done.load(); }, !a.quiet);
+    ProgressBar bar(
+        "merging", opt.vocab_size - 256, ProgressBar::Unit::kCount,
+        [&] { return progress.merges_done.load(); }, !a.quiet);
     r = bpe::train_bpe(words, opt, &progress);
   }
   stats.merge_seconds = seconds_since(t);
@@ -228,7 +234,8 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
   bpe::WordCounts words;
   if (!a.from_counts.empty()) {
     TOK_ASSIGN(words, read_counts(a.from_counts, pattern));
-    if (words.empty()) return make_error("{}: no words to train on (empty table)", a.from_counts.front());
+    if (words.empty())
+      return make_error("{}: no words to train on (empty table)", a.from_counts.front());
   }
   if (pattern.empty()) pattern = "o200k";
   TOK_ASSIGN(text::PreTokenizer pre, formats::training_pretokenizer(pattern, "--pattern"));
@@ -236,7 +243,8 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     TOK_ASSIGN(words, count_corpus(a, pre, out.paths, stats));
   }
   stats.count_seconds = seconds_since(t);
-  if (out.counts >= 0) TOK_TRY(out.files[out.counts].write(formats::write_word_counts(words, pattern)));
+  if (out.counts >= 0)
+    TOK_TRY(out.files[out.counts].write(formats::write_word_counts(words, pattern)));
   if (a.save_counts == "-") {
     Output stdout_writer;
     stdout_writer.write(formats::write_word_counts(words, pattern));
@@ -248,7 +256,8 @@ Status train(const TrainArgs& a, Stats& stats, std::string& summary) {
     learned = result.tokens.size();
     if (learned + a.specials.size() < a.vocab_size && !a.quiet) {
       warn(fmt::format("learned only {} tokens (no more pairs{}); vocabulary has {} ids", learned,
-                       a.min_frequency > 1 ? " at --min-frequency" : "", learned + a.specials.size()));
+                       a.min_frequency > 1 ? " at --min-frequency" : "",
+                       learned + a.specials.size()));
     }
     TOK_TRY(write_vocabulary(a, pre, pattern, std::move(result), words, out));
   }
@@ -298,22 +307,27 @@ void add_train(CLI::App& app, CommandTable& commands) {
   sub->add_option("--special-token,--special", a->specials,
                   "Special token TOKEN (repeatable); ids follow the learned tokens, in order "
                   "(--special: the old name, kept for one release)");
-  sub->add_option("--max-token-bytes", a->max_token_bytes, "Never create a token longer than N bytes")
+  sub->add_option("--max-token-bytes", a->max_token_bytes,
+                  "Never create a token longer than N bytes")
       ->check(integer_in(0, max_of<std::uint32_t>()));
-  sub->add_option("--threads", a->threads, "Counting threads (default: the CPUs tok may use); never changes the result")
+  sub->add_option("--threads", a->threads,
+                  "Counting threads (default: the CPUs tok may use); never changes the result")
       ->check(integer_in(0, kMaxThreads));
   sub->add_option("--format", a->format, "tiktoken (default), hf (also OUT.tokenizer.json) or all")
       ->check(CLI::IsMember({"tiktoken", "hf", "all"}));
-  sub->add_option("--save-counts", a->save_counts,
-                  "Write the word-count table to FILE (- for stdout; mergeable, see --from-counts)");
+  sub->add_option(
+      "--save-counts", a->save_counts,
+      "Write the word-count table to FILE (- for stdout; mergeable, see --from-counts)");
   sub->add_option("--from-counts", a->from_counts,
                   "Train from word-count tables (summed) instead of text")
       ->expected(1, -1);
   sub->add_flag("-q,--quiet", a->quiet, "No progress or summary on stderr");
   sub->add_option("--jsonl", a->jsonl,
-                  "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as meta.text) is one document");
-  sub->add_flag("--skip-bad", a->skip_bad,
-                "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
+                  "Read the inputs as JSON Lines: each line's FIELD (a dotted path such as "
+                  "meta.text) is one document");
+  sub->add_flag(
+      "--skip-bad", a->skip_bad,
+      "With --jsonl: skip lines that are not JSON or lack a string FIELD, and count them");
   commands.add(sub, [a] { return run_train(*a); });
 }
 

@@ -6,9 +6,9 @@
 #include "bpe/encoder.hpp"
 #include "cli/command.hpp"
 #include "cli/input.hpp"
-#include "cli/text_inputs.hpp"
 #include "cli/model_options.hpp"
 #include "cli/numeric_options.hpp"
+#include "cli/text_inputs.hpp"
 #include "core/output.hpp"
 #include "io/token_cut.hpp"
 
@@ -27,8 +27,8 @@ int run_truncate(const TruncateArgs& a) {
   auto tk = a.mo.resolve(set);
   if (!tk.ok()) return report(tk.error());
   a.in.require_one("truncate");
-  std::string name = a.in.texts.empty() ? input_name(a.in.files.empty() ? "-" : a.in.files[0])
-                                        : a.in.text_name(0);
+  std::string name =
+      a.in.texts.empty() ? input_name(a.in.files.empty() ? "-" : a.in.files[0]) : a.in.text_name(0);
   auto in = a.in.texts.empty() ? open_text_input(a.in.files.empty() ? "-" : a.in.files[0])
                                : Result<MappedFile>(MappedFile::from_string(a.in.texts[0]));
   if (!in.ok()) return report(in.error());
@@ -54,9 +54,12 @@ int run_truncate(const TruncateArgs& a) {
 
 void add_truncate(CLI::App& app, CommandTable& commands) {
   auto a = std::make_shared<TruncateArgs>();
-  CLI::App* sub = app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
+  CLI::App* sub =
+      app.add_subcommand("truncate", "Print the longest prefix (or suffix) that fits N tokens");
   a->mo.add(sub);
-  sub->add_option("-n,--tokens", a->n, "Token budget")->required()->check(integer_in(0, kMaxTokenCount));
+  sub->add_option("-n,--tokens", a->n, "Token budget")
+      ->required()
+      ->check(integer_in(0, kMaxTokenCount));
   sub->add_option("--keep", a->keep, "Keep the start (prefix) or the end (suffix)")
       ->check(CLI::IsMember({"start", "end"}))
       ->capture_default_str();

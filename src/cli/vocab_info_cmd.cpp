@@ -63,9 +63,11 @@ void print_json(const bpe::Tokenizer& tk, const compare::Composition& c,
   j["ids"] = tk.vocab_size();
   j["ordinary_tokens"] = c.tokens;
   J specials = J::array();
-  for (const auto& s : tk.specials()) specials.push_back({{"text", escape_token(s.text)}, {"id", s.id}});
-  std::sort(specials.begin(), specials.end(),
-            [](const J& a, const J& b) { return a["id"].get<bpe::TokenId>() < b["id"].get<bpe::TokenId>(); });
+  for (const auto& s : tk.specials())
+    specials.push_back({{"text", escape_token(s.text)}, {"id", s.id}});
+  std::sort(specials.begin(), specials.end(), [](const J& a, const J& b) {
+    return a["id"].get<bpe::TokenId>() < b["id"].get<bpe::TokenId>();
+  });
   j["specials"] = specials;
   J pre = J::array();
   for (const auto& p : tk.pretokenizers()) {
@@ -77,17 +79,22 @@ void print_json(const bpe::Tokenizer& tk, const compare::Composition& c,
   j["mean_chars"] = c.mean_chars;
   J lt = J::array();
   for (auto id : longest) {
-    lt.push_back({{"id", id}, {"bytes", tk.token_bytes(id).size()},
+    lt.push_back({{"id", id},
+                  {"bytes", tk.token_bytes(id).size()},
                   {"text", escape_token(tk.token_bytes(id))}});
   }
   j["longest"] = lt;
   J scripts = J::array();
   for (const auto& s : c.scripts) {
-    scripts.push_back({{"script", s.script}, {"tokens", s.tokens}, {"share", percent(s.tokens, c.tokens) / 100}});
+    scripts.push_back(
+        {{"script", s.script}, {"tokens", s.tokens}, {"share", percent(s.tokens, c.tokens) / 100}});
   }
-  scripts.push_back({{"script", "partial"}, {"tokens", c.partial}, {"share", percent(c.partial, c.tokens) / 100}});
+  scripts.push_back({{"script", "partial"},
+                     {"tokens", c.partial},
+                     {"share", percent(c.partial, c.tokens) / 100}});
   j["scripts"] = scripts;
-  out.write(text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  out.write(
+      text::escape_json_controls(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   out.put('\n');
 }
 
@@ -125,7 +132,8 @@ void print_text(const bpe::Tokenizer& tk, const compare::Composition& c,
   }
   out.write("scripts (share of ordinary tokens)\n");
   for (const auto& s : c.scripts) {
-    out.write(fmt::format("  {:<22}{:>8} {:>6.2f}%\n", s.script, s.tokens, percent(s.tokens, c.tokens)));
+    out.write(
+        fmt::format("  {:<22}{:>8} {:>6.2f}%\n", s.script, s.tokens, percent(s.tokens, c.tokens)));
   }
   out.write(fmt::format("  {:<22}{:>8} {:>6.2f}%\n", "partial (not UTF-8)", c.partial,
                         percent(c.partial, c.tokens)));
@@ -152,8 +160,9 @@ int run_info(InfoArgs a) {
 void add_vocab_info(CLI::App& vocab, CommandTable& commands) {
   auto args = std::make_shared<InfoArgs>();
   auto* info = vocab.add_subcommand(
-      "info", "Size, special tokens, split pattern and pipeline, longest tokens, mean token "
-              "length and share of tokens per Unicode script of one vocabulary");
+      "info",
+      "Size, special tokens, split pattern and pipeline, longest tokens, mean token "
+      "length and share of tokens per Unicode script of one vocabulary");
   args->enc.add_encoding(info);
   info->add_option("NAME", args->name,
                    "The vocabulary, as -e takes it (a name such as qwen3 or llama3, or a path); "

@@ -78,7 +78,10 @@ Masks classify(const unsigned char* p) {
       case WordClass::kLetter: m.letter |= bit; break;
       case WordClass::kDigit: m.digit |= bit; break;
       case WordClass::kUnderscore: m.under |= bit; break;
-      case WordClass::kMidNumLet: m.mid_letter |= bit; m.mid_num |= bit; break;
+      case WordClass::kMidNumLet:
+        m.mid_letter |= bit;
+        m.mid_num |= bit;
+        break;
       case WordClass::kMidNum: m.mid_num |= bit; break;
       case WordClass::kCR: m.cr |= bit; break;
       case WordClass::kLF: m.lf |= bit; break;
@@ -183,8 +186,7 @@ std::size_t segment_ascii(std::string_view text, std::size_t begin, std::size_t 
         (cur.mid_num & before(cur.digit, prev_digit) & after(cur.digit, next.digit & 1));
     // A '_' with no letter, digit or '_' beside it is a segment of its own
     // that is not a word (no joined punctuation can be beside a '_').
-    std::uint64_t lone =
-        cur.under & ~before(word, prev_word) & ~after(word, next_word & 1);
+    std::uint64_t lone = cur.under & ~before(word, prev_word) & ~after(word, next_word & 1);
     std::uint64_t run = (word | joined) & ~lone;
     std::uint64_t run_before = before(run, prev_run);
     words.add_block(at, run & ~run_before, run & run_before);

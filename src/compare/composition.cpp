@@ -43,8 +43,7 @@ std::string token_script(std::string_view bytes) {
     i += d.len;
     UErrorCode st = U_ZERO_ERROR;
     UScriptCode sc = uscript_getScript(static_cast<UChar32>(d.cp), &st);
-    if (U_FAILURE(st) || sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED ||
-        sc == USCRIPT_UNKNOWN) {
+    if (U_FAILURE(st) || sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED || sc == USCRIPT_UNKNOWN) {
       continue;
     }
     if (found == USCRIPT_COMMON) {

@@ -20,10 +20,10 @@ struct ScriptShare {
 };
 
 struct Composition {
-  std::size_t tokens = 0;   // ordinary tokens (no specials)
-  std::size_t partial = 0;  // not valid UTF-8: partial sequences, stray bytes
-  double mean_bytes = 0;    // mean token length in bytes
-  double mean_chars = 0;    // mean length in code points, whole-UTF-8 tokens only
+  std::size_t tokens = 0;            // ordinary tokens (no specials)
+  std::size_t partial = 0;           // not valid UTF-8: partial sequences, stray bytes
+  double mean_bytes = 0;             // mean token length in bytes
+  double mean_chars = 0;             // mean length in code points, whole-UTF-8 tokens only
   std::vector<ScriptShare> scripts;  // most tokens first; "partial UTF-8" excluded
 };
 

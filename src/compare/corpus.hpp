@@ -24,7 +24,7 @@ struct Sample {
 };
 
 struct Corpus {
-  std::string name;  // the path as given
+  std::string name;             // the path as given
   std::vector<Sample> samples;  // sorted by name
 };
 

@@ -59,7 +59,8 @@ void add_scripts(std::string_view text, ScriptHistogram& h) {
     utf8::Decoded d = utf8::decode_at(text, i);
     i += d.len;
     int sc = d.valid ? scripts.of(static_cast<UChar32>(d.cp)) : USCRIPT_COMMON;
-    if (sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts)) ++h[static_cast<std::size_t>(sc)];
+    if (sc > USCRIPT_INHERITED && sc < static_cast<int>(kScripts))
+      ++h[static_cast<std::size_t>(sc)];
   }
 }
 
@@ -80,9 +81,9 @@ TokenLengths token_lengths(const bpe::Tokenizer& tk) {
 // Per-thread scratch and totals.
 struct Worker {
   std::optional<Segmenter> seg;
-  WordBits bits;                         // the unit's words
-  std::vector<ByteSpan> words;           // as spans, for vocabularies that need them
-  bool have_spans = false;               // words holds the unit's
+  WordBits bits;                  // the unit's words
+  std::vector<ByteSpan> words;    // as spans, for vocabularies that need them
+  bool have_spans = false;        // words holds the unit's
   std::vector<bpe::TokenId> ids;  // of one part of the unit
   TokenStarts token_starts;
   std::vector<bpe::TokenSpan> spans;
@@ -197,7 +198,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
                    [](const Unit& a, const Unit& b) { return a.text.size() > b.text.size(); });
 
   std::size_t ns = corpus.samples.size(), nv = vocabs.size();
-  ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.threads), units.size())));
+  ThreadPool pool(
+      static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.threads), units.size())));
   unsigned nthreads = pool.size();
   // Per thread: (samples) text counts, (samples x vocabularies) token counts,
   // (samples x scripts) histograms.
@@ -239,7 +241,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
       TokenCounts& out = toks[t][unit.sample * nv + v];
       if (!options.words) {
         auto n = tk.count(unit.text, options.special, w.scratch[v]);
-        if (!n.ok()) return make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
+        if (!n.ok())
+          return make_error("{}: {}", corpus.samples[unit.sample].origin, n.error().message);
         out.tokens += *n;
         continue;
       }
@@ -250,7 +253,8 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
         }
       }
       Status s = count_by_spans(tk, unit.text, options.special, w, v, out);
-      if (!s.ok()) return make_error("{}: {}", corpus.samples[unit.sample].origin, s.error().message);
+      if (!s.ok())
+        return make_error("{}: {}", corpus.samples[unit.sample].origin, s.error().message);
     }
     return {};
   });
@@ -269,8 +273,7 @@ Result<std::vector<SampleCounts>> measure(const Corpus& corpus,
     }
     auto best = std::max_element(total.begin(), total.end());
     if (best != total.end() && *best > 0) {
-      result[i].main_script =
-          uscript_getName(static_cast<UScriptCode>(best - total.begin()));
+      result[i].main_script = uscript_getName(static_cast<UScriptCode>(best - total.begin()));
     }
   }
   return result;

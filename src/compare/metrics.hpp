@@ -66,9 +66,9 @@ std::optional<double> ratio(std::size_t num, std::size_t den);
 struct Metrics {
   std::optional<double> bytes_per_token;
   std::optional<double> chars_per_token;
-  std::optional<double> fertility;       // tokens per word
-  std::optional<double> continued;       // share of words, 0..1
-  std::optional<double> premium;         // tokens / baseline tokens
+  std::optional<double> fertility;          // tokens per word
+  std::optional<double> continued;          // share of words, 0..1
+  std::optional<double> premium;            // tokens / baseline tokens
   std::optional<double> cost_per_1k_words;  // USD, with -m
 };
 

@@ -27,7 +27,8 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
   h += "<table>\n<tr><th rowspan=\"2\">sample</th><th rowspan=\"2\">script</th>"
        "<th rowspan=\"2\">bytes</th><th rowspan=\"2\">words</th>";
   for (const auto& v : rep.vocabs) {
-    h += fmt::format("<th colspan=\"{}\">{}</th>", v.price_per_mtok ? 6 : 5, text::escape_markup(v.label));
+    h += fmt::format("<th colspan=\"{}\">{}</th>", v.price_per_mtok ? 6 : 5,
+                     text::escape_markup(v.label));
   }
   h += "</tr>\n<tr>";
   for (const auto& v : rep.vocabs) {
@@ -37,10 +38,11 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
   }
   h += "</tr>\n";
   for (const Row& r : t.rows) {
-    h += fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
-                     r.worst ? " class=\"worst\"" : "", text::escape_markup(r.sample),
-                     text::escape_markup(r.script), r.text.bytes,
-                     rep.words ? fmt::format("{}", r.text.words) : "-");
+    h += fmt::format(
+        "<tr{}><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        r.worst ? " class=\"worst\"" : "", text::escape_markup(r.sample),
+        text::escape_markup(r.script), r.text.bytes,
+        rep.words ? fmt::format("{}", r.text.words) : "-");
     for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
       const Metrics& m = r.metrics[v];
       h += fmt::format(
@@ -58,24 +60,29 @@ void premium_table(std::string& h, const Report& rep, const CorpusTable& t) {
 }
 
 void composition_section(std::string& h, const Report& rep) {
-  h += "<h2>Vocabulary composition</h2>\n<p class=\"note\">Ordinary tokens (no special "
-       "tokens) by the Unicode script of their characters: <em>Common</em> = only spaces, "
-       "digits and punctuation; <em>Mixed</em> = two or more scripts; <em>partial UTF-8</em> = "
-       "pieces of multi-byte characters; <em>ids</em> = the vocabulary size N (ids 0..N-1, specials and unused ids included).</p>\n<table>\n<tr><th>vocabulary</th><th>ids</th><th>ordinary tokens</th>"
-       "<th>mean bytes</th><th>mean chars</th><th>partial UTF-8</th><th>scripts (top 8)</th></tr>\n";
+  h +=
+      "<h2>Vocabulary composition</h2>\n<p class=\"note\">Ordinary tokens (no special "
+      "tokens) by the Unicode script of their characters: <em>Common</em> = only spaces, "
+      "digits and punctuation; <em>Mixed</em> = two or more scripts; <em>partial UTF-8</em> = "
+      "pieces of multi-byte characters; <em>ids</em> = the vocabulary size N (ids 0..N-1, specials "
+      "and unused ids included).</p>\n<table>\n<tr><th>vocabulary</th><th>ids</th><th>ordinary "
+      "tokens</th>"
+      "<th>mean bytes</th><th>mean chars</th><th>partial UTF-8</th><th>scripts (top 8)</th></tr>\n";
   for (std::size_t v = 0; v < rep.composition.size(); ++v) {
     const Composition& c = rep.composition[v];
     double n = c.tokens ? static_cast<double>(c.tokens) : 1.0;
     std::string scripts;
     for (std::size_t k = 0; k < c.scripts.size() && k < 8; ++k) {
-      scripts += fmt::format("{}{} {:.1f}%", k ? ", " : "", text::escape_markup(c.scripts[k].script),
-                             100.0 * static_cast<double>(c.scripts[k].tokens) / n);
+      scripts +=
+          fmt::format("{}{} {:.1f}%", k ? ", " : "", text::escape_markup(c.scripts[k].script),
+                      100.0 * static_cast<double>(c.scripts[k].tokens) / n);
     }
     h += fmt::format(
-        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td>"
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{:.2f}</td>"
         "<td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}%</td><td>{}</td></tr>\n",
-        text::escape_markup(rep.vocabs[v].label), rep.vocabs[v].vocab_size, c.tokens, c.mean_bytes, c.mean_chars,
-        100.0 * static_cast<double>(c.partial) / n, scripts);
+        text::escape_markup(rep.vocabs[v].label), rep.vocabs[v].vocab_size, c.tokens, c.mean_bytes,
+        c.mean_chars, 100.0 * static_cast<double>(c.partial) / n, scripts);
   }
   h += "</table>\n";
   if (rep.jaccard.size() < 2) return;
@@ -106,16 +113,16 @@ std::string render_html(const Report& rep) {
        "highlighted.</p>\n<p>Vocabularies: ";
   for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
     const auto& vc = rep.vocabs[v];
-    h += fmt::format("{}<b>{}</b> ({} ids{})", v ? ", " : "", text::escape_markup(vc.label),
-                     vc.vocab_size,
-                     vc.price_per_mtok ? fmt::format(", {}/M input tokens", usd(*vc.price_per_mtok))
-                                       : "");
+    h += fmt::format(
+        "{}<b>{}</b> ({} ids{})", v ? ", " : "", text::escape_markup(vc.label), vc.vocab_size,
+        vc.price_per_mtok ? fmt::format(", {}/M input tokens", usd(*vc.price_per_mtok)) : "");
   }
   h += "</p>\n";
   for (std::size_t c = 0; c < rep.corpora.size(); ++c) {
     const CorpusTable& t = rep.corpora[c];
-    h += fmt::format("<h2>{} ({} samples{})</h2>\n", text::escape_markup(t.name), t.rows.size(),
-                     t.baseline ? fmt::format(", baseline '{}'", text::escape_markup(*t.baseline)) : "");
+    h += fmt::format(
+        "<h2>{} ({} samples{})</h2>\n", text::escape_markup(t.name), t.rows.size(),
+        t.baseline ? fmt::format(", baseline '{}'", text::escape_markup(*t.baseline)) : "");
     h += render_svg(rep, c);
     premium_table(h, rep, t);
   }

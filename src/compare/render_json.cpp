@@ -78,7 +78,9 @@ std::string render_json(const Report& rep) {
   Json names = Json::array();
   for (const auto& v : rep.vocabs) names.push_back(v.label);
   j["overlap"] = {{"vocabularies", names}, {"jaccard", rep.jaccard}};
-  return text::escape_json_controls(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n";
+  return text::escape_json_controls(
+             j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) +
+         "\n";
 }
 
 }  // namespace tok::compare

@@ -61,8 +61,9 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
       "font-size=\"12\">\n",
       kWidth, height);
   s += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", kWidth, height);
-  std::string title = premium ? fmt::format("Token premium relative to '{}': {}", *t.baseline, t.name)
-                              : fmt::format("Tokens per sample: {}", t.name);
+  std::string title = premium
+                          ? fmt::format("Token premium relative to '{}': {}", *t.baseline, t.name)
+                          : fmt::format("Tokens per sample: {}", t.name);
   s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
                    kLeft, text::escape_markup(title));
   // Legend.
@@ -81,12 +82,13 @@ std::string render_svg(const Report& rep, std::size_t corpus_index) {
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#dddddd\"/>\n", x,
         kTop - 6, kTop + plot_h);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x,
-                     kTop + plot_h + 18, premium ? fmt::format("{:g}", tick) : number_label(tick, false));
+                     kTop + plot_h + 18,
+                     premium ? fmt::format("{:g}", tick) : number_label(tick, false));
   }
   s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                    kLeft + plot_w / 2, kTop + plot_h + 42,
-                   premium ? text::escape_markup(fmt::format("premium (tokens / tokens of '{}', same vocabulary)",
-                                                    *t.baseline))
+                   premium ? text::escape_markup(fmt::format(
+                                 "premium (tokens / tokens of '{}', same vocabulary)", *t.baseline))
                            : "tokens");
   if (premium) {
     double x = x_of(1.0);

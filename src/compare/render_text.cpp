@@ -46,9 +46,7 @@ std::size_t label_width(const Report& rep, std::size_t min) {
   return w;
 }
 
-std::string percent(std::optional<double> v) {
-  return v ? fmt::format("{:.1f}", *v * 100.0) : "-";
-}
+std::string percent(std::optional<double> v) { return v ? fmt::format("{:.1f}", *v * 100.0) : "-"; }
 
 // Begins a row: the worst-case mark, then the sample name.
 void row_start(std::string& out, const Row& r, bool color, std::size_t name_w) {
@@ -64,8 +62,8 @@ void row_end(std::string& out, const Row& r, bool color) {
 
 void premium_table(std::string& out, const Report& rep, const CorpusTable& t, bool color,
                    std::size_t name_w) {
-  out += fmt::format("{:<{}}  {:<10} {:>9} {:>7}", "  sample", name_w + 2, "script", "bytes",
-                     "words");
+  out +=
+      fmt::format("{:<{}}  {:<10} {:>9} {:>7}", "  sample", name_w + 2, "script", "bytes", "words");
   // Each vocabulary's block: tokens and premium under its full name.
   const std::size_t tw = label_width(rep, 19) - 9;  // the tokens column
   for (const auto& v : rep.vocabs) {
@@ -126,20 +124,20 @@ void ratio_table(std::string& out, const Report& rep, const CorpusTable& t, bool
 }
 
 void composition_table(std::string& out, const Report& rep) {
-  out += "\nvocabulary composition (ordinary tokens by script of their characters; ids = the "
-         "vocabulary size, 0..N-1 with specials and unused ids)\n";
+  out +=
+      "\nvocabulary composition (ordinary tokens by script of their characters; ids = the "
+      "vocabulary size, 0..N-1 with specials and unused ids)\n";
   const std::size_t lw = label_width(rep, 14);
   for (std::size_t v = 0; v < rep.composition.size(); ++v) {
     const Composition& c = rep.composition[v];
-    out += fmt::format("  {:<{}} {:>7} ordinary tokens of {} ids, mean {:.2f} bytes; partial UTF-8 {:.1f}%;",
-                       short_label(rep.vocabs[v].label, 14), lw, c.tokens, rep.vocabs[v].vocab_size, c.mean_bytes,
-                       c.tokens ? 100.0 * static_cast<double>(c.partial) /
-                                      static_cast<double>(c.tokens)
-                                : 0.0);
+    out += fmt::format(
+        "  {:<{}} {:>7} ordinary tokens of {} ids, mean {:.2f} bytes; partial UTF-8 {:.1f}%;",
+        short_label(rep.vocabs[v].label, 14), lw, c.tokens, rep.vocabs[v].vocab_size, c.mean_bytes,
+        c.tokens ? 100.0 * static_cast<double>(c.partial) / static_cast<double>(c.tokens) : 0.0);
     for (std::size_t k = 0; k < c.scripts.size() && k < 6; ++k) {
-      out += fmt::format(" {} {:.1f}%", c.scripts[k].script,
-                         100.0 * static_cast<double>(c.scripts[k].tokens) /
-                             static_cast<double>(c.tokens));
+      out += fmt::format(
+          " {} {:.1f}%", c.scripts[k].script,
+          100.0 * static_cast<double>(c.scripts[k].tokens) / static_cast<double>(c.tokens));
     }
     out += '\n';
   }
@@ -179,9 +177,9 @@ std::string render_table(const Report& report, bool color) {
     std::size_t name_w = 6;
     for (const Row& r : t.rows) name_w = std::max(name_w, r.sample.size());
     out += fmt::format("{}: {} samples, ", t.name, t.rows.size());
-    out += t.baseline ? fmt::format("premium = tokens / tokens of '{}' (same vocabulary)",
-                                    *t.baseline)
-                      : std::string("no baseline sample here, so no premium");
+    out += t.baseline
+               ? fmt::format("premium = tokens / tokens of '{}' (same vocabulary)", *t.baseline)
+               : std::string("no baseline sample here, so no premium");
     if (t.baseline) out += color ? "; worst in bold" : "; worst marked '!'";
     out += "\n\n";
     premium_table(out, rep, t, color, name_w);
@@ -204,15 +202,14 @@ std::string render_csv(const Report& report) {
     for (const Row& r : t.rows) {
       for (std::size_t v = 0; v < rep.vocabs.size(); ++v) {
         const Metrics& m = r.metrics[v];
-        out += fmt::format(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(t.name),
-            csv_field(r.sample), csv_field(r.script), csv_field(rep.vocabs[v].label),
-            r.text.bytes, rep.words ? fmt::format("{}", r.text.graphemes) : "",
-            rep.words ? fmt::format("{}", r.text.words) : "", r.counts[v].tokens,
-            rep.words ? fmt::format("{}", r.counts[v].continued_words) : "",
-            csv_number(m.bytes_per_token), csv_number(m.chars_per_token),
-            csv_number(m.fertility), csv_number(m.continued), csv_number(m.premium),
-            csv_number(m.cost_per_1k_words));
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(t.name),
+                           csv_field(r.sample), csv_field(r.script), csv_field(rep.vocabs[v].label),
+                           r.text.bytes, rep.words ? fmt::format("{}", r.text.graphemes) : "",
+                           rep.words ? fmt::format("{}", r.text.words) : "", r.counts[v].tokens,
+                           rep.words ? fmt::format("{}", r.counts[v].continued_words) : "",
+                           csv_number(m.bytes_per_token), csv_number(m.chars_per_token),
+                           csv_number(m.fertility), csv_number(m.continued), csv_number(m.premium),
+                           csv_number(m.cost_per_1k_words));
       }
     }
   }

@@ -43,7 +43,7 @@ struct Report {
   std::vector<VocabColumn> vocabs;
   bool words = true;  // ICU metrics measured
   std::vector<CorpusTable> corpora;
-  std::vector<Composition> composition;  // (vocabularies); empty if not asked
+  std::vector<Composition> composition;      // (vocabularies); empty if not asked
   std::vector<std::vector<double>> jaccard;  // (vocabularies x vocabularies)
 };
 
@@ -60,5 +60,5 @@ std::string render_html(const Report& r);
 
 // Helpers shared by the renderers.
 std::string fixed(std::optional<double> v, int decimals);  // "-" when absent
-std::string usd(std::optional<double> v);  
+std::string usd(std::optional<double> v);
 }  // namespace tok::compare

@@ -89,7 +89,7 @@ std::size_t Segmenter::segment(std::string_view text, WordBits& words) {
   const bool ascii_kernel = detail::ascii_kernel_matches_icu();
   words.reset(text.size());
   std::size_t graphemes = 0;
-  std::size_t pos = 0;  // always a safe point
+  std::size_t pos = 0;                             // always a safe point
   std::size_t icu_begin = std::string_view::npos;  // start of pending non-simple fragments
   auto flush_icu = [&] {
     if (icu_begin == std::string_view::npos) return;

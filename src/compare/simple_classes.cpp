@@ -85,8 +85,8 @@ bool icu_joins_conjuncts() {
 // Are the Hangul syllables what kHangul says: Grapheme_Cluster_Break LV or
 // LVT, and, for ICU's word iterator, "강강" one word and "강a" two?
 bool icu_hangul_as_runs() {
-  for (UChar32 c = SimpleClasses::kHangulFirst; c <= static_cast<UChar32>(SimpleClasses::kHangulLast);
-       ++c) {
+  for (UChar32 c = SimpleClasses::kHangulFirst;
+       c <= static_cast<UChar32>(SimpleClasses::kHangulLast); ++c) {
     int gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);
     if (gcb != U_GCB_LV && gcb != U_GCB_LVT) return false;
   }
@@ -139,7 +139,8 @@ const SimpleClasses& SimpleClasses::get() {
 }
 
 SimpleClasses::SimpleClasses() : table_(kLimit) {
-  hangul_ = static_cast<std::uint8_t>(icu_hangul_as_runs() ? WordClass::kHangul : WordClass::kNotSimple);
+  hangul_ =
+      static_cast<std::uint8_t>(icu_hangul_as_runs() ? WordClass::kHangul : WordClass::kNotSimple);
   const bool conjuncts = icu_joins_conjuncts();
   for (char32_t c = 0; c < kLimit; ++c) {
     auto u = static_cast<UChar32>(c);

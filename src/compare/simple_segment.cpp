@@ -33,11 +33,11 @@ bool wordlike(WordClass c) { return letter_or_digit(c) || c == WordClass::kHangu
 template <class Next>
 bool joins(WordClass pp, WordClass p, WordClass raw, WordClass c, Next&& next) {
   using W = WordClass;
-  if (raw == W::kCR) return c == W::kLF;                               // WB3, WB3a
-  if (raw == W::kLF || c == W::kCR || c == W::kLF) return false;       // WB3a, WB3b
-  if (raw == W::kSpace && c == W::kSpace) return true;                 // WB3d
-  if (p == W::kHangul || c == W::kHangul) return p == c;               // ICU's Hangul runs
-  if (letter_or_digit(p) && letter_or_digit(c)) return true;           // WB5, WB8-10
+  if (raw == W::kCR) return c == W::kLF;                          // WB3, WB3a
+  if (raw == W::kLF || c == W::kCR || c == W::kLF) return false;  // WB3a, WB3b
+  if (raw == W::kSpace && c == W::kSpace) return true;            // WB3d
+  if (p == W::kHangul || c == W::kHangul) return p == c;          // ICU's Hangul runs
+  if (letter_or_digit(p) && letter_or_digit(c)) return true;      // WB5, WB8-10
   bool mid_letter = c == W::kMidLetter || c == W::kMidNumLet;
   bool mid_num = c == W::kMidNum || c == W::kMidNumLet;
   if (p == W::kLetter && mid_letter && next() == W::kLetter) return true;  // WB6
@@ -49,7 +49,7 @@ bool joins(WordClass pp, WordClass p, WordClass raw, WordClass c, Next&& next) {
     return true;  // WB11
   }
   if (c == W::kUnderscore && (letter_or_digit(p) || p == W::kUnderscore)) return true;  // WB13a
-  if (p == W::kUnderscore && letter_or_digit(c)) return true;                          // WB13b
+  if (p == W::kUnderscore && letter_or_digit(c)) return true;                           // WB13b
   return false;
 }
 
@@ -172,7 +172,8 @@ FragmentScan scan_fragment(std::string_view text, std::size_t begin, const Simpl
       p = cur.cls;
     }
     raw = cur.cls;
-    if (next >= n || cur.cls == W::kLF || (cur.cls == W::kSpace && s[next] < 0x80 && s[next] != ' ')) {
+    if (next >= n || cur.cls == W::kLF ||
+        (cur.cls == W::kSpace && s[next] < 0x80 && s[next] != ' ')) {
       close(next);
       r.simple = true;
       r.end = next;

@@ -31,8 +31,8 @@ bool is_safe_point(std::string_view text, std::size_t q);
 std::size_t next_safe_point(std::string_view text, std::size_t from);
 
 struct FragmentScan {
-  bool simple = false;     // false: a non-simple code point; nothing was added
-  std::size_t end = 0;     // the next safe point
+  bool simple = false;  // false: a non-simple code point; nothing was added
+  std::size_t end = 0;  // the next safe point
   std::size_t graphemes = 0;
 };
 

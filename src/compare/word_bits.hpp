@@ -90,7 +90,7 @@ class TokenStarts {
   std::vector<std::uint64_t> starts_;  // (n / 64 + 2) bit p: a token starts at p
   std::size_t done_ = 0;               // 64-bit words counted
   std::size_t continued_ = 0;
-  bool carry_ = false;                 // out of word done_ - 1
+  bool carry_ = false;  // out of word done_ - 1
   // (largest part + 64) == stamp_ where a token of the current part starts;
   // other values are older parts' (a new stamp per part instead of a clear).
   std::vector<std::uint8_t> marks_;

@@ -188,9 +188,7 @@ Status AtomicFile::write_at(std::uint64_t offset, std::string_view bytes) {
   return {};
 }
 
-bool AtomicFile::seekable() const {
-  return file_ && ::lseek(::fileno(file_), 0, SEEK_CUR) != -1;
-}
+bool AtomicFile::seekable() const { return file_ && ::lseek(::fileno(file_), 0, SEEK_CUR) != -1; }
 
 Status AtomicFile::finish() {
   if (!file_) return make_error("{}: output file already closed", path_);

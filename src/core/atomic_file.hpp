@@ -50,14 +50,14 @@ class AtomicFile {
  private:
   friend Status commit_together(std::span<AtomicFile> files);
   AtomicFile() = default;
-  Status finish();   // flush, sync and close, without renaming
-  Status publish();  // the rename (nothing for an in-place output)
-  void discard();    // closes and removes the temporary
+  Status finish();      // flush, sync and close, without renaming
+  Status publish();     // the rename (nothing for an in-place output)
+  void discard();       // closes and removes the temporary
   std::string path_;    // as given, for messages
   std::string target_;  // path_ with symbolic links resolved: what rename replaces
   std::string temp_;    // the temporary beside target_; empty when written in place
   std::FILE* file_ = nullptr;
-  bool done_ = false;   // finish() succeeded; only publish() is left
+  bool done_ = false;  // finish() succeeded; only publish() is left
 };
 
 // Commits several outputs of one command as a unit: every file is written

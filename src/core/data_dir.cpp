@@ -82,7 +82,8 @@ std::string vocab_dir() {
     }
   }
   if (fs::is_directory(build_info::kSourceVocabDir, ec)) return build_info::kSourceVocabDir;
-  if (!exe.empty()) return (exe.parent_path().parent_path() / build_info::kInstallVocabDir).string();
+  if (!exe.empty())
+    return (exe.parent_path().parent_path() / build_info::kInstallVocabDir).string();
   return build_info::kSourceVocabDir;
 }
 

@@ -13,8 +13,8 @@
 namespace tok {
 namespace {
 
-std::atomic<int> g_defer{0};       // live DeferSignals objects
-std::atomic<int> g_deferred{0};    // a signal that arrived meanwhile (0: none)
+std::atomic<int> g_defer{0};     // live DeferSignals objects
+std::atomic<int> g_deferred{0};  // a signal that arrived meanwhile (0: none)
 
 // Signals raised by the faulting instruction itself: they cannot wait.
 bool synchronous(int sig) {
@@ -91,9 +91,9 @@ void install_fatal_signal_handlers() {
   st.ss_sp = g_alt_stack;
   st.ss_size = sizeof(g_alt_stack);
   ::sigaltstack(&st, nullptr);
-  std::int8_t sigs[64] = {SIGHUP,  SIGINT,  SIGQUIT,   SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
-                          SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,   SIGPWR,  SIGSTKFLT,
-                          SIGSEGV, SIGBUS,  SIGFPE,    SIGILL,  SIGTRAP, SIGSYS,  SIGABRT};
+  std::int8_t sigs[64] = {SIGHUP,    SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM,
+                          SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,   SIGPWR,  SIGSTKFLT, SIGSEGV,
+                          SIGBUS,    SIGFPE,  SIGILL,  SIGTRAP, SIGSYS,  SIGABRT};
   int n = 20;
   for (int s = SIGRTMIN; s <= SIGRTMAX && n < 64; ++s) sigs[n++] = static_cast<std::int8_t>(s);
   for (int i = 0; i < n; ++i) {

@@ -21,8 +21,8 @@ void* huge_allocate(std::size_t bytes) {
   // Map one huge page more than needed and trim both ends, so the block
   // starts on a 2 MiB boundary: the kernel only backs aligned, fully covered
   // 2 MiB ranges with huge pages.
-  void* raw = ::mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+  void* raw =
+      ::mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   auto start = reinterpret_cast<std::uintptr_t>(raw);
   std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;

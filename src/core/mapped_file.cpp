@@ -176,9 +176,7 @@ MappedFile MappedFile::from_string(std::string data) {
   return f;
 }
 
-MappedFile::MappedFile(MappedFile&& o) noexcept {
-  *this = std::move(o);
-}
+MappedFile::MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   if (this == &o) return *this;
@@ -198,9 +196,7 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   return *this;
 }
 
-MappedFile::~MappedFile() {
-  release();
-}
+MappedFile::~MappedFile() { release(); }
 
 void MappedFile::release() {
   if (mapped_ && data_) {

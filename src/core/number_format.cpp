@@ -86,7 +86,8 @@ std::string si_scaled(double v, const std::string& unit) {
     v /= 1000;
     ++p;
   }
-  return p == 0 ? fmt::format("{:.0f} {}", v, unit) : fmt::format("{:.2f} {}{}", v, kPrefixes[p], unit);
+  return p == 0 ? fmt::format("{:.0f} {}", v, unit)
+                : fmt::format("{:.2f} {}{}", v, kPrefixes[p], unit);
 }
 
 }  // namespace tok

@@ -10,7 +10,8 @@ namespace tok {
 
 // put() needs room for one byte after a flush: at least a small buffer.
 Output::Output(int fd, std::size_t capacity)
-    : fd_(fd), buf_(new char[std::max<std::size_t>(capacity, 64)]),
+    : fd_(fd),
+      buf_(new char[std::max<std::size_t>(capacity, 64)]),
       cap_(std::max<std::size_t>(capacity, 64)) {}
 
 Output::~Output() {
@@ -24,8 +25,10 @@ Output::~Output() {
 namespace {
 // "00" "01" ... "99": two digits per division (ids are mostly 4-6 digits).
 constexpr char kDigitPairs[201] =
-    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
-    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546"
+    "474849"
+    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596"
+    "979899";
 
 std::size_t digit_count(std::uint64_t v) {
   std::size_t n = 1;

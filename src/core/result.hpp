@@ -62,9 +62,9 @@ class [[nodiscard]] Status {
 }  // namespace tok
 
 // Propagate an error from an expression returning Result<T> or Status.
-#define TOK_TRY(expr)                                  \
-  do {                                                 \
-    auto&& tok_try_ = (expr);                          \
+#define TOK_TRY(expr)                                          \
+  do {                                                         \
+    auto&& tok_try_ = (expr);                                  \
     if (!tok_try_.ok()) return ::tok::Error{tok_try_.error()}; \
   } while (0)
 
@@ -72,18 +72,18 @@ class [[nodiscard]] Status {
 #define TOK_CONCAT_INNER(a, b) a##b
 #define TOK_CONCAT(a, b) TOK_CONCAT_INNER(a, b)
 #define TOK_ASSIGN(lhs, expr) TOK_ASSIGN_IMPL(TOK_CONCAT(tok_res_, __LINE__), lhs, expr)
-#define TOK_ASSIGN_IMPL(tmp, lhs, expr)           \
-  auto tmp = (expr);                              \
+#define TOK_ASSIGN_IMPL(tmp, lhs, expr)            \
+  auto tmp = (expr);                               \
   if (!tmp.ok()) return ::tok::Error{tmp.error()}; \
   lhs = std::move(tmp).value()
 
 // Invariant check that stays on in release builds: a broken invariant is a
 // bug in tok, never a user error, so it aborts with the location.
-#define TOK_ASSERT(cond)                                                                    \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
+#define TOK_ASSERT(cond)                                                                   \
+  do {                                                                                     \
+    if (!(cond)) {                                                                         \
       std::fprintf(stderr, "tok: internal error: %s:%d: assertion failed: %s\n", __FILE__, \
-                   __LINE__, #cond);                                                        \
-      std::abort();                                                                         \
-    }                                                                                       \
+                   __LINE__, #cond);                                                       \
+      std::abort();                                                                        \
+    }                                                                                      \
   } while (0)

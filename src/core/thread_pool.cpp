@@ -100,7 +100,8 @@ void ThreadPool::worker(unsigned index) {
   std::uint64_t seen = 0;
   for (;;) {
     auto ready = [&] {
-      return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_acquire) != seen;
+      return stop_.load(std::memory_order_relaxed) ||
+             generation_.load(std::memory_order_acquire) != seen;
     };
     if (!spin_until(ready)) {
       std::unique_lock<std::mutex> lock(mutex_);

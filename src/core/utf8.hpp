@@ -21,9 +21,7 @@ namespace tok::utf8 {
 // Unicode scalar value is shown as where text must be valid.
 inline constexpr char32_t kReplacement = 0xFFFD;
 
-inline bool is_continuation(unsigned char b) {
-  return (b & 0xC0) == 0x80;
-}
+inline bool is_continuation(unsigned char b) { return (b & 0xC0) == 0x80; }
 
 // Decodes the character starting at p, which must be valid UTF-8 (checked
 // by valid_char_length or valid_utf8_prefix before), and stores its length
@@ -113,9 +111,7 @@ inline Decoded decode_at(std::string_view s, std::size_t pos) {
 
 // Is cp a Unicode scalar value (encodable: not a surrogate, not past
 // U+10FFFF)?
-inline bool is_scalar(char32_t cp) {
-  return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF);
-}
+inline bool is_scalar(char32_t cp) { return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF); }
 
 // Writes cp as UTF-8 to out (room for 4 bytes) and returns the length. A
 // value that is not a scalar value is written as U+FFFD, so the output is

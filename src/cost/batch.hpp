@@ -15,8 +15,8 @@
 namespace tok::cost {
 
 struct BatchRequest {
-  nlohmann::json messages;                 // as parse_chat returns them
-  std::string custom_id;                   // empty when absent or not a string
+  nlohmann::json messages;                  // as parse_chat returns them
+  std::string custom_id;                    // empty when absent or not a string
   std::optional<std::uint64_t> max_tokens;  // max_tokens or max_completion_tokens
 };
 

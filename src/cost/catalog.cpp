@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <type_traits>
-#include <filesystem>
 
 #include "core/data_dir.hpp"
 #include "core/mapped_file.hpp"
@@ -134,8 +134,8 @@ Result<std::vector<PriceTier>> parse_tiers(const json& list, const Price& base,
     if (!t.is_object() || !t.contains("above")) {
       return make_error("{}: each price tier needs 'above' (input tokens)", where);
     }
-    const PriceTier& below = tiers.empty() ? PriceTier{0, base.input, base.cached_input, base.output}
-                                           : tiers.back();
+    const PriceTier& below =
+        tiers.empty() ? PriceTier{0, base.input, base.cached_input, base.output} : tiers.back();
     PriceTier x = below;
     x.cached_input = -1;
     TOK_TRY(field(t, "above", x.above, where));
@@ -197,9 +197,10 @@ Result<ModelInfo> parse_model(const json& o, const std::string& source) {
   TOK_TRY(field(o, "estimate", m.estimate, where));
   TOK_TRY(field(o, "published_tokenizer", m.published_tokenizer, where));
   if (!m.published_tokenizer.empty() && !formats::find_named_vocab(m.published_tokenizer)) {
-    return make_error("{}: 'published_tokenizer' '{}' is not a vocabulary tok can fetch (see "
-                      "tok vocab list)",
-                      where, m.published_tokenizer);
+    return make_error(
+        "{}: 'published_tokenizer' '{}' is not a vocabulary tok can fetch (see "
+        "tok vocab list)",
+        where, m.published_tokenizer);
   }
   TOK_TRY(field(o, "chat", m.chat, where));
   TOK_TRY(count_field(o, "context_window", m.context_window, where));
@@ -303,7 +304,8 @@ bool is_snapshot(std::string_view tail) {
       return false;
     }
   }
-  return tail[0] == 'v' ? digits > 0 : std::isdigit(static_cast<unsigned char>(tail[0])) && digits >= 4;
+  return tail[0] == 'v' ? digits > 0
+                        : std::isdigit(static_cast<unsigned char>(tail[0])) && digits >= 4;
 }
 
 // "claude-3-5-sonnet-20241022" -> "claude-3-5-sonnet", "gpt-4o-2024-05-13"

@@ -36,12 +36,12 @@ struct KvShape {
   std::uint32_t kv_heads = 0;  // key/value heads (GQA); == heads for MHA
   std::uint32_t head_dim = 0;
   Attention attention = Attention::kGqa;
-  std::uint64_t window = 0;           // sliding window in tokens (kSliding)
-  std::uint32_t sliding_layers = 0;   // layers that use the window; others are global
-  std::uint32_t latent_dim = 0;       // MLA: values cached per token per layer
-  std::uint32_t qk_head_dim = 0;      // MLA: query/key dim per head (else head_dim)
-  std::uint32_t v_head_dim = 0;       // MLA: value dim per head (else head_dim)
-  std::string source;                 // where these numbers were read
+  std::uint64_t window = 0;          // sliding window in tokens (kSliding)
+  std::uint32_t sliding_layers = 0;  // layers that use the window; others are global
+  std::uint32_t latent_dim = 0;      // MLA: values cached per token per layer
+  std::uint32_t qk_head_dim = 0;     // MLA: query/key dim per head (else head_dim)
+  std::uint32_t v_head_dim = 0;      // MLA: value dim per head (else head_dim)
+  std::string source;                // where these numbers were read
 };
 
 // A long-context tier: a request with more than `above` input tokens (cached
@@ -61,13 +61,13 @@ struct BatchRate {
 };
 
 struct Price {
-  double input = 0;         // USD per million input tokens
-  double cached_input = 0;  // USD per million cached input tokens
-  double output = 0;        // USD per million output tokens
+  double input = 0;                // USD per million input tokens
+  double cached_input = 0;         // USD per million cached input tokens
+  double output = 0;               // USD per million output tokens
   std::vector<PriceTier> tiers;    // ascending `above`; empty: one rate at any length
   std::optional<BatchRate> batch;  // absent: no batch discount known
-  std::string date;         // YYYY-MM-DD the price was read
-  std::string source;       // e.g. "npm @pydantic/genai-prices 0.1.8 (openai/gpt-4o)"
+  std::string date;                // YYYY-MM-DD the price was read
+  std::string source;              // e.g. "npm @pydantic/genai-prices 0.1.8 (openai/gpt-4o)"
   std::string note;
 };
 
@@ -90,7 +90,7 @@ struct ModelInfo {
   std::uint64_t max_output = 0;
   Price price;
   std::optional<KvShape> kv;
-  std::string origin;  // the catalog file this entry came from
+  std::string origin;       // the catalog file this entry came from
   bool deprecated = false;  // the provider retired or deprecated it
 };
 

@@ -13,8 +13,8 @@ struct Family {
   ChatRules rules;
 };
 
-ChatRules rules(std::string family, int per_message, int per_name, int reply_priming, bool all_string_fields,
-                bool encode_role, bool exact, std::string text) {
+ChatRules rules(std::string family, int per_message, int per_name, int reply_priming,
+                bool all_string_fields, bool encode_role, bool exact, std::string text) {
   ChatRules r;
   r.family = std::move(family);
   r.per_message = per_message;
@@ -31,23 +31,26 @@ ChatRules rules(std::string family, int per_message, int per_name, int reply_pri
 const std::vector<Family>& families() {
   static const std::vector<Family> kFamilies = {
       {"openai", rules("openai", 3, 1, 3, true, true, true,
-                  "<|start|>{role/name}<|message|>{content}<|end|> ... <|start|>assistant")},
-      {"openai-0301", rules("openai-0301", 4, -1, 3, true, true, true,
-                       "<|im_start|>{role/name}\\n{content}<|im_end|>\\n ... <|im_start|>assistant")},
-      {"llama3", rules("llama3", 4, 0, 5, false, true, false,
-                  "<|begin_of_text|> + <|start_header_id|>{role}<|end_header_id|>\\n\\n{content}"
-                  "<|eot_id|> per message + <|start_header_id|>assistant<|end_header_id|>\\n\\n")},
+                       "<|start|>{role/name}<|message|>{content}<|end|> ... <|start|>assistant")},
+      {"openai-0301",
+       rules("openai-0301", 4, -1, 3, true, true, true,
+             "<|im_start|>{role/name}\\n{content}<|im_end|>\\n ... <|im_start|>assistant")},
+      {"llama3",
+       rules("llama3", 4, 0, 5, false, true, false,
+             "<|begin_of_text|> + <|start_header_id|>{role}<|end_header_id|>\\n\\n{content}"
+             "<|eot_id|> per message + <|start_header_id|>assistant<|end_header_id|>\\n\\n")},
       {"qwen", rules("qwen", 4, 0, 3, false, true, false,
-                "<|im_start|>{role}\\n{content}<|im_end|>\\n per message + "
-                "<|im_start|>assistant\\n")},
-      {"deepseek", rules("deepseek", 1, 0, 2, false, false, false,
-                    "<｜begin▁of▁sentence｜> + <｜User｜>/<｜Assistant｜>{content} per message + "
-                    "<｜Assistant｜>")},
+                     "<|im_start|>{role}\\n{content}<|im_end|>\\n per message + "
+                     "<|im_start|>assistant\\n")},
+      {"deepseek",
+       rules("deepseek", 1, 0, 2, false, false, false,
+             "<｜begin▁of▁sentence｜> + <｜User｜>/<｜Assistant｜>{content} per message + "
+             "<｜Assistant｜>")},
       {"mistral", rules("mistral", 7, 0, 1, false, false, false,
-                   "<s> + [INST] {content} [/INST] per user turn, {content}</s> per reply")},
+                        "<s> + [INST] {content} [/INST] per user turn, {content}</s> per reply")},
       {"gemma", rules("gemma", 4, 0, 4, false, true, false,
-                 "<bos> + <start_of_turn>{role}\\n{content}<end_of_turn>\\n per message + "
-                 "<start_of_turn>model\\n")},
+                      "<bos> + <start_of_turn>{role}\\n{content}<end_of_turn>\\n per message + "
+                      "<start_of_turn>model\\n")},
       {"none", rules("none", 0, 0, 0, false, false, false, "content only, no chat format")},
   };
   return kFamilies;
@@ -112,7 +115,8 @@ Result<json> parse_chat(std::string_view text, const std::string& source) {
   return messages;
 }
 
-Result<ChatRules> chat_rules_with_template(std::string_view family, std::string_view tokenizer_spec) {
+Result<ChatRules> chat_rules_with_template(std::string_view family,
+                                           std::string_view tokenizer_spec) {
   TOK_ASSIGN(ChatRules rules, chat_rules(family));
   TOK_ASSIGN(std::optional<ChatTemplateSource> src, find_chat_template(tokenizer_spec));
   if (!src) return rules;
@@ -130,14 +134,18 @@ Result<ChatRules> chat_rules_with_template(std::string_view family, std::string_
 
 namespace {
 
-Result<ChatCount> count_rendered(const json& messages, const bpe::Tokenizer& tk, const ChatRules& rules) {
-  json ctx = {{"messages", messages}, {"add_generation_prompt", true}, {"bos_token", rules.bos},
+Result<ChatCount> count_rendered(const json& messages, const bpe::Tokenizer& tk,
+                                 const ChatRules& rules) {
+  json ctx = {{"messages", messages},
+              {"add_generation_prompt", true},
+              {"bos_token", rules.bos},
               {"eos_token", rules.eos}};
   auto text = rules.chat_template->render(ctx);
   if (!text.ok()) return make_error("{}: {}", rules.template_from, text.error().message);
   ChatCount c;
   TOK_ASSIGN(c.tokens, tk.count(*text, bpe::SpecialMode::kAllow));
-  if (rules.add_bos && tk.add_bos && tk.bos && !text->starts_with(tk.token_bytes(*tk.bos))) ++c.tokens;
+  if (rules.add_bos && tk.add_bos && tk.bos && !text->starts_with(tk.token_bytes(*tk.bos)))
+    ++c.tokens;
   c.messages = messages.size();
   return c;
 }
@@ -155,8 +163,8 @@ Result<ChatCount> count_chat(const json& messages, const bpe::Tokenizer& tk,
     total += rules.per_message;
     for (auto it = m.begin(); it != m.end(); ++it) {
       const std::string& key = it.key();
-      bool wanted = rules.all_string_fields || key == "content" ||
-                    (key == "role" && rules.encode_role);
+      bool wanted =
+          rules.all_string_fields || key == "content" || (key == "role" && rules.encode_role);
       if (!wanted) continue;
       if (key == "content") {
         content_text(it.value(), texts, c.ignored_parts);

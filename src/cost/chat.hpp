@@ -36,7 +36,7 @@ struct ChatRules {
   // Encode every string field (OpenAI) or only role + content (templates).
   bool all_string_fields = true;
   bool encode_role = true;
-  bool exact = true;  // matches the provider's own count
+  bool exact = true;          // matches the provider's own count
   std::string template_text;  // what the overhead stands for, for docs/help
   // The vocabulary's own chat template: when set, a conversation counts as
   // the tokens of its rendering (special-token texts as special tokens),
@@ -49,7 +49,8 @@ struct ChatRules {
 
 // The rules for a vocabulary with its own template: `family`'s rules made
 // exact by the template of `tokenizer_spec`, when it has one.
-Result<ChatRules> chat_rules_with_template(std::string_view family, std::string_view tokenizer_spec);
+Result<ChatRules> chat_rules_with_template(std::string_view family,
+                                           std::string_view tokenizer_spec);
 
 // Rules of a family name ("openai", "openai-0301", "llama3", "qwen",
 // "deepseek", "mistral", "gemma", "none"); unknown names are an error.

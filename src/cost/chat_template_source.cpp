@@ -32,7 +32,8 @@ Result<std::optional<ChatTemplateSource>> from_config(const std::string& dir) {
   if (!fs::is_regular_file(path, ec)) return std::optional<ChatTemplateSource>();
   TOK_ASSIGN(MappedFile f, MappedFile::open(path, kMaxSmallStreamBytes));
   TOK_ASSIGN(json cfg, formats::parse_json(f.bytes(), path));
-  if (!cfg.is_object() || !cfg.contains("chat_template")) return std::optional<ChatTemplateSource>();
+  if (!cfg.is_object() || !cfg.contains("chat_template"))
+    return std::optional<ChatTemplateSource>();
   const json& t = cfg["chat_template"];
   ChatTemplateSource src{"", path, token_text(cfg, "bos_token"), token_text(cfg, "eos_token")};
   if (t.is_string()) {
@@ -40,7 +41,8 @@ Result<std::optional<ChatTemplateSource>> from_config(const std::string& dir) {
   } else if (t.is_array()) {
     // Several named templates ([{"name", "template"}]): "default" is the chat one.
     for (const auto& e : t) {
-      if (e.is_object() && e.value("name", "") == "default" && e.contains("template") && e["template"].is_string()) {
+      if (e.is_object() && e.value("name", "") == "default" && e.contains("template") &&
+          e["template"].is_string()) {
         src.text = e["template"].get<std::string>();
       }
     }
@@ -54,7 +56,8 @@ Result<std::optional<ChatTemplateSource>> from_gguf(const std::string& path) {
   if (!g.find("tokenizer.chat_template")) return std::optional<ChatTemplateSource>();
   TOK_ASSIGN(std::string_view text, g.get_string("tokenizer.chat_template"));
   ChatTemplateSource src{std::string(text), path, "", ""};
-  for (auto [key, out] : {std::pair{"tokenizer.ggml.bos_token_id", &src.bos}, {"tokenizer.ggml.eos_token_id", &src.eos}}) {
+  for (auto [key, out] : {std::pair{"tokenizer.ggml.bos_token_id", &src.bos},
+                          {"tokenizer.ggml.eos_token_id", &src.eos}}) {
     if (!g.find(key)) continue;
     auto id = g.get_u32(key);
     auto tokens = g.get_array("tokenizer.ggml.tokens");
@@ -82,7 +85,8 @@ Result<std::optional<ChatTemplateSource>> find_chat_template(std::string_view sp
     return from_config(dir);
   }
   if (const formats::NamedVocab* v = formats::find_named_vocab(s)) {
-    if (auto path = formats::named_vocab_path(*v)) return from_config(fs::path(*path).parent_path().string());
+    if (auto path = formats::named_vocab_path(*v))
+      return from_config(fs::path(*path).parent_path().string());
   }
   return std::optional<ChatTemplateSource>();
 }

@@ -21,9 +21,7 @@ CostLine row_cost(const CountReport& r, std::size_t c, const CountRow& row) {
                        r.batch_rates);
 }
 
-bool total_is_one_request(const CountReport& r) {
-  return r.one_request && !r.per_request;
-}
+bool total_is_one_request(const CountReport& r) { return r.one_request && !r.per_request; }
 
 std::size_t inputs_over_window(const CountReport& r, std::size_t c) {
   std::size_t n = 0;

@@ -22,9 +22,8 @@ KvEstimate estimate_kv(const KvShape& s, std::uint64_t tokens, std::uint64_t blo
   KvEstimate e;
   e.tokens = tokens;
   e.paged_tokens = round_up(tokens, block_tokens);
-  e.values_per_token = s.attention == Attention::kMla
-                           ? s.latent_dim
-                           : 2ull * s.kv_heads * s.head_dim;
+  e.values_per_token =
+      s.attention == Attention::kMla ? s.latent_dim : 2ull * s.kv_heads * s.head_dim;
   std::uint64_t sliding = s.attention == Attention::kSliding ? s.sliding_layers : 0;
   std::uint64_t global = s.layers - sliding;
   std::uint64_t window_tokens = round_up(std::min<std::uint64_t>(tokens, s.window), block_tokens);

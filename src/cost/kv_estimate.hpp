@@ -19,8 +19,8 @@ namespace tok::cost {
 
 struct KvEstimate {
   std::uint64_t tokens = 0;
-  std::uint64_t paged_tokens = 0;         // tokens rounded up to whole blocks
-  std::uint64_t values_per_token = 0;     // per layer (K + V, or MLA latent)
+  std::uint64_t paged_tokens = 0;      // tokens rounded up to whole blocks
+  std::uint64_t values_per_token = 0;  // per layer (K + V, or MLA latent)
   std::uint64_t bytes_f16 = 0;
   std::uint64_t bytes_q8_0 = 0;
   std::uint64_t bytes_q4_0 = 0;

@@ -39,7 +39,9 @@ CostLine price_request(const ModelInfo& m, const Request& q, bool batch) {
   c.batch = c.rates.batch;
   c.requests_above_base = c.rates.tier_above > 0;
   double uncached = static_cast<double>(q.input - c.cached_tokens);
-  c.input_usd = (uncached * c.rates.input + static_cast<double>(c.cached_tokens) * c.rates.cached_input) / 1e6;
+  c.input_usd =
+      (uncached * c.rates.input + static_cast<double>(c.cached_tokens) * c.rates.cached_input) /
+      1e6;
   c.output_usd = static_cast<double>(q.output) * c.rates.output / 1e6;
   c.total_usd = c.input_usd + c.output_usd;
   std::uint64_t used = q.input + q.output;

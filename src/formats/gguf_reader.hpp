@@ -28,7 +28,7 @@ struct TensorInfo {
   std::vector<std::uint64_t> dims;  // (n_dims <= 4) ne[0] is the fastest-varying
   std::uint64_t offset = 0;         // relative to the start of the data section
   std::uint64_t nbytes = 0;
-  const void* data = nullptr;       // into the mapping; valid while the GgufFile lives
+  const void* data = nullptr;  // into the mapping; valid while the GgufFile lives
 };
 
 struct KeyValue {

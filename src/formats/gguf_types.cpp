@@ -6,8 +6,8 @@ namespace tok::formats {
 
 std::string_view value_type_name(ValueType t) {
   static constexpr std::array<std::string_view, kValueTypeCount> kNames = {
-      "uint8", "int8",  "uint16", "int16", "uint32", "int32",  "float32",
-      "bool",  "string", "array", "uint64", "int64", "float64"};
+      "uint8", "int8",   "uint16", "int16",  "uint32", "int32",  "float32",
+      "bool",  "string", "array",  "uint64", "int64",  "float64"};
   auto i = static_cast<std::uint32_t>(t);
   return i < kValueTypeCount ? kNames[i] : std::string_view("unknown");
 }
@@ -16,22 +16,17 @@ std::size_t min_encoded_size(ValueType t) {
   switch (t) {
     case ValueType::kUint8:
     case ValueType::kInt8:
-    case ValueType::kBool:
-      return 1;
+    case ValueType::kBool: return 1;
     case ValueType::kUint16:
-    case ValueType::kInt16:
-      return 2;
+    case ValueType::kInt16: return 2;
     case ValueType::kUint32:
     case ValueType::kInt32:
-    case ValueType::kFloat32:
-      return 4;
+    case ValueType::kFloat32: return 4;
     case ValueType::kUint64:
     case ValueType::kInt64:
     case ValueType::kFloat64:
-    case ValueType::kString:
-      return 8;
-    case ValueType::kArray:
-      return 12;
+    case ValueType::kString: return 8;
+    case ValueType::kArray: return 12;
   }
   return 1;
 }
@@ -45,10 +40,8 @@ bool Value::is_integer() const {
     case ValueType::kUint32:
     case ValueType::kInt32:
     case ValueType::kUint64:
-    case ValueType::kInt64:
-      return true;
-    default:
-      return false;
+    case ValueType::kInt64: return true;
+    default: return false;
   }
 }
 

@@ -1,5 +1,6 @@
 // GGUF metadata value types: the vocabulary shared by GgufFile (reader) and
-// GgufWriter (tensor element types are ggml::Type, ggml/type.hpp). Spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
+// GgufWriter (tensor element types are ggml::Type, ggml/type.hpp). Spec:
+// https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
 //
 // A Value read from a file refers to the file's bytes (strings are views into
 // the mapping), so it lives as long as the GgufFile it came from. Values built
@@ -47,9 +48,9 @@ struct Value {
   std::uint64_t u = 0;
   std::int64_t i = 0;
   double f = 0;
-  std::string_view str;             // kString
+  std::string_view str;                // kString
   ValueType elem = ValueType::kUint8;  // kArray: type of the elements
-  std::vector<Value> array;         // kArray
+  std::vector<Value> array;            // kArray
 
   bool is_integer() const;
   bool is_float() const { return type == ValueType::kFloat32 || type == ValueType::kFloat64; }

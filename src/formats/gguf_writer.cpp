@@ -176,7 +176,8 @@ Status GgufWriter::write(const std::string& path) const {
   static const std::string kZeros(4096, '\0');
   for (const auto& t : tensors_) {
     while (pos < t.offset) {
-      std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(t.offset - pos, kZeros.size()));
+      std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(t.offset - pos, kZeros.size()));
       TOK_TRY(f.write(std::string_view(kZeros).substr(0, n)));
       pos += n;
     }

@@ -17,8 +17,8 @@ std::string onig_pattern(std::string_view pattern) {
   std::string out(pattern);
   for (std::size_t p = 0; (p = out.find("}+", p)) != std::string::npos;) {
     std::size_t open = out.rfind('{', p);
-    bool interval = open != std::string::npos &&
-                    out.find_first_not_of("0123456789,", open + 1) == p;
+    bool interval =
+        open != std::string::npos && out.find_first_not_of("0123456789,", open + 1) == p;
     if (interval) {
       out.erase(p + 1, 1);
     } else {
@@ -49,8 +49,13 @@ std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_vi
   }
   json added = json::array();
   for (const auto& s : specials) {
-    added.push_back({{"id", s.id}, {"content", s.text}, {"single_word", false}, {"lstrip", false},
-                     {"rstrip", false}, {"normalized", false}, {"special", true}});
+    added.push_back({{"id", s.id},
+                     {"content", s.text},
+                     {"single_word", false},
+                     {"lstrip", false},
+                     {"rstrip", false},
+                     {"normalized", false},
+                     {"special", true}});
   }
   json j;
   j["version"] = "1.0";
@@ -60,17 +65,18 @@ std::string write_hf_tokenizer_json(const bpe::MergeTable& table, std::string_vi
   j["normalizer"] = nullptr;
   j["pre_tokenizer"] = {
       {"type", "Sequence"},
-      {"pretokenizers",
-       json::array({{{"type", "Split"},
-                     {"pattern", {{"Regex", onig_pattern(pattern_regex)}}},
-                     {"behavior", "Isolated"},
-                     {"invert", false}},
-                    {{"type", "ByteLevel"},
-                     {"add_prefix_space", false},
-                     {"trim_offsets", true},
-                     {"use_regex", false}}})}};
+      {"pretokenizers", json::array({{{"type", "Split"},
+                                      {"pattern", {{"Regex", onig_pattern(pattern_regex)}}},
+                                      {"behavior", "Isolated"},
+                                      {"invert", false}},
+                                     {{"type", "ByteLevel"},
+                                      {"add_prefix_space", false},
+                                      {"trim_offsets", true},
+                                      {"use_regex", false}}})}};
   j["post_processor"] = nullptr;
-  j["decoder"] = {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true},
+  j["decoder"] = {{"type", "ByteLevel"},
+                  {"add_prefix_space", true},
+                  {"trim_offsets", true},
                   {"use_regex", true}};
   j["model"] = {{"type", "BPE"},
                 {"dropout", nullptr},

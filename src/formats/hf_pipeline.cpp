@@ -156,7 +156,8 @@ struct Builder {
     if (type == "ByteLevel") {
       out.byte_level = true;
       if (bool_or(p, "add_prefix_space", false)) {
-        if (!first || !out.pre.empty()) return unsupported("pre-tokenizer", "ByteLevel with add_prefix_space after a split");
+        if (!first || !out.pre.empty())
+          return unsupported("pre-tokenizer", "ByteLevel with add_prefix_space after a split");
         steps.push_back([](std::string_view s, std::size_t, Alignment* a) {
           return s.starts_with(' ') ? unchanged(s, a) : text::prepend(s, " ", a);
         });
@@ -193,7 +194,8 @@ struct Builder {
       return add_regex(bool_or(p, "individual_digits", false) ? "\\p{N}" : "\\p{N}+");
     }
     if (type == "Metaspace") {
-      if (!first || !out.pre.empty()) return unsupported("pre-tokenizer", "Metaspace after a split");
+      if (!first || !out.pre.empty())
+        return unsupported("pre-tokenizer", "Metaspace after a split");
       std::string rep = str_or(p, "replacement", "\u2581");
       std::string scheme = str_or(p, "prepend_scheme", "");
       if (scheme.empty()) scheme = bool_or(p, "add_prefix_space", true) ? "always" : "never";
@@ -219,7 +221,7 @@ struct Builder {
     std::string rep;
     bool strip_first = false;
     std::function<Status(const json&, std::size_t)> visit = [&](const json& x,
-                                                               std::size_t depth) -> Status {
+                                                                std::size_t depth) -> Status {
       TOK_TRY(too_deep("decoder", depth));
       std::string type = str_or(x, "type", "");
       if (type == "Sequence") {

@@ -4,8 +4,8 @@
 // gap becoming a piece (HF Split "Isolated"). std::regex's "$" (end of input)
 // is written "\z" for PCRE2; compatibility characters that Unicode
 // normalization would change (U+1F7D, U+2126, ...) are written as \x{...}.
-#include <array>
 #include <fmt/format.h>
+#include <array>
 
 #include "formats/gguf_vocab.hpp"
 
@@ -53,8 +53,7 @@ const std::vector<PreDef>& pre_defs() {
       {{"chatglm-bpe"}, {kLlama3}},
       {{"poro-chat", "bloom", "gpt3-finnish"}, {R"( ?[^(\s|.,!?…。，、।۔،)]+)"}},
       {{"viking"}, {R"( ?[^(\s|.,!?…。，、।۔،)]+)", R"(\p{N})"}},
-      {{"default"},
-       {R"([\p{P}\$\+<=>\^~\|]+)", kGpt2NoTail, R"(\p{N}+)", R"([0-9][0-9][0-9])"}},
+      {{"default"}, {R"([\p{P}\$\+<=>\^~\|]+)", kGpt2NoTail, R"(\p{N}+)", R"([0-9][0-9][0-9])"}},
   };
   return defs;
 }

@@ -1,8 +1,8 @@
 #include "formats/registry.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 
 #include <cctype>
 #include <filesystem>
@@ -47,8 +47,8 @@ Status check_gaps(const bpe::MergeTable& table, const std::vector<bpe::SpecialTo
     for (const auto& gap : ranks.gaps) {
       if (gap.rank == id) line = gap.line;
     }
-    return make_error("{}:{}: rank {} is missing (ranks must run 0..{} without gaps)", source,
-                      line, id, n - 1);
+    return make_error("{}:{}: rank {} is missing (ranks must run 0..{} without gaps)", source, line,
+                      id, n - 1);
   }
   return {};
 }
@@ -76,8 +76,8 @@ Result<bpe::Tokenizer> build(const std::string& name, std::string_view file_text
   }
   for (const auto& s : specials) {
     if (s.id < n && table.has(s.id)) {
-      return make_error("{}: special token {} has id {}, which is an ordinary token's rank",
-                        source, s.text, s.id);
+      return make_error("{}: special token {} has id {}, which is an ordinary token's rank", source,
+                        s.text, s.id);
     }
   }
   auto pre = make_pretokenizer(pattern);
@@ -174,7 +174,8 @@ std::string vocabulary_name(std::string_view path) {
            });
   };
   fs::path p = fs::path(std::string(path)).lexically_normal();
-  for (fs::path dir = p.parent_path(); !dir.empty() && dir.has_filename(); dir = dir.parent_path()) {
+  for (fs::path dir = p.parent_path(); !dir.empty() && dir.has_filename();
+       dir = dir.parent_path()) {
     std::string d = dir.filename().string();
     if (d == "." || d == "..") break;
     if (generic(d)) continue;
@@ -210,8 +211,8 @@ Result<bpe::Tokenizer> load_tokenizer(std::string_view spec, const LoadOptions& 
     return load_path(dir, options);
   }
   if (fs::exists(s, ec)) {
-    return make_error("{}: not a regular file (a device, pipe or socket); expected a vocabulary file",
-                      s);
+    return make_error(
+        "{}: not a regular file (a device, pipe or socket); expected a vocabulary file", s);
   }
   if (s.find('/') != std::string::npos || s.ends_with(".tiktoken")) {
     return make_error("{}: no such vocabulary file", s);

@@ -108,8 +108,8 @@ std::string table_cache_path(std::string_view source) {
   return cache_path(source, source_hash_of(source));
 }
 
-Result<bpe::MergeTable> cached_merge_table(
-    std::string_view source, const std::function<Result<bpe::MergeTable>()>& build) {
+Result<bpe::MergeTable> cached_merge_table(std::string_view source,
+                                           const std::function<Result<bpe::MergeTable>()>& build) {
   const std::uint64_t source_hash = source_hash_of(source);
   std::string path = cache_path(source, source_hash);
   if (path.empty()) return build();
@@ -120,7 +120,8 @@ Result<bpe::MergeTable> cached_merge_table(
   if (trusted) {
     if (auto buffer = read_image(path, want)) {
       // The table reads the buffer in place and keeps it.
-      auto table = bpe::MergeTable::deserialize(buffer->bytes().substr(sizeof(CacheHeader)), buffer);
+      auto table =
+          bpe::MergeTable::deserialize(buffer->bytes().substr(sizeof(CacheHeader)), buffer);
       if (table.ok()) return table;
     }
   }

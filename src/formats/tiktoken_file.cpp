@@ -16,7 +16,8 @@ struct Base64Table {
   signed char v[256];
   Base64Table() {
     for (int i = 0; i < 256; ++i) v[i] = -1;
-    for (int i = 0; i < 64; ++i) v[static_cast<unsigned char>(kAlphabet[i])] = static_cast<signed char>(i);
+    for (int i = 0; i < 64; ++i)
+      v[static_cast<unsigned char>(kAlphabet[i])] = static_cast<signed char>(i);
   }
 };
 const Base64Table kTable;
@@ -36,8 +37,8 @@ bool base64_decode(std::string_view in, std::string& out) {
     int c = (last && pad >= 2) ? 0 : kTable.v[static_cast<unsigned char>(in[i + 2])];
     int d = (last && pad >= 1) ? 0 : kTable.v[static_cast<unsigned char>(in[i + 3])];
     if ((a | b | c | d) < 0) return false;
-    std::uint32_t v = (std::uint32_t(a) << 18) | (std::uint32_t(b) << 12) | (std::uint32_t(c) << 6) |
-                      std::uint32_t(d);
+    std::uint32_t v = (std::uint32_t(a) << 18) | (std::uint32_t(b) << 12) |
+                      (std::uint32_t(c) << 6) | std::uint32_t(d);
     out.push_back(static_cast<char>(v >> 16));
     if (!(last && pad >= 2)) out.push_back(static_cast<char>((v >> 8) & 0xff));
     if (!(last && pad >= 1)) out.push_back(static_cast<char>(v & 0xff));
@@ -163,8 +164,7 @@ Result<TiktokenSidecar> parse_sidecar(std::string_view text, const std::string& 
     if (!sp.is_object()) return make_error("{}: \"special_tokens\" must be an object", source);
     for (auto it = sp.begin(); it != sp.end(); ++it) {
       if (!it.value().is_number_unsigned() || it.value().get<std::uint64_t>() > 0x7fffffffu) {
-        return make_error("{}: special token {} needs a non-negative integer id", source,
-                          it.key());
+        return make_error("{}: special token {} needs a non-negative integer id", source, it.key());
       }
       auto id = it.value().get<bpe::TokenId>();
       // Two texts on one id would decode one as the other.

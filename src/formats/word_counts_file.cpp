@@ -24,15 +24,18 @@ std::string write_word_counts(const bpe::WordCounts& counts, std::string_view pa
 Result<std::string> read_word_counts(std::string_view text, const std::string& source,
                                      bpe::WordCounts& into) {
   if (!text.starts_with(kWordCountsMagic)) {
-    return make_error("{}: not a word-count table (expected a first line starting '#tok-word-counts v1')",
-                      source);
+    return make_error(
+        "{}: not a word-count table (expected a first line starting '#tok-word-counts v1')",
+        source);
   }
   std::size_t eol = text.find('\n');
   if (eol == std::string_view::npos) eol = text.size();
-  auto j = nlohmann::json::parse(text.substr(kWordCountsMagic.size(), eol - kWordCountsMagic.size()),
-                                 nullptr, /*allow_exceptions=*/false);
+  auto j =
+      nlohmann::json::parse(text.substr(kWordCountsMagic.size(), eol - kWordCountsMagic.size()),
+                            nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_string()) {
-    return make_error("{}:1: the pattern after '#tok-word-counts v1' must be a JSON string", source);
+    return make_error("{}:1: the pattern after '#tok-word-counts v1' must be a JSON string",
+                      source);
   }
   std::string pattern = j.get<std::string>();
   std::string word;
@@ -47,7 +50,8 @@ Result<std::string> read_word_counts(std::string_view text, const std::string& s
     if (l.empty()) continue;
     std::size_t tab = l.find('\t');
     std::uint64_t count = 0;
-    auto [p, ec] = std::from_chars(l.data(), l.data() + (tab == std::string_view::npos ? 0 : tab), count);
+    auto [p, ec] =
+        std::from_chars(l.data(), l.data() + (tab == std::string_view::npos ? 0 : tab), count);
     if (tab == std::string_view::npos || ec != std::errc() || p != l.data() + tab) {
       return make_error("{}:{}: expected 'COUNT<TAB>BASE64'", source, line);
     }

@@ -60,7 +60,8 @@ float fp16_to_f32(std::uint16_t h) {
 
 std::uint16_t f32_to_bf16(float f) {
   std::uint32_t u = std::bit_cast<std::uint32_t>(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 64);  // quiet NaN
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<std::uint16_t>((u >> 16) | 64);  // quiet NaN
   return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
@@ -72,7 +73,8 @@ void halves_to_floats(const std::uint8_t* src, int n, float* dst) {
   }();
   const float* t = table.data();
   for (int i = 0; i < n; ++i) {
-    dst[i] = t[static_cast<std::uint32_t>(src[2 * i]) | (static_cast<std::uint32_t>(src[2 * i + 1]) << 8)];
+    dst[i] = t[static_cast<std::uint32_t>(src[2 * i]) |
+               (static_cast<std::uint32_t>(src[2 * i + 1]) << 8)];
   }
 }
 

@@ -45,7 +45,8 @@ void affine_codes(const float* x, int sub, int nmax, int levels, AffineCodes& c)
   float d = fp16_to_f32(c.d), dmin = fp16_to_f32(c.dmin);
   for (int j = 0; j < ns; ++j) {
     c.ls[j] = static_cast<std::uint8_t>(d > 0 ? std::clamp(nearest(scale[j] / d), 0, levels) : 0);
-    c.lm[j] = static_cast<std::uint8_t>(dmin > 0 ? std::clamp(nearest(min[j] / dmin), 0, levels) : 0);
+    c.lm[j] =
+        static_cast<std::uint8_t>(dmin > 0 ? std::clamp(nearest(min[j] / dmin), 0, levels) : 0);
     float dl = d * c.ls[j], ml = dmin * c.lm[j];
     for (int l = 0; l < sub; ++l) {
       int q = dl > 0 ? std::clamp(nearest((x[j * sub + l] + ml) / dl), 0, nmax) : 0;
@@ -124,7 +125,8 @@ void quantize_row_q2_k(const float* x, BlockQ2_K* y, std::int64_t n) {
     affine_codes(x, 16, 3, 15, c);
     y[i].d = c.d;
     y[i].dmin = c.dmin;
-    for (int j = 0; j < 16; ++j) y[i].scales[j] = static_cast<std::uint8_t>(c.ls[j] | (c.lm[j] << 4));
+    for (int j = 0; j < 16; ++j)
+      y[i].scales[j] = static_cast<std::uint8_t>(c.ls[j] | (c.lm[j] << 4));
     pack_2bit(c.L, y[i].qs);
   }
 }
@@ -161,7 +163,8 @@ void quantize_row_q4_k(const float* x, BlockQ4_K* y, std::int64_t n) {
     pack_scale_min_k4(c.ls, c.lm, y[i].scales);
     for (int k = 0; k < 4; ++k) {
       for (int l = 0; l < 32; ++l) {
-        y[i].qs[32 * k + l] = static_cast<std::uint8_t>(c.L[64 * k + l] | (c.L[64 * k + 32 + l] << 4));
+        y[i].qs[32 * k + l] =
+            static_cast<std::uint8_t>(c.L[64 * k + l] | (c.L[64 * k + 32 + l] << 4));
       }
     }
   }
@@ -198,7 +201,8 @@ void quantize_row_q6_k(const float* x, BlockQ6_K* y, std::int64_t n) {
         const std::uint8_t* e = c.L + 128 * h + l;
         ql[l] = static_cast<std::uint8_t>((e[0] & 0xF) | ((e[64] & 0xF) << 4));
         ql[l + 32] = static_cast<std::uint8_t>((e[32] & 0xF) | ((e[96] & 0xF) << 4));
-        qh[l] = static_cast<std::uint8_t>((e[0] >> 4) | (e[32] >> 4) << 2 | (e[64] >> 4) << 4 | (e[96] >> 4) << 6);
+        qh[l] = static_cast<std::uint8_t>((e[0] >> 4) | (e[32] >> 4) << 2 | (e[64] >> 4) << 4 |
+                                          (e[96] >> 4) << 6);
       }
     }
   }

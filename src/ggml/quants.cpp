@@ -173,7 +173,8 @@ void quantize_row_q5_0(const float* x, BlockQ5_0* y, std::int64_t n) {
       int a = code(x[j] * id + 16.5f, 0, 31);
       int b = code(x[kQK / 2 + j] * id + 16.5f, 0, 31);
       y[i].qs[j] = static_cast<std::uint8_t>((a & 0xF) | ((b & 0xF) << 4));
-      qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4) << (j + 16);
+      qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4)
+                                                          << (j + 16);
     }
     store_qh(y[i].qh, qh);
   }
@@ -190,7 +191,8 @@ void quantize_row_q5_1(const float* x, BlockQ5_1* y, std::int64_t n) {
       int a = code((x[j] - min) * id + 0.5f, 0, 31);
       int b = code((x[kQK / 2 + j] - min) * id + 0.5f, 0, 31);
       y[i].qs[j] = static_cast<std::uint8_t>((a & 0xF) | ((b & 0xF) << 4));
-      qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4) << (j + 16);
+      qh |= static_cast<std::uint32_t>(a >> 4) << j | static_cast<std::uint32_t>(b >> 4)
+                                                          << (j + 16);
     }
     store_qh(y[i].qh, qh);
   }

@@ -91,8 +91,10 @@ void dequantize_row_q5_k(const BlockQ5_K* x, float* y, std::int64_t n) {
       float d1 = d * sc, m1 = dmin * m;
       scale_min_k4(2 * k + 1, x[i].scales, sc, m);
       float d2 = d * sc, m2 = dmin * m;
-      for (int l = 0; l < 32; ++l) *y++ = d1 * ((q[l] & 0xF) + (((qh[l] >> (2 * k)) & 1) << 4)) - m1;
-      for (int l = 0; l < 32; ++l) *y++ = d2 * ((q[l] >> 4) + (((qh[l] >> (2 * k + 1)) & 1) << 4)) - m2;
+      for (int l = 0; l < 32; ++l)
+        *y++ = d1 * ((q[l] & 0xF) + (((qh[l] >> (2 * k)) & 1) << 4)) - m1;
+      for (int l = 0; l < 32; ++l)
+        *y++ = d2 * ((q[l] >> 4) + (((qh[l] >> (2 * k + 1)) & 1) << 4)) - m2;
     }
   }
 }

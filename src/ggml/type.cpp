@@ -132,7 +132,8 @@ Result<std::uint64_t> tensor_bytes(Type type, const std::vector<std::uint64_t>& 
   if (dims.empty() || dims.size() > kMaxDims) {
     return make_error("{} dimensions (expected 1 to {})", dims.size(), kMaxDims);
   }
-  constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  constexpr std::uint64_t kMax =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   std::uint64_t elements = 1;
   for (std::uint64_t d : dims) {
     if (d > kMax) return make_error("dimension {} is out of range", d);

@@ -60,8 +60,8 @@ struct TypeTraits {
   std::uint32_t block_size;  // values per block (1 for plain numbers)
   std::uint32_t type_size;   // bytes per block
   bool is_quantized;
-  ToFloatFn to_float;        // null for types tok cannot compute with
-  FromFloatFn from_float;    // null likewise
+  ToFloatFn to_float;      // null for types tok cannot compute with
+  FromFloatFn from_float;  // null likewise
 };
 
 // Traits of a type id, or nullptr for ids ggml does not define.

@@ -59,15 +59,18 @@ std::optional<Repository> find_repository(const std::string& dir) {
 
 struct Walker {
   Walker(const WalkOptions& o, const FileSink& sink, std::vector<Error>& errs)
-      : opt(o), on_file(sink), errors(errs), include(pattern_rules(o.include)),
+      : opt(o),
+        on_file(sink),
+        errors(errs),
+        include(pattern_rules(o.include)),
         exclude(pattern_rules(o.exclude)) {}
 
   const WalkOptions& opt;
   const FileSink& on_file;
   std::vector<Error>& errors;
   IgnoreRules include, exclude;  // --include, --exclude
-  std::string prefix;  // the named directory inside its repository ("" = root, or none)
-  IgnoreStack stack;   // rules keyed by paths inside the repository
+  std::string prefix;            // the named directory inside its repository ("" = root, or none)
+  IgnoreStack stack;             // rules keyed by paths inside the repository
 
   std::string repo_path(const std::string& rel) const {
     if (prefix.empty()) return rel;
@@ -101,8 +104,9 @@ struct Walker {
       errors.push_back(make_error("{}: cannot read directory: {}", dir.string(), ec.message()));
       return;
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      return a.path().filename() < b.path().filename();
+    });
     int pushed = opt.use_ignore ? push_rules(dir / ".gitignore", repo_path(rel)) : 0;
     walk_entries(entries, rel, included);
     while (pushed-- > 0) stack.pop();

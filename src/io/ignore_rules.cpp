@@ -44,15 +44,15 @@ IgnoreRules IgnoreRules::parse(std::string_view text, std::string base) {
 IgnoreVerdict IgnoreRules::match(std::string_view rel_path, bool is_dir) const {
   std::string_view p = rel_path;
   if (!base_.empty()) {
-    if (p.size() <= base_.size() || p.substr(0, base_.size()) != base_ ||
-        p[base_.size()] != '/') {
+    if (p.size() <= base_.size() || p.substr(0, base_.size()) != base_ || p[base_.size()] != '/') {
       return IgnoreVerdict::kNone;
     }
     p.remove_prefix(base_.size() + 1);
   }
   for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
     if (it->dir_only && !is_dir) continue;
-    if (glob_match(it->glob, p)) return it->negate ? IgnoreVerdict::kInclude : IgnoreVerdict::kIgnore;
+    if (glob_match(it->glob, p))
+      return it->negate ? IgnoreVerdict::kInclude : IgnoreVerdict::kIgnore;
   }
   return IgnoreVerdict::kNone;
 }

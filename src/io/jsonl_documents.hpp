@@ -25,10 +25,10 @@ namespace tok::io {
 
 struct JsonlStats {
   std::uint64_t documents = 0;
-  std::uint64_t text_bytes = 0;  // bytes of the documents' text (after JSON unescaping)
+  std::uint64_t text_bytes = 0;   // bytes of the documents' text (after JSON unescaping)
   std::uint64_t input_bytes = 0;  // input bytes read, newlines included (updated before flush)
-  std::uint64_t bad = 0;         // lines skipped by skip_bad
-  std::string first_bad;         // "FILE:LINE: reason" of the first one
+  std::uint64_t bad = 0;          // lines skipped by skip_bad
+  std::string first_bad;          // "FILE:LINE: reason" of the first one
 };
 
 // Where slot t's range of the batch starts: cuts[t]..cuts[t+1], lines

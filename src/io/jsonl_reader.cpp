@@ -172,7 +172,8 @@ class FieldScanner {
         bool escaped = false;
         if (!string(escaped)) return false;
         if (at_target) {
-          target_ = {reinterpret_cast<const char*>(begin), static_cast<std::size_t>(p_ - 1 - begin)};
+          target_ = {reinterpret_cast<const char*>(begin),
+                     static_cast<std::size_t>(p_ - 1 - begin)};
           target_escaped_ = escaped;
           have_ = true;
         }

@@ -56,7 +56,8 @@ StreamChunks::StreamChunks(int fd, std::string name, std::vector<const bpe::Toke
   buf_.reserve(2 * block_);
   // A tokenizer that cannot cut (a normalizer, two pre-tokenizer levels)
   // needs the stream whole; otherwise a cut must come within one piece.
-  bool cut = std::all_of(tks_.begin(), tks_.end(), [](const bpe::Tokenizer* t) { return t->can_cut(); });
+  bool cut =
+      std::all_of(tks_.begin(), tks_.end(), [](const bpe::Tokenizer* t) { return t->can_cut(); });
   limit_ = cut ? bpe::kMaxPieceBytes + kMargin + block_ : kMaxUncutStream;
 }
 
@@ -81,8 +82,9 @@ Result<std::string_view> StreamChunks::next() {
       }
       peak_ = std::max(peak_, buf_.capacity());
     }
-    std::size_t cut =
-        eof_ ? buf_.size() : last_cut(tks_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
+    std::size_t cut = eof_
+                          ? buf_.size()
+                          : last_cut(tks_, buf_, std::max<std::size_t>(block_ / 8, 1 << 16), mode_);
     if (cut == 0 && !eof_) {  // no boundary yet: read more, up to the limit
       if (buf_.size() > limit_ && limit_ == kMaxUncutStream) {
         return make_error(

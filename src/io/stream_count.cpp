@@ -3,8 +3,8 @@
 namespace tok::io {
 
 Result<StreamCount> count_stream(int fd, const std::string& name,
-                                 std::span<const bpe::Tokenizer* const> tks,
-                                 bpe::SpecialMode mode, unsigned threads, std::size_t block) {
+                                 std::span<const bpe::Tokenizer* const> tks, bpe::SpecialMode mode,
+                                 unsigned threads, std::size_t block) {
   StreamCount sc;
   sc.tokens.assign(tks.size(), 0);
   StreamChunks chunks(fd, name, std::vector<const bpe::Tokenizer*>(tks.begin(), tks.end()), mode,

@@ -22,8 +22,7 @@ struct StreamCount {
 // The stream's tokens under each tokenizer (cut where all can be cut). A
 // special token that kError refuses is named with its byte in the stream.
 Result<StreamCount> count_stream(int fd, const std::string& name,
-                                 std::span<const bpe::Tokenizer* const> tks,
-                                 bpe::SpecialMode mode, unsigned threads,
-                                 std::size_t block = kStreamBlock);
+                                 std::span<const bpe::Tokenizer* const> tks, bpe::SpecialMode mode,
+                                 unsigned threads, std::size_t block = kStreamBlock);
 
 }  // namespace tok::io

@@ -157,7 +157,7 @@ class Boundaries {
   SpecialMode mode_;
   std::vector<std::size_t> b_;  // starts with index >= base_
   std::size_t base_ = 0;
-  std::size_t encoded_ = 0;     // text_[0, encoded_) has its starts in b_
+  std::size_t encoded_ = 0;  // text_[0, encoded_) has its starts in b_
   bpe::EncodeScratch scratch_;
 };
 
@@ -195,9 +195,11 @@ Status chunk_text(const Tokenizer& tk, std::string_view text, std::size_t n, std
     // re-encoded piece is longer, then look a little further for a longer fit.
     std::size_t i = std::min(first + n, last);
     for (;; --i) {
-      if (i == first) return make_error("byte {}: no piece of at most {} tokens can start here (the next token, cut "
-                          "out on its own, encodes to more tokens): raise -n",
-                          pos, n);
+      if (i == first)
+        return make_error(
+            "byte {}: no piece of at most {} tokens can start here (the next token, cut "
+            "out on its own, encodes to more tokens): raise -n",
+            pos, n);
       TOK_ASSIGN(bool ok, fits(tk, text.substr(pos, b(i) - pos), n, mode, scratch));
       if (ok) break;
     }

@@ -53,14 +53,10 @@ Result<EvictionPolicy> parse_eviction_policy(std::string_view s) {
 
 std::string EvictionPolicy::to_string() const {
   switch (kind) {
-    case Kind::kFull:
-      return "full";
-    case Kind::kWindow:
-      return fmt::format("window:{}", window);
-    case Kind::kSinks:
-      return fmt::format("sinks:{},window:{}", sinks, window);
-    case Kind::kH2O:
-      return fmt::format("h2o:{},window:{}", heavy, window);
+    case Kind::kFull: return "full";
+    case Kind::kWindow: return fmt::format("window:{}", window);
+    case Kind::kSinks: return fmt::format("sinks:{},window:{}", sinks, window);
+    case Kind::kH2O: return fmt::format("h2o:{},window:{}", heavy, window);
   }
   return "?";
 }

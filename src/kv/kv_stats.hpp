@@ -20,11 +20,11 @@ struct KvStats {
   double waste_pct = 0.0;        // kv_waste_pct: 100 * (reserved - used) / reserved
   std::uint64_t bytes_contiguous =
       0;  // kv_bytes_contiguous: peak sequences * context * bytes per token
-  std::uint64_t shared_blocks = 0;  // kv_shared_blocks: blocks with more than one reference now
-  std::uint64_t bytes_saved = 0;    // kv_bytes_saved: (references - 1) * block bytes, summed
-  std::uint64_t budget_bytes = 0;   // kv_budget_bytes: pool cap (0: none)
-  KvType type = KvType::kF32;       // kv_type: storage of the rows
-  EvictionPolicy policy;            // kv_policy: EvictionPolicy::to_string()
+  std::uint64_t shared_blocks = 0;   // kv_shared_blocks: blocks with more than one reference now
+  std::uint64_t bytes_saved = 0;     // kv_bytes_saved: (references - 1) * block bytes, summed
+  std::uint64_t budget_bytes = 0;    // kv_budget_bytes: pool cap (0: none)
+  KvType type = KvType::kF32;        // kv_type: storage of the rows
+  EvictionPolicy policy;             // kv_policy: EvictionPolicy::to_string()
   std::uint64_t evicted_tokens = 0;  // kv_evicted_tokens: slots evicted since creation
 
   // One JSON object with the kv_* keys above, in that order.

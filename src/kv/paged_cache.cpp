@@ -7,9 +7,7 @@
 namespace tok::kv {
 namespace {
 
-std::size_t div_up(std::size_t a, std::size_t b) {
-  return (a + b - 1) / b;
-}
+std::size_t div_up(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 Error no_free_block(const BlockPool& pool) {
   return make_error("KV cache: no free block (budget {} = {} blocks of {} bytes, all in use)",
@@ -83,7 +81,8 @@ SeqId PagedKvCache::fork_prefix(SeqId seq, int n) {
   std::size_t nn = static_cast<std::size_t>(n);
   Sequence copy;
   copy.blocks.assign(s.blocks.begin(),
-                     s.blocks.begin() + static_cast<std::ptrdiff_t>(div_up(nn, static_cast<std::size_t>(config_.block_tokens))));
+                     s.blocks.begin() + static_cast<std::ptrdiff_t>(div_up(
+                                            nn, static_cast<std::size_t>(config_.block_tokens))));
   copy.orig_pos.assign(s.orig_pos.begin(), s.orig_pos.begin() + n);
   copy.attention.assign(s.attention.begin(), s.attention.begin() + n);
   for (BlockId b : copy.blocks) pool_.retain(b);
@@ -178,13 +177,14 @@ const float* PagedKvCache::read(SeqId seq, bool value, int layer, int slot, floa
   return buf;
 }
 
-const float* PagedKvCache::read_row(std::span<const BlockId> table, bool value, int layer,
-                                   int slot, float* buf) const {
+const float* PagedKvCache::read_row(std::span<const BlockId> table, bool value, int layer, int slot,
+                                    float* buf) const {
   std::size_t bt = static_cast<std::size_t>(config_.block_tokens);
   TOK_ASSERT(layer >= 0 && layer < config_.layers && slot >= 0 &&
              static_cast<std::size_t>(slot) < table.size() * bt);
-  const std::uint8_t* p = pool_.data(table[static_cast<std::size_t>(slot) / bt]) +
-                          offset(value, layer, static_cast<int>(static_cast<std::size_t>(slot) % bt));
+  const std::uint8_t* p =
+      pool_.data(table[static_cast<std::size_t>(slot) / bt]) +
+      offset(value, layer, static_cast<int>(static_cast<std::size_t>(slot) % bt));
   if (config_.type == KvType::kF32) return reinterpret_cast<const float*>(p);
   dequantize_row(config_.type, p, config_.row(), buf);
   return buf;

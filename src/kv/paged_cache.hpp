@@ -138,7 +138,7 @@ class PagedKvCache {
   std::unordered_map<SeqId, Sequence> seqs_;
   SeqId next_id_ = 0;
   std::size_t seqs_peak_ = 0;
-  std::uint64_t evicted_ = 0;  // slots evicted since creation (kv_evicted_tokens)
+  std::uint64_t evicted_ = 0;   // slots evicted since creation (kv_evicted_tokens)
   std::vector<float> scratch_;  // (row) dequantized key during a shift
 };
 

@@ -35,7 +35,8 @@ void quantize_block(const float* x, std::int16_t* q, float* d_out, float* sums) 
     return;
   }
   const float iscale = -127.f / max;
-  for (int i = 0; i < ggml::kQKK; ++i) q[i] = static_cast<std::int16_t>(std::min(127, nearest_int(iscale * x[i])));
+  for (int i = 0; i < ggml::kQKK; ++i)
+    q[i] = static_cast<std::int16_t>(std::min(127, nearest_int(iscale * x[i])));
   d = 1 / iscale;
   for (int b = 0; b < ggml::kQKK / ggml::kQK; ++b) {
     int s = 0;
@@ -52,7 +53,8 @@ void quantize_block_q8_k(const float* x, ggml::BlockQ8_K* y) {
     return;
   }
   const float iscale = -127.f / max;
-  for (int i = 0; i < ggml::kQKK; ++i) out.qs[i] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * x[i])));
+  for (int i = 0; i < ggml::kQKK; ++i)
+    out.qs[i] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * x[i])));
   for (int j = 0; j < ggml::kQKK / 16; ++j) {
     int s = 0;
     for (int i = 0; i < 16; ++i) s += out.qs[16 * j + i];
@@ -72,18 +74,19 @@ void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out) {
   out.sums.resize(static_cast<std::size_t>(n * cols / ggml::kQK));
 }
 
-void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t t0,
-                            std::int64_t t1, ActQ8K& out) {
+void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride,
+                            std::int64_t t0, std::int64_t t1, ActQ8K& out) {
   const std::int64_t cols = out.cols, nb = cols / ggml::kQKK;
   auto* block = k.q8_k_block16 ? k.q8_k_block16 : quantize_block;
   for (std::int64_t t = t0; t < t1; ++t) {
     for (std::int64_t b = 0; b < nb; ++b) {
       std::int64_t i = t * cols + b * ggml::kQKK;
-      block(x + t * x_stride + b * ggml::kQKK, out.q.data() + i, &out.d[static_cast<std::size_t>(t * nb + b)],
-            out.sums.data() + i / ggml::kQK);
+      block(x + t * x_stride + b * ggml::kQKK, out.q.data() + i,
+            &out.d[static_cast<std::size_t>(t * nb + b)], out.sums.data() + i / ggml::kQK);
     }
     // Values are in -127..127 (the quantizer caps them): the bytes are exact.
-    std::transform(out.q.begin() + t * cols, out.q.begin() + (t + 1) * cols, out.q8.begin() + t * cols,
+    std::transform(out.q.begin() + t * cols, out.q.begin() + (t + 1) * cols,
+                   out.q8.begin() + t * cols,
                    [](std::int16_t v) { return static_cast<std::int8_t>(v); });
   }
 }
@@ -94,7 +97,8 @@ void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_strid
   quantize_act_q8_k_rows(k, x, x_stride, 0, n, out);
 }
 
-void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out) {
+void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols,
+                       ActQ8K& out) {
   quantize_act_q8_k(scalar_kernels(), x, x_stride, n, cols, out);
 }
 
@@ -103,11 +107,13 @@ void quantize_row_q8_k(const DotKernels& k, const float* x, ggml::BlockQ8_K* y, 
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) block(x + b * ggml::kQKK, y + b);
 }
 
-void quantize_row_q8_k(const float* x, ggml::BlockQ8_K* y, std::int64_t n) { quantize_row_q8_k(scalar_kernels(), x, y, n); }
+void quantize_row_q8_k(const float* x, ggml::BlockQ8_K* y, std::int64_t n) {
+  quantize_row_q8_k(scalar_kernels(), x, y, n);
+}
 
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
-  return k.isa == Isa::kAvx512Vnni && (t == DType::kQ4_K || t == DType::kQ5_K || t == DType::kQ6_K) &&
-         n >= kKQuantTileMinTokens;
+  return k.isa == Isa::kAvx512Vnni &&
+         (t == DType::kQ4_K || t == DType::kQ5_K || t == DType::kQ6_K) && n >= kKQuantTileMinTokens;
 }
 
 }  // namespace tok::model

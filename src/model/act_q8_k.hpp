@@ -25,7 +25,8 @@ struct ActQ8K {
 // Rows x[t * x_stride ...] for t < n (cols a multiple of 256) into out, with
 // ggml's quantize_row_q8_K_ref rounding: scale -127 / (the value of largest
 // magnitude), values rounded to nearest (ties to even) and capped at 127.
-void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols, ActQ8K& out);
+void quantize_act_q8_k(const float* x, std::int64_t x_stride, std::int64_t n, std::int64_t cols,
+                       ActQ8K& out);
 
 // One row of n values (a multiple of 256) as ggml's block_q8_K, with the
 // same rounding: the activations of the Q4_K / Q6_K decode kernels.
@@ -34,8 +35,8 @@ void quantize_row_q8_k(const float* x, ggml::BlockQ8_K* y, std::int64_t n);
 // quantize_act_q8_k in two steps, so that threads can share the second:
 // out sized for n rows of cols, then rows [t0, t1) of x quantized into it.
 void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out);
-void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride, std::int64_t t0,
-                            std::int64_t t1, ActQ8K& out);
+void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride,
+                            std::int64_t t0, std::int64_t t1, ActQ8K& out);
 
 // The same two with the kernel set's block quantizers where it has them
 // (bit for bit the same results).
@@ -45,8 +46,8 @@ void quantize_row_q8_k(const DotKernels& k, const float* x, ggml::BlockQ8_K* y, 
 
 // Does a product of this many tokens with weights of type t go through q8_K
 // activations with these kernels? (AVX-512 VNNI, Q4_K / Q5_K / Q6_K, several
-// tokens; Q5_K's decode keeps its Q8_0 kernels: decode keeps the fused float kernels, which read the weights once
-// either way.)
+// tokens; Q5_K's decode keeps its Q8_0 kernels: decode keeps the fused float kernels, which read
+// the weights once either way.)
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n);
 
 }  // namespace tok::model

@@ -39,11 +39,15 @@ struct Range {
   int lo, hi;
   bool empty() const { return lo >= hi; }
 };
-Range clip(const AttentionTask& t, int a, int b) { return {std::max(a, t.first), std::min(b, t.pos + 1)}; }
+Range clip(const AttentionTask& t, int a, int b) {
+  return {std::max(a, t.first), std::min(b, t.pos + 1)};
+}
 
 }  // namespace
 
-void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) { attend_rows(k, &t, 1, s); }
+void attend(const DotKernels& k, const AttentionTask& t, AttentionScratch& s) {
+  attend_rows(k, &t, 1, s);
+}
 
 void attend_rows(const DotKernels& k, const AttentionTask* ts, int count, AttentionScratch& s) {
   const AttentionTask& t0 = ts[0];  // the fields all rows share
@@ -76,8 +80,8 @@ void attend_rows(const DotKernels& k, const AttentionTask* ts, int count, Attent
         for (int b = 0; b < count; ++b) {
           const Range r = clip(ts[b], p, e);
           if (r.empty()) continue;
-          ak.scores(ts[b].q, t0.group, hd, keys + static_cast<std::size_t>(r.lo - p) * span.stride, span.stride,
-                    r.hi - r.lo, t0.scale, scores(b) + r.lo, npos);
+          ak.scores(ts[b].q, t0.group, hd, keys + static_cast<std::size_t>(r.lo - p) * span.stride,
+                    span.stride, r.hi - r.lo, t0.scale, scores(b) + r.lo, npos);
         }
         span.data += static_cast<std::size_t>(e - p) * span.stride;
       }
@@ -94,8 +98,8 @@ void attend_rows(const DotKernels& k, const AttentionTask* ts, int count, Attent
       }
       for (int b = 0; b < count; ++b) {
         if (clip(ts[b], p, p + 1).empty()) continue;
-        ak.scores(ts[b].q, t0.group, hd, reinterpret_cast<const std::uint8_t*>(key), 0, 1, t0.scale, scores(b) + p,
-                  npos);
+        ak.scores(ts[b].q, t0.group, hd, reinterpret_cast<const std::uint8_t*>(key), 0, 1, t0.scale,
+                  scores(b) + p, npos);
       }
     }
   }
@@ -105,7 +109,8 @@ void attend_rows(const DotKernels& k, const AttentionTask* ts, int count, Attent
       float* att = scores(b) + static_cast<std::size_t>(g) * npos;
       std::fill(att, att + t.first, 0.0f);
       ak.softmax(att + t.first, t.pos - t.first + 1);
-      if (t.probs) std::copy(att, att + t.pos + 1, t.probs + static_cast<std::size_t>(g) * t.probs_stride);
+      if (t.probs)
+        std::copy(att, att + t.pos + 1, t.probs + static_cast<std::size_t>(g) * t.probs_stride);
     }
     std::fill(t.out, t.out + t.group * hd, 0.0f);
   }
@@ -128,7 +133,8 @@ void attend_rows(const DotKernels& k, const AttentionTask* ts, int count, Attent
       for (int b = 0; b < count; ++b) {
         const Range rg = clip(ts[b], p, p + n);
         if (rg.empty()) continue;
-        ak.accumulate(scores(b) + rg.lo, npos, t0.group, v + (rg.lo - p), rg.hi - rg.lo, ts[b].out, hd);
+        ak.accumulate(scores(b) + rg.lo, npos, t0.group, v + (rg.lo - p), rg.hi - rg.lo, ts[b].out,
+                      hd);
       }
       p += n;
     }

@@ -24,10 +24,10 @@ namespace tok::model {
 struct AttentionTask {
   const KvCache* cache = nullptr;
   int layer = 0;
-  int pos = 0;      // attends to positions first..pos
+  int pos = 0;  // attends to positions first..pos
   int kv_head = 0;
   int head_dim = 0;
-  int group = 1;    // query heads per KV head
+  int group = 1;             // query heads per KV head
   const float* q = nullptr;  // (group, head_dim) rotated queries
   float* out = nullptr;      // (group, head_dim)
   // (group, probs_stride) softmax weights of each head, or null.
@@ -38,8 +38,8 @@ struct AttentionTask {
   const float* rope_cs = nullptr;
   bool rope_neox = false;
   float scale = 1.0f;  // the model's score scale (1 / sqrt(head_dim) for most)
-  int first = 0;  // > 0 on sliding-window layers: earlier positions get weight 0
-  int n_rot = 0;  // rotated values at the start of each head (partial rotary); 0: all
+  int first = 0;       // > 0 on sliding-window layers: earlier positions get weight 0
+  int n_rot = 0;       // rotated values at the start of each head (partial rotary); 0: all
   float rope_attn_factor = 1.0f;  // LongRoPE's scaling of the rotated part
 };
 

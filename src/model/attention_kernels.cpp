@@ -5,10 +5,11 @@
 namespace tok::model {
 namespace {
 
-void scores_scalar(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride,
-                   int n, float scale, float* s, std::size_t s_stride) {
+void scores_scalar(const float* q, int group, std::int64_t hd, const std::uint8_t* keys,
+                   std::size_t key_stride, int n, float scale, float* s, std::size_t s_stride) {
   for (int j = 0; j < n; ++j) {
-    const float* key = reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * key_stride);
+    const float* key =
+        reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * key_stride);
     for (int g = 0; g < group; ++g) {
       const float* qg = q + g * hd;
       float d = 0;
@@ -37,8 +38,8 @@ void accumulate_head(const float* a, const float* const* v, int n, float* out, s
   }
 }
 
-void accumulate_scalar(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
-                       std::int64_t hd) {
+void accumulate_scalar(const float* a, std::size_t a_stride, int heads, const float* const* v,
+                       int n, float* out, std::int64_t hd) {
   for (int h = 0; h < heads; ++h) accumulate_head(a + h * a_stride, v, n, out + h * hd, hd);
 }
 
@@ -46,9 +47,7 @@ const AttentionKernels kScalar{scores_scalar, accumulate_scalar, softmax};
 
 }  // namespace
 
-const AttentionKernels& scalar_attention_kernels() {
-  return kScalar;
-}
+const AttentionKernels& scalar_attention_kernels() { return kScalar; }
 
 const AttentionKernels& attention_kernels(const DotKernels& k) {
   const AttentionKernels* avx512 = avx512_attention_kernels();

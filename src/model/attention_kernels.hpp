@@ -17,13 +17,13 @@ namespace tok::model {
 struct AttentionKernels {
   // s[g * s_stride + j] = scale * (q[g * hd ...] . key j), for g < group and
   // j < n; key j is the hd floats at keys + j * key_stride bytes.
-  void (*scores)(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride,
-                 int n, float scale, float* s, std::size_t s_stride);
+  void (*scores)(const float* q, int group, std::int64_t hd, const std::uint8_t* keys,
+                 std::size_t key_stride, int n, float scale, float* s, std::size_t s_stride);
   // For each head h < heads: out[h * hd + i] += sum over j < n of
   // a[h * a_stride + j] * v[j][i], for i < hd, adding in the order of j (so
   // every set gives the same sums, however the heads are taken together).
-  void (*accumulate)(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
-                     std::int64_t hd);
+  void (*accumulate)(const float* a, std::size_t a_stride, int heads, const float* const* v, int n,
+                     float* out, std::int64_t hd);
   // In-place softmax over n values (ops.hpp's softmax in the scalar set).
   void (*softmax)(float* x, std::int64_t n);
 };

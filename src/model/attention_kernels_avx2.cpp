@@ -24,9 +24,10 @@ inline const float* key_at(const std::uint8_t* keys, std::size_t stride, int j) 
   return reinterpret_cast<const float*>(keys + static_cast<std::size_t>(j) * stride);
 }
 
-void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride, int n,
-                 float scale, float* s, std::size_t s_stride) {
-  if (hd % 8 != 0) return scalar_attention_kernels().scores(q, group, hd, keys, key_stride, n, scale, s, s_stride);
+void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t* keys,
+                 std::size_t key_stride, int n, float scale, float* s, std::size_t s_stride) {
+  if (hd % 8 != 0)
+    return scalar_attention_kernels().scores(q, group, hd, keys, key_stride, n, scale, s, s_stride);
   const __m256 vscale = _mm256_set1_ps(scale);
   int j = 0;
   for (; j + 8 <= n; j += 8) {
@@ -40,7 +41,8 @@ void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t*
         __m256 qv = _mm256_loadu_ps(qg + i);
         for (int u = 0; u < 8; ++u) acc[u] = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k[u] + i), acc[u]);
       }
-      _mm256_storeu_ps(s + static_cast<std::size_t>(g) * s_stride + j, _mm256_mul_ps(reduce8(acc), vscale));
+      _mm256_storeu_ps(s + static_cast<std::size_t>(g) * s_stride + j,
+                       _mm256_mul_ps(reduce8(acc), vscale));
     }
   }
   for (; j < n; ++j) {
@@ -48,7 +50,8 @@ void scores_avx2(const float* q, int group, std::int64_t hd, const std::uint8_t*
     for (int g = 0; g < group; ++g) {
       const float* qg = q + g * hd;
       __m256 acc = _mm256_setzero_ps();
-      for (std::int64_t i = 0; i < hd; i += 8) acc = _mm256_fmadd_ps(_mm256_loadu_ps(qg + i), _mm256_loadu_ps(k + i), acc);
+      for (std::int64_t i = 0; i < hd; i += 8)
+        acc = _mm256_fmadd_ps(_mm256_loadu_ps(qg + i), _mm256_loadu_ps(k + i), acc);
       s[static_cast<std::size_t>(g) * s_stride + j] = sum_as_reduce8(acc) * scale;
     }
   }
@@ -62,13 +65,15 @@ void accumulate_head(const float* a, const float* const* v, int n, float* out, s
     for (int u = 0; u < 4; ++u) acc[u] = _mm256_loadu_ps(out + i0 + 8 * u);
     for (int j = 0; j < n; ++j) {
       __m256 aj = _mm256_set1_ps(a[j]);
-      for (int u = 0; u < 4; ++u) acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(v[j] + i0 + 8 * u), acc[u]);
+      for (int u = 0; u < 4; ++u)
+        acc[u] = _mm256_fmadd_ps(aj, _mm256_loadu_ps(v[j] + i0 + 8 * u), acc[u]);
     }
     for (int u = 0; u < 4; ++u) _mm256_storeu_ps(out + i0 + 8 * u, acc[u]);
   }
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc = _mm256_loadu_ps(out + i0);
-    for (int j = 0; j < n; ++j) acc = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(v[j] + i0), acc);
+    for (int j = 0; j < n; ++j)
+      acc = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(v[j] + i0), acc);
     _mm256_storeu_ps(out + i0, acc);
   }
   for (; i0 < hd; ++i0) {
@@ -96,7 +101,8 @@ inline __m256 exp_nonpositive(__m256 x) {
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
   __m256 e = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-  __m256i pow2 = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  __m256i pow2 =
+      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
   return _mm256_mul_ps(e, _mm256_castsi256_ps(pow2));
 }
 
@@ -126,12 +132,13 @@ void softmax_avx2(float* x, std::int64_t n) {
     }
   }
   const __m256 inv = _mm256_set1_ps(1.0f / sum);
-  for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), inv));
+  for (i = 0; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), inv));
   for (; i < n; ++i) x[i] *= 1.0f / sum;
 }
 
-void accumulate_avx2(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
-                     std::int64_t hd) {
+void accumulate_avx2(const float* a, std::size_t a_stride, int heads, const float* const* v, int n,
+                     float* out, std::int64_t hd) {
   for (int h = 0; h < heads; ++h) accumulate_head(a + h * a_stride, v, n, out + h * hd, hd);
 }
 
@@ -139,16 +146,12 @@ const AttentionKernels kAvx2{scores_avx2, accumulate_avx2, softmax_avx2};
 
 }  // namespace
 
-const AttentionKernels* avx2_attention_kernels() {
-  return avx2_kernels() ? &kAvx2 : nullptr;
-}
+const AttentionKernels* avx2_attention_kernels() { return avx2_kernels() ? &kAvx2 : nullptr; }
 
 }  // namespace tok::model
 
 #else
 namespace tok::model {
-const AttentionKernels* avx2_attention_kernels() {
-  return nullptr;
-}
+const AttentionKernels* avx2_attention_kernels() { return nullptr; }
 }  // namespace tok::model
 #endif

@@ -34,8 +34,8 @@ inline const float* key_at(const std::uint8_t* keys, std::size_t stride, int j) 
 // Keys k[0..7] against G query heads (q, hd apart) from head g0: the eight
 // scores of each head at s + (g0 + gg) * s_stride.
 template <int G>
-inline void score8(const float* q, int g0, std::int64_t hd, const float* const* k, float scale, float* s,
-                   std::size_t s_stride) {
+inline void score8(const float* q, int g0, std::int64_t hd, const float* const* k, float scale,
+                   float* s, std::size_t s_stride) {
   __m512 acc[G][4];
   TOK_UNROLL
   for (int gg = 0; gg < G; ++gg) {
@@ -46,8 +46,8 @@ inline void score8(const float* q, int g0, std::int64_t hd, const float* const* 
     __m512 kp[4];
     TOK_UNROLL
     for (int m = 0; m < 4; ++m) {
-      kp[m] = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(k[2 * m] + i)), _mm256_loadu_ps(k[2 * m + 1] + i),
-                                 1);
+      kp[m] = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(k[2 * m] + i)),
+                                 _mm256_loadu_ps(k[2 * m + 1] + i), 1);
     }
     TOK_UNROLL
     for (int gg = 0; gg < G; ++gg) {
@@ -65,12 +65,13 @@ inline void score8(const float* q, int g0, std::int64_t hd, const float* const* 
       v[2 * m] = _mm512_castps512_ps256(acc[gg][m]);
       v[2 * m + 1] = _mm512_extractf32x8_ps(acc[gg][m], 1);
     }
-    _mm256_storeu_ps(s + static_cast<std::size_t>(g0 + gg) * s_stride, _mm256_mul_ps(reduce8(v), vscale));
+    _mm256_storeu_ps(s + static_cast<std::size_t>(g0 + gg) * s_stride,
+                     _mm256_mul_ps(reduce8(v), vscale));
   }
 }
 
-void scores_avx512(const float* q, int group, std::int64_t hd, const std::uint8_t* keys, std::size_t key_stride,
-                   int n, float scale, float* s, std::size_t s_stride) {
+void scores_avx512(const float* q, int group, std::int64_t hd, const std::uint8_t* keys,
+                   std::size_t key_stride, int n, float scale, float* s, std::size_t s_stride) {
   const AttentionKernels& avx2 = *avx2_attention_kernels();
   if (hd % 8 != 0) return avx2.scores(q, group, hd, keys, key_stride, n, scale, s, s_stride);
   int j = 0;
@@ -87,15 +88,16 @@ void scores_avx512(const float* q, int group, std::int64_t hd, const std::uint8_
     }
   }
   // The last keys one at a time, as the AVX2 kernel takes them.
-  if (j < n) avx2.scores(q, group, hd, keys + static_cast<std::size_t>(j) * key_stride, key_stride, n - j, scale, s + j,
-                         s_stride);
+  if (j < n)
+    avx2.scores(q, group, hd, keys + static_cast<std::size_t>(j) * key_stride, key_stride, n - j,
+                scale, s + j, s_stride);
 }
 
 // H heads (a rows a_stride apart, outputs hd apart) times U registers of
 // outputs from i0.
 template <int H, int U>
-inline void accumulate_tile(const float* a, std::size_t a_stride, const float* const* v, int n, float* out,
-                            std::int64_t hd, std::int64_t i0) {
+inline void accumulate_tile(const float* a, std::size_t a_stride, const float* const* v, int n,
+                            float* out, std::int64_t hd, std::int64_t i0) {
   __m512 acc[H][U];
   TOK_UNROLL
   for (int h = 0; h < H; ++h) {
@@ -122,18 +124,19 @@ inline void accumulate_tile(const float* a, std::size_t a_stride, const float* c
 
 // Heads [0, H) over every full 64 or 16 outputs of the head.
 template <int H>
-inline void accumulate_heads(const float* a, std::size_t a_stride, const float* const* v, int n, float* out,
-                             std::int64_t hd) {
+inline void accumulate_heads(const float* a, std::size_t a_stride, const float* const* v, int n,
+                             float* out, std::int64_t hd) {
   std::int64_t i0 = 0;
   for (; i0 + 64 <= hd; i0 += 64) accumulate_tile<H, 4>(a, a_stride, v, n, out, hd, i0);
   for (; i0 + 16 <= hd; i0 += 16) accumulate_tile<H, 1>(a, a_stride, v, n, out, hd, i0);
 }
 
-void accumulate_avx512(const float* a, std::size_t a_stride, int heads, const float* const* v, int n, float* out,
-                       std::int64_t hd) {
+void accumulate_avx512(const float* a, std::size_t a_stride, int heads, const float* const* v,
+                       int n, float* out, std::int64_t hd) {
   if (hd % 16 != 0) return avx2_attention_kernels()->accumulate(a, a_stride, heads, v, n, out, hd);
   int h = 0;
-  for (; h + 4 <= heads; h += 4) accumulate_heads<4>(a + h * a_stride, a_stride, v, n, out + h * hd, hd);
+  for (; h + 4 <= heads; h += 4)
+    accumulate_heads<4>(a + h * a_stride, a_stride, v, n, out + h * hd, hd);
   const float* ah = a + h * a_stride;
   switch (heads - h) {
     case 3: accumulate_heads<3>(ah, a_stride, v, n, out + h * hd, hd); break;
@@ -159,8 +162,6 @@ const AttentionKernels* avx512_attention_kernels() {
 
 #else
 namespace tok::model {
-const AttentionKernels* avx512_attention_kernels() {
-  return nullptr;
-}
+const AttentionKernels* avx512_attention_kernels() { return nullptr; }
 }  // namespace tok::model
 #endif

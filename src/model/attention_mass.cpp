@@ -11,7 +11,8 @@ void AttentionMass::on_attention(int layer, const BatchRow& row, int heads, cons
   if (auto* paged = dynamic_cast<PagedKvAdapter*>(row.cache)) {
     for (int p = 0; p <= row.pos; ++p) {
       float mass = 0.0f;
-      for (int h = 0; h < heads; ++h) mass += probs[static_cast<std::size_t>(h) * stride + static_cast<std::size_t>(p)];
+      for (int h = 0; h < heads; ++h)
+        mass += probs[static_cast<std::size_t>(h) * stride + static_cast<std::size_t>(p)];
       paged->add_attention(p, mass);
     }
   }

@@ -25,12 +25,14 @@ Result<std::vector<HeadId>> parse_head_list(std::string_view spec, int layers, i
   std::size_t start = 0;
   while (start <= spec.size()) {
     std::size_t comma = spec.find(',', start);
-    std::string_view item = spec.substr(start, comma == std::string_view::npos ? spec.npos : comma - start);
+    std::string_view item =
+        spec.substr(start, comma == std::string_view::npos ? spec.npos : comma - start);
     std::size_t dot = item.find('.');
     HeadId h;
     if (dot == std::string_view::npos || !parse_int(item.substr(0, dot), h.layer) ||
         !parse_int(item.substr(dot + 1), h.head)) {
-      return make_error("bad head '{}': expected LAYER.HEAD, e.g. 0.3 (0-based), comma-separated", item);
+      return make_error("bad head '{}': expected LAYER.HEAD, e.g. 0.3 (0-based), comma-separated",
+                        item);
     }
     if (layers > 0 && heads > 0 && (h.layer >= layers || h.head >= heads)) {
       return make_error("head {} does not exist: the model has layers 0..{} and heads 0..{}", item,
@@ -87,8 +89,11 @@ AttentionReport::AttentionReport(int layers, int heads, AttentionReportOptions o
 
 void AttentionReport::add_to_heatmap(Heatmap& m, std::size_t row, int pos, const float* a) const {
   if (row >= m.tokens) return;
-  std::size_t per_cell = (m.tokens + static_cast<std::size_t>(m.bins) - 1) / static_cast<std::size_t>(m.bins);
-  auto bin = [&](std::size_t i) { return std::min<std::size_t>(i / per_cell, static_cast<std::size_t>(m.bins - 1)); };
+  std::size_t per_cell =
+      (m.tokens + static_cast<std::size_t>(m.bins) - 1) / static_cast<std::size_t>(m.bins);
+  auto bin = [&](std::size_t i) {
+    return std::min<std::size_t>(i / per_cell, static_cast<std::size_t>(m.bins - 1));
+  };
   std::size_t r = bin(row);
   float* cells = m.cells.data() + r * static_cast<std::size_t>(m.bins);
   for (int p = 0; p <= pos; ++p) cells[bin(static_cast<std::size_t>(p))] += a[p];
@@ -105,7 +110,8 @@ void AttentionReport::on_attention(int layer, const BatchRow& row, int heads, co
   for (int h = 0; h < heads; ++h) {
     const float* a = probs + static_cast<std::size_t>(h) * stride;
     std::size_t i = index({layer, h});
-    if (heatmap_of_[i] >= 0) add_to_heatmap(heatmaps_[static_cast<std::size_t>(heatmap_of_[i])], r, pos, a);
+    if (heatmap_of_[i] >= 0)
+      add_to_heatmap(heatmaps_[static_cast<std::size_t>(heatmap_of_[i])], r, pos, a);
     if (pos == 0) continue;  // one key: no choice to measure
     double ent = 0, dist = 0, local = 0;
     for (int p = 0; p <= pos; ++p) {
@@ -136,7 +142,7 @@ HeadMetrics AttentionReport::metrics(HeadId h) const {
   m.sink_mass = s.sink / n;
   m.local_mass = s.local / n;
   m.far_mass = std::max(0.0, 1.0 - m.sink_mass - m.local_mass);
-  m.label = m.sink_mass > options_.sink_threshold    ? HeadLabel::kSink
+  m.label = m.sink_mass > options_.sink_threshold     ? HeadLabel::kSink
             : m.local_mass > options_.local_threshold ? HeadLabel::kLocal
                                                       : HeadLabel::kLongRange;
   return m;
@@ -196,7 +202,8 @@ nlohmann::json AttentionReport::to_json(const std::string& model, std::span<cons
                        {"local_mass", round4(m.local_mass)},
                        {"far_mass", round4(m.far_mass)}});
     }
-    layers.push_back({{"layer", l}, {"sink", count[0]}, {"local", count[1]}, {"long_range", count[2]}});
+    layers.push_back(
+        {{"layer", l}, {"sink", count[0]}, {"local", count[1]}, {"long_range", count[2]}});
     for (int k = 0; k < 3; ++k) total[k] += count[k];
   }
   nlohmann::json chosen = nlohmann::json::array();
@@ -210,7 +217,8 @@ nlohmann::json AttentionReport::to_json(const std::string& model, std::span<cons
           {"window", options_.window},
           {"thresholds", {{"sink", options_.sink_threshold}, {"local", options_.local_threshold}}},
           {"heads", heads},
-          {"summary", {{"sink", total[0]}, {"local", total[1]}, {"long_range", total[2]}, {"layers", layers}}},
+          {"summary",
+           {{"sink", total[0]}, {"local", total[1]}, {"long_range", total[2]}, {"layers", layers}}},
           {"heatmap_heads", chosen}};
 }
 

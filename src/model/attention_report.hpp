@@ -39,15 +39,17 @@ enum class HeadLabel { kSink, kLocal, kLongRange };
 std::string_view head_label_name(HeadLabel l);  // "sink", "local", "long_range"
 
 struct AttentionReportOptions {
-  int window = 8;               // local window: the last W positions, the query included
-  double sink_threshold = 0.5;  // sink_mass above this: sink
-  double local_threshold = 0.5; // else local_mass above this: local; else long-range
+  int window = 8;                // local window: the last W positions, the query included
+  double sink_threshold = 0.5;   // sink_mass above this: sink
+  double local_threshold = 0.5;  // else local_mass above this: local; else long-range
   // Rows counted: the first prompt_rows rows each layer sees (the prompt's
   // prefill), or every row when include_generated.
   std::size_t prompt_rows = 0;
   bool include_generated = false;
-  std::size_t expected_rows = 0;     // rows the heatmaps are sized for (prompt, or prompt + max tokens)
-  std::vector<HeadId> heatmap_heads;  // matrices kept for these; empty + keep_all_heatmaps: every head
+  std::size_t expected_rows =
+      0;  // rows the heatmaps are sized for (prompt, or prompt + max tokens)
+  std::vector<HeadId>
+      heatmap_heads;  // matrices kept for these; empty + keep_all_heatmaps: every head
   bool keep_all_heatmaps = false;
   int heatmap_cells = 128;  // most cells per heatmap side; longer inputs are binned
 };
@@ -70,9 +72,9 @@ struct HeadMetrics {
 // each row sums to 1; with one token per bin it is the weight itself).
 struct Heatmap {
   HeadId head;
-  int bins = 0;                // rows and columns
-  std::size_t tokens = 0;      // positions spanned (bins == tokens: one cell per token)
-  std::vector<float> cells;    // (bins, bins)
+  int bins = 0;                          // rows and columns
+  std::size_t tokens = 0;                // positions spanned (bins == tokens: one cell per token)
+  std::vector<float> cells;              // (bins, bins)
   std::vector<std::uint32_t> row_count;  // (bins) query rows summed into each row bin
 };
 
@@ -110,10 +112,10 @@ class AttentionReport final : public AttentionObserver {
 
   int layers_, heads_;
   AttentionReportOptions options_;
-  std::vector<Sums> sums_;                 // (layers * heads)
-  std::vector<std::size_t> rows_seen_;     // (layers) rows observed so far
-  std::vector<Heatmap> heatmaps_;          // chosen heads
-  std::vector<int> heatmap_of_;            // (layers * heads) index into heatmaps_, -1: none
+  std::vector<Sums> sums_;              // (layers * heads)
+  std::vector<std::size_t> rows_seen_;  // (layers) rows observed so far
+  std::vector<Heatmap> heatmaps_;       // chosen heads
+  std::vector<int> heatmap_of_;         // (layers * heads) index into heatmaps_, -1: none
 };
 
 }  // namespace tok::model

@@ -15,8 +15,8 @@
 namespace tok::model {
 
 struct AttentionSvgInput {
-  std::string title;                  // e.g. the model file and prompt length
-  std::vector<std::string> tokens;    // display strings of the counted rows' tokens (may be fewer)
+  std::string title;                // e.g. the model file and prompt length
+  std::vector<std::string> tokens;  // display strings of the counted rows' tokens (may be fewer)
 };
 
 std::string render_attention_svg(const AttentionReport& report, const AttentionSvgInput& input);

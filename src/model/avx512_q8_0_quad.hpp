@@ -14,14 +14,12 @@
 namespace tok::model {
 namespace {  // NOLINT(cert-dcl59-cpp, google-build-namespaces): internal linkage is the point
 
-__m128i load16(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
+__m128i load16(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 
 struct alignas(64) Q8_0Quad {
   __m512i lo, hi;  // b[k].qs[0..15] and b[k].qs[16..31] at bytes 16k..16k+15
-  __m512i corr;    // -8 * (the bytes of lo and hi in lanes 4k..4k+3): Q4_0 nibbles q stand for q - 8
-  __m128 d;        // b[k].d as floats
+  __m512i corr;  // -8 * (the bytes of lo and hi in lanes 4k..4k+3): Q4_0 nibbles q stand for q - 8
+  __m128 d;      // b[k].d as floats
 };
 
 Q8_0Quad load_q8_0_quad(const ggml::BlockQ8_0* b) {
@@ -35,8 +33,9 @@ Q8_0Quad load_q8_0_quad(const ggml::BlockQ8_0* b) {
   q.hi = _mm512_inserti32x4(q.hi, load16(b[1].qs + 16), 1);
   q.hi = _mm512_inserti32x4(q.hi, load16(b[2].qs + 16), 2);
   q.hi = _mm512_inserti32x4(q.hi, load16(b[3].qs + 16), 3);
-  q.corr = _mm512_sub_epi32(_mm512_setzero_si512(),
-                            _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), eight, q.lo), eight, q.hi));
+  q.corr = _mm512_sub_epi32(
+      _mm512_setzero_si512(),
+      _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), eight, q.lo), eight, q.hi));
   alignas(16) std::uint16_t d[8] = {b[0].d, b[1].d, b[2].d, b[3].d, 0, 0, 0, 0};
   q.d = _mm_cvtph_ps(load16(d));
   return q;

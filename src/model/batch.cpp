@@ -83,8 +83,10 @@ class Scheduler {
         continue;
       }
       bool fresh = d.ids().empty();
-      std::span<const bpe::TokenId> tokens = fresh ? std::span(requests_[idx].prompt) : d.recompute();
-      auto [donor, shared] = o_.share_prefix ? prefix_donor(tokens) : std::pair<const Running*, int>{};
+      std::span<const bpe::TokenId> tokens =
+          fresh ? std::span(requests_[idx].prompt) : d.recompute();
+      auto [donor, shared] =
+          o_.share_prefix ? prefix_donor(tokens) : std::pair<const Running*, int>{};
       std::size_t need = div_up(tokens.size() + 1, bt) - static_cast<std::size_t>(shared) / bt +
                          next_step_blocks();
       if (need > cache_.pool().available()) {
@@ -97,9 +99,10 @@ class Scheduler {
         continue;
       }
       waiting_.pop_front();
-      PagedKvAdapter a = donor ? PagedKvAdapter(cache_, cache_.fork_prefix(donor->cache.seq(), shared),
-                                                fwd_.kv_shape(o_.ctx), shared)
-                               : PagedKvAdapter(cache_, fwd_.kv_shape(o_.ctx));
+      PagedKvAdapter a =
+          donor ? PagedKvAdapter(cache_, cache_.fork_prefix(donor->cache.seq(), shared),
+                                 fwd_.kv_shape(o_.ctx), shared)
+                : PagedKvAdapter(cache_, fwd_.kv_shape(o_.ctx));
       if (donor) {
         st_.prefix_shared_tokens += static_cast<std::size_t>(shared);
         st_.prefix_shared_blocks_peak =

@@ -57,7 +57,7 @@ struct BatchOptions {
 
 struct BatchStats {
   std::size_t sequences = 0;
-  std::size_t prompt_tokens = 0;     // of all requests (shared or recomputed ones counted once)
+  std::size_t prompt_tokens = 0;  // of all requests (shared or recomputed ones counted once)
   std::size_t generated_tokens = 0;
   std::size_t recomputed_tokens = 0;  // re-evaluated after preemption
   std::size_t steps = 0;              // eval_step calls

@@ -128,7 +128,8 @@ Result<MultiRun> beam_search(const Model& model, ThreadPool& pool, kv::PagedKvCa
     note_sharing(cache, st);
   }
   if (keep_live) {
-    for (const Beam& b : live) done.push_back(SampleResult{beam_text(tk, b.ids), b.ids, live_end, b.score});
+    for (const Beam& b : live)
+      done.push_back(SampleResult{beam_text(tk, b.ids), b.ids, live_end, b.score});
   }
   live.clear();
   std::stable_sort(done.begin(), done.end(),

@@ -16,6 +16,7 @@ class GgufFile;
 namespace tok::model {
 
 // Sorted, without duplicates; empty when the vocabulary has none.
-std::vector<bpe::TokenId> end_of_generation_ids(const bpe::Tokenizer& tk, const formats::GgufFile* file);
+std::vector<bpe::TokenId> end_of_generation_ids(const bpe::Tokenizer& tk,
+                                                const formats::GgufFile* file);
 
 }  // namespace tok::model

@@ -58,12 +58,14 @@ Status check_vector_weights(const Model& m) {
   for (std::int64_t stage = 0; stage <= c.n_layers; ++stage) {
     for (const NamedWeight& nw : stage_weights(m, stage)) {
       const TensorView& v = *nw.view;
-      if (v.rows != 1 || v.type != DType::kF32) continue;  // matrices: checked when they produce NaN
+      if (v.rows != 1 || v.type != DType::kF32)
+        continue;  // matrices: checked when they produce NaN
       const float* x = static_cast<const float*>(v.data);
       for (std::int64_t i = 0; i < v.cols; ++i) {
         if (all_finite(x + i, 1)) continue;
-        return make_error("{}: weights {} hold {} (value {} of {}): the model would produce NaN at {}", m.path(),
-                          nw.name, has_nan(x + i, 1) ? "NaN" : "an infinity", i, v.cols, stage_name(c, stage));
+        return make_error(
+            "{}: weights {} hold {} (value {} of {}): the model would produce NaN at {}", m.path(),
+            nw.name, has_nan(x + i, 1) ? "NaN" : "an infinity", i, v.cols, stage_name(c, stage));
       }
     }
   }
@@ -91,13 +93,16 @@ Error Forward::nonfinite_error(std::int64_t stage) {
         finite = all_finite(row.data(), v.cols);
       }
     } else {
-      std::vector<float> ones(static_cast<std::size_t>(v.cols), 1.0f), y(static_cast<std::size_t>(v.rows));
+      std::vector<float> ones(static_cast<std::size_t>(v.cols), 1.0f),
+          y(static_cast<std::size_t>(v.rows));
       matmul(v, ones.data(), 1, y.data());
       finite = all_finite(y.data(), v.rows);
     }
-    if (!finite) return make_error("the model produced {} at {} (weights {})", what, where, nw.name);
+    if (!finite)
+      return make_error("the model produced {} at {} (weights {})", what, where, nw.name);
   }
-  return make_error("the model produced {} at {} (its weights are finite: values overflowed)", what, where);
+  return make_error("the model produced {} at {} (its weights are finite: values overflowed)", what,
+                    where);
 }
 
 }  // namespace tok::model

@@ -24,7 +24,8 @@ void post_norm(float* y, const TensorView& w, std::int64_t n, std::int64_t dim, 
 Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels)
     : model_(model), pool_(pool), k_(kernels) {
   const ModelConfig& c = model.config();
-  std::size_t b = std::max(kMaxBatch, kPrefillChunk), q = static_cast<std::size_t>(c.n_heads * c.head_dim);
+  std::size_t b = std::max(kMaxBatch, kPrefillChunk),
+              q = static_cast<std::size_t>(c.n_heads * c.head_dim);
   std::size_t kv = static_cast<std::size_t>(c.n_kv_heads * c.head_dim);
   std::size_t dim = static_cast<std::size_t>(c.dim), ffn = static_cast<std::size_t>(c.ffn);
   // As ggml_rope_ext: theta_i = pos * freq_scale * base^(-2i/n_rot) / factor_i.
@@ -32,7 +33,8 @@ Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels
   auto table = [&](float base, float freq_scale, const TensorView& factors) {
     std::vector<float> inv;
     for (std::int64_t i = 0; i < c.n_rot / 2; ++i) {
-      double f = freq_scale * std::pow(static_cast<double>(base), -2.0 * static_cast<double>(i) / c.n_rot);
+      double f =
+          freq_scale * std::pow(static_cast<double>(base), -2.0 * static_cast<double>(i) / c.n_rot);
       if (!factors.empty()) f /= static_cast<const float*>(factors.data)[i];
       inv.push_back(static_cast<float>(f));
     }
@@ -40,7 +42,8 @@ Forward::Forward(const Model& model, ThreadPool& pool, const DotKernels& kernels
   };
   const TensorView& global = !w.rope_freqs.empty() ? w.rope_freqs : w.rope_short;
   rope_inv_[kRopeGlobal] = table(c.rope_base, c.rope_freq_scale, global);
-  rope_inv_[kRopeLong] = table(c.rope_base, c.rope_freq_scale, w.rope_long.empty() ? global : w.rope_long);
+  rope_inv_[kRopeLong] =
+      table(c.rope_base, c.rope_freq_scale, w.rope_long.empty() ? global : w.rope_long);
   rope_inv_[kRopeLocal] = table(c.rope_base_swa, 1.0f, TensorView{});
   x_.resize(b * dim);
   xb_.resize(b * std::max(dim, q));
@@ -90,15 +93,19 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   // q8_K first: Q5_K prompts take it with AVX-512 (the byte tiles), its decode Q8_0.
   if (wants_q8_k(k_, w.type, n)) {
     resize_act_q8_k(n, cols, xk_);
-    over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) { quantize_act_q8_k_rows(k_, x, cols, t0, t1, xk_); });
+    over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
+      quantize_act_q8_k_rows(k_, x, cols, t0, t1, xk_);
+    });
     acts.xk = &xk_;
   } else if (wants_q8(w.type)) {
     over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
-      for (std::int64_t b = t0; b < t1; ++b) k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / ggml::kQK)], cols);
+      for (std::int64_t b = t0; b < t1; ++b)
+        k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / ggml::kQK)], cols);
     });
     acts.xq = xq_.data();
   } else if (wants_q8_k_rows(k_, w.type, n)) {
-    for (std::int64_t b = 0; b < n; ++b) quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / ggml::kQKK)], cols);
+    for (std::int64_t b = 0; b < n; ++b)
+      quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / ggml::kQKK)], cols);
     acts.xk8 = xk8_.data();
     acts.xk8_stride = cols / ggml::kQKK;
   }
@@ -130,9 +137,9 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   // to max_pos, made once (the workers below only read them).
   std::size_t rot = static_cast<std::size_t>(c.n_rot);
   std::size_t half = rot / 2;
-  bool rotate_keys = c.uses_rope(l) && std::any_of(rows_.begin(), rows_.begin() + n, [](const BatchRow& r) {
-    return r.cache->keys_before_rope();
-  });
+  bool rotate_keys =
+      c.uses_rope(l) && std::any_of(rows_.begin(), rows_.begin() + n,
+                                    [](const BatchRow& r) { return r.cache->keys_before_rope(); });
   std::vector<float>& cs_table = rope_cs_[rope_table(l)];
   const std::vector<float>& inv = rope_inv_[rope_table(l)];
   std::size_t have = cs_table.size() / rot, need = static_cast<std::size_t>(max_pos) + 1;
@@ -152,7 +159,8 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   // (32K positions at a group of 8).
   constexpr std::int64_t kQueryBlock = 16;
   const std::int64_t row_scores = group * (max_pos + 1) * static_cast<std::int64_t>(sizeof(float));
-  const std::int64_t block = std::clamp<std::int64_t>((std::int64_t{16} << 20) / row_scores, 1, kQueryBlock);
+  const std::int64_t block =
+      std::clamp<std::int64_t>((std::int64_t{16} << 20) / row_scores, 1, kQueryBlock);
   blocks_.clear();
   for (std::int64_t b = 0; b < n;) {
     std::int64_t e = b + 1;
@@ -167,8 +175,10 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
     for (std::int64_t b = b0; b < b1; ++b) {
       std::int64_t h0 = b * c.n_heads + kvh * group;
       AttentionTask& task = tasks[b - b0];
-      task = AttentionTask{rows_[b].cache, layer, rows_[b].pos, static_cast<int>(kvh), static_cast<int>(hd),
-                           static_cast<int>(group), q_.data() + h0 * hd, xb_.data() + h0 * hd};
+      task = AttentionTask{rows_[b].cache,       layer,
+                           rows_[b].pos,         static_cast<int>(kvh),
+                           static_cast<int>(hd), static_cast<int>(group),
+                           q_.data() + h0 * hd,  xb_.data() + h0 * hd};
       if (observer_) task.probs = probs_.data() + static_cast<std::size_t>(h0) * probs_stride_;
       task.probs_stride = probs_stride_;
       if (rotate_keys && rows_[b].cache->keys_before_rope()) task.rope_cs = cs_table.data();
@@ -194,9 +204,9 @@ void Forward::attention(std::int64_t l, std::int64_t n) {
   }
   if (observer_) {
     for (std::int64_t b = 0; b < n; ++b) {
-      observer_->on_attention(layer, rows_[b], static_cast<int>(c.n_heads),
-                              probs_.data() + static_cast<std::size_t>(b * c.n_heads) * probs_stride_,
-                              probs_stride_);
+      observer_->on_attention(
+          layer, rows_[b], static_cast<int>(c.n_heads),
+          probs_.data() + static_cast<std::size_t>(b * c.n_heads) * probs_stride_, probs_stride_);
     }
   }
 }
@@ -206,7 +216,8 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
   const LayerWeights& w = model_.weights().layers[static_cast<std::size_t>(l)];
   std::int64_t dim = c.dim, hd = c.head_dim, qd = c.n_heads * hd, kvd = c.n_kv_heads * hd;
   for (std::int64_t b = 0; b < n; ++b) {
-    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.attn_norm.data), dim, c.eps);
+    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.attn_norm.data),
+            dim, c.eps);
   }
   matmul(w.wq, xb_.data(), n, q_.data());
   matmul(w.wk, xb_.data(), n, k_buf_.data());
@@ -227,7 +238,8 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
   post_norm(tmp_.data(), w.post_attn_norm, n, dim, c.eps);
   add(x_.data(), tmp_.data(), n * dim);
   for (std::int64_t b = 0; b < n; ++b) {
-    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.ffn_norm.data), dim, c.eps);
+    rmsnorm(xb_.data() + b * dim, x_.data() + b * dim, static_cast<const float*>(w.ffn_norm.data),
+            dim, c.eps);
   }
   ffn(w, n);
   post_norm(tmp_.data(), w.post_ffn_norm, n, dim, c.eps);
@@ -240,18 +252,22 @@ Status Forward::layer(std::int64_t l, std::int64_t n) {
 void Forward::qk_norm_rope(const LayerWeights& w, std::int64_t l, std::int64_t n) {
   const ModelConfig& c = model_.config();
   std::int64_t hd = c.head_dim;
-  std::vector<float> cs(static_cast<std::size_t>(c.n_rot));  // (n_rot / 2) cos, then (n_rot / 2) sin
+  std::vector<float> cs(
+      static_cast<std::size_t>(c.n_rot));  // (n_rot / 2) cos, then (n_rot / 2) sin
   for (std::int64_t b = 0; b < n; ++b) {
     float* q = q_.data() + b * c.n_heads * hd;
     float* k = k_buf_.data() + b * c.n_kv_heads * hd;
     if (!w.q_norm.empty()) {
-      for (std::int64_t h = 0; h < c.n_heads; ++h) rmsnorm(q + h * hd, q + h * hd, static_cast<const float*>(w.q_norm.data), hd, c.eps);
-      for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rmsnorm(k + h * hd, k + h * hd, static_cast<const float*>(w.k_norm.data), hd, c.eps);
+      for (std::int64_t h = 0; h < c.n_heads; ++h)
+        rmsnorm(q + h * hd, q + h * hd, static_cast<const float*>(w.q_norm.data), hd, c.eps);
+      for (std::int64_t h = 0; h < c.n_kv_heads; ++h)
+        rmsnorm(k + h * hd, k + h * hd, static_cast<const float*>(w.k_norm.data), hd, c.eps);
     }
     if (!c.uses_rope(l)) continue;
     // The position's angles once for all heads: computed per head, their
     // sincos calls were 5% of a 512-token prefill of the 100M model.
-    rope_angles(c.n_rot, rows_[b].pos, rope_inv_[rope_table(l)].data(), cs.data(), cs.data() + c.n_rot / 2);
+    rope_angles(c.n_rot, rows_[b].pos, rope_inv_[rope_table(l)].data(), cs.data(),
+                cs.data() + c.n_rot / 2);
     for (std::int64_t h = 0; h < c.n_heads; ++h) rotate_head(q + h * hd, cs.data());
     if (!rows_[b].cache->keys_before_rope()) {
       for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rotate_head(k + h * hd, cs.data());
@@ -268,8 +284,10 @@ void Forward::ffn(const LayerWeights& w, std::int64_t n) {
   // tanh per value: 4% of a 2-thread Q4_K prefill on one thread alone);
   // the values are the same however the range is cut.
   over_prompt(n, n * c.ffn, 64, [&](std::int64_t i0, std::int64_t i1) {
-    if (c.gelu) geglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
-    else swiglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
+    if (c.gelu)
+      geglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
+    else
+      swiglu(gate_.data() + i0, up_.data() + i0, i1 - i0);
   });
   matmul(w.w_down, gate_.data(), n, tmp_.data());
 }
@@ -337,7 +355,8 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
   std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(all_logits ? tokens.size() * nv : nv);
   for (std::size_t start = 0; start < tokens.size(); start += kPrefillChunk) {
-    std::int64_t n = std::min<std::int64_t>(kPrefillChunk, static_cast<std::int64_t>(tokens.size() - start));
+    std::int64_t n =
+        std::min<std::int64_t>(kPrefillChunk, static_cast<std::int64_t>(tokens.size() - start));
     int pos0 = cache.size();
     if (pos0 + n > cache.shape().capacity) {
       return make_error("context full: {} tokens do not fit in a context of {}", pos0 + n,
@@ -350,8 +369,10 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
     }
     bool last_chunk = start + static_cast<std::size_t>(n) == tokens.size();
     float* out = nullptr;
-    if (all_logits) out = logits_.data() + start * nv;
-    else if (last_chunk) out = logits_.data();
+    if (all_logits)
+      out = logits_.data() + start * nv;
+    else if (last_chunk)
+      out = logits_.data();
     TOK_TRY(run(n, all_logits ? 0 : n - 1, out));
   }
   return std::span<const float>(logits_);
@@ -359,7 +380,8 @@ Result<std::span<const float>> Forward::eval(std::span<const bpe::TokenId> token
 
 Result<std::span<const float>> Forward::eval_step(std::span<const bpe::TokenId> tokens,
                                                   std::span<KvCache* const> caches) {
-  TOK_ASSERT(tokens.size() == caches.size() && tokens.size() <= static_cast<std::size_t>(kMaxBatch));
+  TOK_ASSERT(tokens.size() == caches.size() &&
+             tokens.size() <= static_cast<std::size_t>(kMaxBatch));
   std::int64_t n = static_cast<std::int64_t>(tokens.size());
   std::size_t nv = static_cast<std::size_t>(model_.config().n_vocab);
   logits_.resize(tokens.size() * nv);
@@ -383,7 +405,8 @@ kv::KeyShift Forward::key_shift() const {
     const ModelConfig& c = model_.config();
     if (!c.uses_rope(layer)) return;
     const float* inv = rope_inv_[rope_table(layer)].data();
-    for (std::int64_t h = 0; h < c.n_kv_heads; ++h) rope(row + h * c.head_dim, c.n_rot, to - from, inv, c.rope_neox);
+    for (std::int64_t h = 0; h < c.n_kv_heads; ++h)
+      rope(row + h * c.head_dim, c.n_rot, to - from, inv, c.rope_neox);
   };
 }
 

@@ -109,22 +109,24 @@ class Forward {
   // factors, phi3's short ones), phi3's long factors, sliding-window layers.
   enum RopeKind : std::size_t { kRopeGlobal, kRopeLong, kRopeLocal, kRopeKinds };
   std::vector<float> rope_inv_[kRopeKinds];  // (n_rot / 2) each
-  std::vector<float> rope_cs_[kRopeKinds];   // (positions, n_rot): cos then sin of each, for caches that keep keys unrotated
-  bool long_rope_ = false;       // phi3: the caches hold more than rope_orig_ctx positions
-  core::ScratchVector<float> x_;         // (batch, dim) residual stream
-  core::ScratchVector<float> xb_;        // (batch, max(dim, heads*hd)) normed input / attention output
-  core::ScratchVector<float> q_;         // (batch, heads * hd)
-  core::ScratchVector<float> k_buf_;     // (batch, kv_heads * hd)
-  core::ScratchVector<float> v_buf_;     // (batch, kv_heads * hd)
-  core::ScratchVector<float> gate_;      // (batch, ffn)
-  core::ScratchVector<float> up_;        // (batch, ffn)
-  core::ScratchVector<float> tmp_;       // (batch, dim) projection output
-  core::ScratchVector<ggml::BlockQ8_0> xq_;    // (batch, max(dim, ffn) / 32) activations as Q8_0
-  core::ScratchVector<ggml::BlockQ8_K> xk8_;   // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
-  ActQ8K xk_;                    // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
-  std::vector<float> logits_;    // (batch or 1, n_vocab)
-  std::vector<BatchRow> rows_;   // (batch) cache and position of each row
-  std::vector<float> probs_;     // (batch, heads, stride) attention weights for observer_
+  std::vector<float> rope_cs_[kRopeKinds];   // (positions, n_rot): cos then sin of each, for caches
+                                             // that keep keys unrotated
+  bool long_rope_ = false;            // phi3: the caches hold more than rope_orig_ctx positions
+  core::ScratchVector<float> x_;      // (batch, dim) residual stream
+  core::ScratchVector<float> xb_;     // (batch, max(dim, heads*hd)) normed input / attention output
+  core::ScratchVector<float> q_;      // (batch, heads * hd)
+  core::ScratchVector<float> k_buf_;  // (batch, kv_heads * hd)
+  core::ScratchVector<float> v_buf_;  // (batch, kv_heads * hd)
+  core::ScratchVector<float> gate_;   // (batch, ffn)
+  core::ScratchVector<float> up_;     // (batch, ffn)
+  core::ScratchVector<float> tmp_;    // (batch, dim) projection output
+  core::ScratchVector<ggml::BlockQ8_0> xq_;  // (batch, max(dim, ffn) / 32) activations as Q8_0
+  core::ScratchVector<ggml::BlockQ8_K>
+      xk8_;    // (kKQuantTileMinTokens, max(dim, ffn) / 256) as Q8_K: wants_q8_k_rows
+  ActQ8K xk_;  // (batch, cols) activations as q8_K for Q4_K / Q6_K prefill
+  std::vector<float> logits_;   // (batch or 1, n_vocab)
+  std::vector<BatchRow> rows_;  // (batch) cache and position of each row
+  std::vector<float> probs_;    // (batch, heads, stride) attention weights for observer_
   std::size_t probs_stride_ = 0;
   // attention(): the row blocks [first, last) and each pool thread's buffers.
   std::vector<std::pair<std::int64_t, std::int64_t>> blocks_;

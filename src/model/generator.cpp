@@ -32,26 +32,30 @@ double GenerateStats::prefill_tokens_per_s() const {
   return prefill_ms > 0 ? static_cast<double>(prompt_tokens) * 1000.0 / prefill_ms : 0;
 }
 double GenerateStats::decode_tokens_per_s() const {
-  return decode_ms > 0 && generated_tokens > 1 ? static_cast<double>(generated_tokens - 1) * 1000.0 / decode_ms : 0;
+  return decode_ms > 0 && generated_tokens > 1
+             ? static_cast<double>(generated_tokens - 1) * 1000.0 / decode_ms
+             : 0;
 }
 
-Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
-                               const GenerateOptions& o, const GenerateCallbacks& cb) {
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool,
+                               std::span<const bpe::TokenId> prompt, const GenerateOptions& o,
+                               const GenerateCallbacks& cb) {
   int ctx = o.ctx > 0 ? o.ctx : static_cast<int>(model.config().ctx);
   TOK_ASSIGN(kv::PagedKvCache cache, kv::PagedKvCache::create(kv_config_for(model, ctx, o.kv)));
   return generate(model, pool, prompt, o, cb, cache);
 }
 
-Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
-                               const GenerateOptions& o, const GenerateCallbacks& cb,
-                               kv::PagedKvCache& cache) {
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool,
+                               std::span<const bpe::TokenId> prompt, const GenerateOptions& o,
+                               const GenerateCallbacks& cb, kv::PagedKvCache& cache) {
   const ModelConfig& c = model.config();
   int ctx = o.ctx > 0 ? o.ctx : static_cast<int>(c.ctx);
   const kv::EvictionPolicy& policy = cache.config().policy;
   bool bounded = policy.capacity() > 0;  // evicts instead of filling the context
   if (prompt.empty()) return make_error("the prompt is empty (and the model adds no BOS token)");
   if (!bounded && prompt.size() > static_cast<std::size_t>(ctx)) {
-    return make_error("the prompt has {} tokens, more than the context of {} (see --ctx)", prompt.size(), ctx);
+    return make_error("the prompt has {} tokens, more than the context of {} (see --ctx)",
+                      prompt.size(), ctx);
   }
   TOK_TRY(KvSequence::fits(policy, ctx));
   Forward fwd(model, pool);

@@ -44,16 +44,16 @@ std::string_view stop_reason_name(StopReason r);
 
 struct TokenInfo {
   bpe::TokenId id;
-  float logprob = 0;                                  // of the chosen token (with --logprobs)
-  std::vector<std::pair<bpe::TokenId, float>> top;    // (logprobs) most likely first
+  float logprob = 0;                                // of the chosen token (with --logprobs)
+  std::vector<std::pair<bpe::TokenId, float>> top;  // (logprobs) most likely first
 };
 
 struct GenerateStats {
   std::size_t prompt_tokens = 0;
   std::size_t generated_tokens = 0;
-  double ttft_ms = 0;      // start of prefill to the first generated token
+  double ttft_ms = 0;  // start of prefill to the first generated token
   double prefill_ms = 0;
-  double decode_ms = 0;    // forward passes after the first token
+  double decode_ms = 0;  // forward passes after the first token
   std::uint64_t model_bytes = 0;
   std::uint64_t kv_bytes = 0;  // KV bytes reserved at the end (= kv.bytes_reserved)
   kv::KvStats kv;              // the cache's statistics at the end, before it is freed
@@ -63,18 +63,19 @@ struct GenerateStats {
 };
 
 struct GenerateCallbacks {
-  std::function<void(std::string_view)> text;       // text safe to write now
-  std::function<void(const TokenInfo&)> token;       // every generated token
+  std::function<void(std::string_view)> text;   // text safe to write now
+  std::function<void(const TokenInfo&)> token;  // every generated token
 };
 
 // Runs generation for prompt ids (BOS already added by the caller) on a new
 // cache made from options.kv.
-Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
-                               const GenerateOptions& options, const GenerateCallbacks& callbacks);
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool,
+                               std::span<const bpe::TokenId> prompt, const GenerateOptions& options,
+                               const GenerateCallbacks& callbacks);
 // The same on a sequence of cache (shaped for model; options.kv is not
 // used); every block it took is released on return.
-Result<GenerateStats> generate(const Model& model, ThreadPool& pool, std::span<const bpe::TokenId> prompt,
-                               const GenerateOptions& options, const GenerateCallbacks& callbacks,
-                               kv::PagedKvCache& cache);
+Result<GenerateStats> generate(const Model& model, ThreadPool& pool,
+                               std::span<const bpe::TokenId> prompt, const GenerateOptions& options,
+                               const GenerateCallbacks& callbacks, kv::PagedKvCache& cache);
 
 }  // namespace tok::model

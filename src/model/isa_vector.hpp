@@ -23,10 +23,14 @@ struct IsaAllocator {
   template <class U>
   IsaAllocator(const IsaAllocator<U>&) noexcept {}  // NOLINT(google-explicit-constructor)
   // The out-of-line operator new / delete of the C++ library, built for the base ISA.
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{64}); }
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete (p, std::align_val_t{64}); }
   template <class U>
-  bool operator==(const IsaAllocator<U>&) const noexcept { return true; }
+  bool operator==(const IsaAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 template <class T>

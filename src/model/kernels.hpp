@@ -1,11 +1,10 @@
 // Dot-product kernels, one per weight type, chosen once at run time: AVX-512
 // VNNI for Q8_0 / Q4_0 (Q4_0 rows repacked in groups of four, repack.hpp),
 // the other types on Q8_0 activations below and Q4_K decode (AVX2 for the
-// rest) when the CPU has it, else AVX2+FMA (+F16C) when the CPU has them (core/cpu_features.hpp; only the kernel
-// files are compiled with the ISA flags, so the binary still runs on any
-// x86-64), else portable scalar code. On AArch64 the NEON kernels
-// (kernels_neon.cpp; NEON is in the base ISA, so no check). Matrix-vector and
-// matrix-matrix products are loops over these.
+// rest) when the CPU has it, else AVX2+FMA (+F16C) when the CPU has them (core/cpu_features.hpp;
+// only the kernel files are compiled with the ISA flags, so the binary still runs on any x86-64),
+// else portable scalar code. On AArch64 the NEON kernels (kernels_neon.cpp; NEON is in the base
+// ISA, so no check). Matrix-vector and matrix-matrix products are loops over these.
 //
 // Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K weights are multiplied
 // with activations quantized to Q8_0 blocks (integer dot products, as
@@ -135,9 +134,9 @@ const DotKernels* neon_kernels();
 // An activation vector in the form the weight type wants: the floats, and
 // their Q8_0 blocks when wants_q8(weight type).
 struct Activation {
-  const float* x = nullptr;         // (n)
-  const ggml::BlockQ8_0* xq = nullptr;    // (n / 32) or null
-  const ggml::BlockQ8_K* xk8 = nullptr;   // (n / 256) or null: wants_q8_k_rows
+  const float* x = nullptr;              // (n)
+  const ggml::BlockQ8_0* xq = nullptr;   // (n / 32) or null
+  const ggml::BlockQ8_K* xk8 = nullptr;  // (n / 256) or null: wants_q8_k_rows
 };
 
 // Does multiplying by weights of this type want Q8_0 activations?

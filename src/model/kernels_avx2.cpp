@@ -40,7 +40,8 @@ float dot_f32(const float* w, const float* x, std::int64_t n) {
     a2 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);
     a3 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);
   }
-  for (; i + 8 <= n; i += 8) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
+  for (; i + 8 <= n; i += 8)
+    a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
   float s = hsum(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
   for (; i < n; ++i) s += w[i] * x[i];
   return s;
@@ -157,7 +158,8 @@ float dot_q4_k(const ggml::BlockQ4_K* w, const float* x, std::int64_t n) {
 // a signed 8-bit scale per 16 elements; the layout of dequantize_row.
 float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
-  const __m256i low = _mm256_set1_epi32(0x0F), three = _mm256_set1_epi32(3), off = _mm256_set1_epi32(32);
+  const __m256i low = _mm256_set1_epi32(0x0F), three = _mm256_set1_epi32(3),
+                off = _mm256_set1_epi32(32);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
     float d = half(w[b].d);
     const std::uint8_t* ql = w[b].ql;
@@ -169,12 +171,14 @@ float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) {
         int is = l / 16;
         __m256i a = bytes8(ql + l), a2 = bytes8(ql + l + 32), h = bytes8(qh + l);
         __m256i q[4] = {
-            _mm256_or_si256(_mm256_and_si256(a, low), _mm256_slli_epi32(_mm256_and_si256(h, three), 4)),
+            _mm256_or_si256(_mm256_and_si256(a, low),
+                            _mm256_slli_epi32(_mm256_and_si256(h, three), 4)),
             _mm256_or_si256(_mm256_and_si256(a2, low),
                             _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(h, 2), three), 4)),
             _mm256_or_si256(_mm256_srli_epi32(a, 4),
                             _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(h, 4), three), 4)),
-            _mm256_or_si256(_mm256_srli_epi32(a2, 4), _mm256_slli_epi32(_mm256_srli_epi32(h, 6), 4))};
+            _mm256_or_si256(_mm256_srli_epi32(a2, 4),
+                            _mm256_slli_epi32(_mm256_srli_epi32(h, 6), 4))};
         for (int k = 0; k < 4; ++k) {
           __m256 v = _mm256_cvtepi32_ps(_mm256_sub_epi32(q[k], off));
           __m256 scale = _mm256_set1_ps(d * sc[is + 2 * k]);

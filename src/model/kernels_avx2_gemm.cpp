@@ -153,14 +153,19 @@ void tiled(const Ctx& c, std::int64_t r0, std::int64_t r1) {
 // the F32 tiles multiply it with every token. Decode (one token) keeps the
 // fused kernels, which read the weights once either way.
 template <int RM, int RN>
-void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
-                   std::int64_t ldy) {
+void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
+                   float* y, std::int64_t ldy) {
   IsaVector<float> rows(static_cast<std::size_t>(RM * w.cols));  // (RM, cols)
-  Ctx c{reinterpret_cast<const std::uint8_t*>(rows.data()), static_cast<std::size_t>(w.cols) * sizeof(float), a,
-        w.cols, nullptr, ldy};
+  Ctx c{reinterpret_cast<const std::uint8_t*>(rows.data()),
+        static_cast<std::size_t>(w.cols) * sizeof(float),
+        a,
+        w.cols,
+        nullptr,
+        ldy};
   for (std::int64_t r = r0; r < r1; r += RM) {
     std::int64_t m = std::min<std::int64_t>(RM, r1 - r);
-    for (std::int64_t i = 0; i < m; ++i) dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
+    for (std::int64_t i = 0; i < m; ++i)
+      dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
     c.y = y + r;
     if (m == RM) {
       tiles_for_row<FloatTile<LoadF32>, RM, RN>(c, 0);
@@ -174,7 +179,8 @@ void decoded_tiles(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
 
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                const ActBatch& a, float* y, std::int64_t ldy) {
-  if (w.q4_0x4 || w.q4_kx16 || w.q6_kx16) return gemm_by_rows(k, w, r0, r1, a, y, ldy);  // only AVX-512 has their kernels
+  if (w.q4_0x4 || w.q4_kx16 || w.q6_kx16)
+    return gemm_by_rows(k, w, r0, r1, a, y, ldy);  // only AVX-512 has their kernels
   Ctx c{static_cast<const std::uint8_t*>(w.data), w.row_bytes(), a, w.cols, y, ldy};
   bool whole_vectors = w.cols % ggml::kQK == 0;
   switch (whole_vectors ? w.type : DType::kBF16) {

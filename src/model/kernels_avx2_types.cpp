@@ -23,7 +23,8 @@ namespace {
 inline __m256i bit_bytes(const std::uint8_t* p) {
   std::uint32_t v;
   std::memcpy(&v, p, 4);
-  const __m256i spread = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+  const __m256i spread =
+      _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
   __m256i b = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(v)), spread);
   b = _mm256_or_si256(b, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
   return _mm256_cmpeq_epi8(b, _mm256_set1_epi64x(-1));
@@ -99,8 +100,9 @@ inline __m256i scales_half(__m256i s, int h) {
 // block by one, the other 16 by the other. One shuffle (constant control
 // once the caller's loop over j is unrolled).
 inline __m256i pair_scales(__m256i half, int j) {
-  const __m256i ctrl = _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(((4 * j + 3) << 8) | (4 * j + 2))),
-                                        _mm_set1_epi16(static_cast<short>(((4 * j + 1) << 8) | (4 * j))));
+  const __m256i ctrl =
+      _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(((4 * j + 3) << 8) | (4 * j + 2))),
+                       _mm_set1_epi16(static_cast<short>(((4 * j + 1) << 8) | (4 * j))));
   return _mm256_shuffle_epi8(half, ctrl);
 }
 
@@ -121,14 +123,17 @@ float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t 
         std::uint8_t sc, m;
         ggml::scale_min_k4(2 * k + h, w[b].scales, sc, m);
         // 16-bit shifts: the mask keeps each byte's own bit.
-        __m256i nib = h == 0 ? _mm256_and_si256(q, low) : _mm256_and_si256(_mm256_srli_epi16(q, 4), low);
+        __m256i nib =
+            h == 0 ? _mm256_and_si256(q, low) : _mm256_and_si256(_mm256_srli_epi16(q, 4), low);
         __m256i bit = _mm256_and_si256(_mm256_srli_epi16(qh, 2 * k + h), ones);
         __m256i codes = _mm256_or_si256(nib, _mm256_slli_epi16(bit, 4));
         const ggml::BlockQ8_0& xb = x[2 * k + h];
         __m256i xv = load256(xb.qs);
         float dx = half(xb.d);
-        acc[h] = _mm256_fmadd_ps(_mm256_set1_ps(d * sc * dx), _mm256_cvtepi32_ps(dot_u8(codes, xv)), acc[h]);
-        acc[h] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * m * dx), _mm256_cvtepi32_ps(dot_u8(ones, xv)), acc[h]);
+        acc[h] = _mm256_fmadd_ps(_mm256_set1_ps(d * sc * dx), _mm256_cvtepi32_ps(dot_u8(codes, xv)),
+                                 acc[h]);
+        acc[h] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * m * dx),
+                                  _mm256_cvtepi32_ps(dot_u8(ones, xv)), acc[h]);
       }
     }
   }
@@ -175,9 +180,11 @@ float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t 
         __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
         const ggml::BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
-        __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(four, xv));
+        __m256i p =
+            _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(four, xv));
         __m256i dot = _mm256_madd_epi16(p, pair_scales(sh, s));
-        acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * half(xb.d)), _mm256_cvtepi32_ps(dot), acc[s & 1]);
+        acc[s & 1] =
+            _mm256_fmadd_ps(_mm256_set1_ps(d * half(xb.d)), _mm256_cvtepi32_ps(dot), acc[s & 1]);
       }
     }
   }
@@ -193,7 +200,8 @@ float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t 
     float d = half(w[b].d), dmin = half(w[b].dmin);
     __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales));
     const __m256i scales = _mm256_cvtepu8_epi16(_mm_and_si128(sm, _mm_set1_epi8(0x0F)));
-    const __m256i mins_sc = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sm, 4), _mm_set1_epi8(0x0F)));
+    const __m256i mins_sc =
+        _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sm, 4), _mm_set1_epi8(0x0F)));
     for (int h = 0; h < 2; ++h) {
       __m256i q = load256(w[b].qs + 32 * h);
       __m256i sh = scales_half(scales, h), mh = scales_half(mins_sc, h);
@@ -206,7 +214,8 @@ float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t 
         __m256i mins = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, xv), pair_scales(mh, s));
         float dx = half(xb.d);
         acc[s & 1] = _mm256_fmadd_ps(_mm256_set1_ps(d * dx), _mm256_cvtepi32_ps(dot), acc[s & 1]);
-        acc[s & 1] = _mm256_fnmadd_ps(_mm256_set1_ps(dmin * dx), _mm256_cvtepi32_ps(mins), acc[s & 1]);
+        acc[s & 1] =
+            _mm256_fnmadd_ps(_mm256_set1_ps(dmin * dx), _mm256_cvtepi32_ps(mins), acc[s & 1]);
       }
     }
   }
@@ -232,10 +241,12 @@ float dot_q4_k_q8k(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int6
       std::uint8_t sc0, m0, sc1, m1;
       ggml::scale_min_k4(2 * k, w[b].scales, sc0, m0);
       ggml::scale_min_k4(2 * k + 1, w[b].scales, sc1, m1);
-      msum += m0 * (xb.bsums[4 * k] + xb.bsums[4 * k + 1]) + m1 * (xb.bsums[4 * k + 2] + xb.bsums[4 * k + 3]);
+      msum += m0 * (xb.bsums[4 * k] + xb.bsums[4 * k + 1]) +
+              m1 * (xb.bsums[4 * k + 2] + xb.bsums[4 * k + 3]);
       __m256i q = load256(w[b].qs + 32 * k);
       __m256i lo = _mm256_maddubs_epi16(_mm256_and_si256(q, low), load256(xb.qs + 64 * k));
-      __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), low), load256(xb.qs + 64 * k + 32));
+      __m256i hi = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), low),
+                                        load256(xb.qs + 64 * k + 32));
       isum = _mm256_add_epi32(isum, _mm256_madd_epi16(lo, _mm256_set1_epi16(sc0)));
       isum = _mm256_add_epi32(isum, _mm256_madd_epi16(hi, _mm256_set1_epi16(sc1)));
     }
@@ -275,7 +286,8 @@ float dot_q6_k_q8k(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int6
         __m256i top = _mm256_and_si256(_mm256_srli_epi16(hi, 2 * g), two);
         __m256i codes = _mm256_or_si256(u[g], _mm256_slli_epi16(top, 4));
         __m256i xv = load256(xb.qs + 128 * h + 32 * g);
-        __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(k32, xv));
+        __m256i p =
+            _mm256_sub_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_maddubs_epi16(k32, xv));
         isum = _mm256_add_epi32(isum, _mm256_madd_epi16(p, pair_scales(sh, g)));
       }
     }

@@ -46,12 +46,14 @@ namespace tok::model {
 void gemm_avx2(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                const ActBatch& a, float* y, std::int64_t ldy);
 // kernels_avx512_gemm_k.cpp: Q4_K / Q6_K tiles over q8_K activations.
-void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
-                   std::int64_t ldy);
+void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
+                   float* y, std::int64_t ldy);
 // kernels_avx512_q4_k.cpp: Q4_K rows on Q8_K activations (decode).
 float dot_q4_k_q8k_avx512(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
-void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ggml::BlockQ8_K* x, float* y);
-void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d, float* sums);  // kernels_avx512_q8_k.cpp
+void q4_k_decode_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
+                        const ggml::BlockQ8_K* x, float* y);
+void quantize_q8_k_block16_avx512(const float* x, std::int16_t* q, float* d,
+                                  float* sums);  // kernels_avx512_q8_k.cpp
 void quantize_q8_k_block_avx512(const float* x, ggml::BlockQ8_K* y);
 // kernels_avx512_gemm_q4_k.cpp: Q4_K rows repacked in groups of sixteen.
 void gemm_q4_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
@@ -72,13 +74,9 @@ inline float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-inline float half_to_float(std::uint16_t h) {
-  return _cvtsh_ss(h);
-}
+inline float half_to_float(std::uint16_t h) { return _cvtsh_ss(h); }
 
-inline __m256i load32(const void* p) {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
+inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
 // Weight blocks as 32 unsigned bytes, and the offset they carry.
 struct VnniQ8_0 {
@@ -349,15 +347,18 @@ struct TilePair {
 };
 
 template <class W512>
-void prepare_tile_pairs(const ActBatch& a, std::int64_t t0, std::int64_t t1, std::int64_t pairs, TilePair* out) {
+void prepare_tile_pairs(const ActBatch& a, std::int64_t t0, std::int64_t t1, std::int64_t pairs,
+                        TilePair* out) {
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(W512::kOffset));
   const __m512i idx = W512::scale_index();
   for (std::int64_t t = t0; t < t1; ++t) {
     const ggml::BlockQ8_0* x = a.xq + t * a.xq_stride;
     for (std::int64_t p = 0; p < pairs; ++p, ++out) {
       out->x = W512::acts(x[2 * p], x[2 * p + 1]);
-      out->corr = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out->x));
-      out->s = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[2 * p].d, x[2 * p + 1].d)));
+      out->corr = _mm512_sub_epi32(_mm512_setzero_si512(),
+                                   _mm512_dpbusd_epi32(_mm512_setzero_si512(), offset, out->x));
+      out->s =
+          _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(x[2 * p].d, x[2 * p + 1].d)));
     }
   }
 }
@@ -383,7 +384,8 @@ void pair_tile(const Ctx& c, std::int64_t r, const TilePair* x, std::int64_t t) 
     TOK_UNROLL
     for (int m = 0; m < RM; ++m) {
       __m512i wv = W512::values(w[m][b], w[m][b + 1]);
-      __m512 ws = _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(w[m][b].d, w[m][b + 1].d)));
+      __m512 ws =
+          _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(half_pair(w[m][b].d, w[m][b + 1].d)));
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
         const TilePair& xp = x[j * pairs + p];
@@ -412,7 +414,8 @@ void pair_tiles(const Ctx& c, std::int64_t r0, std::int64_t r1) {
     prepare_tile_pairs<W512>(c.a, t0, t1, pairs, prepared.data());
     auto row_tile = [&]<int M>(std::int64_t r) {
       std::int64_t t = t0;
-      for (; t + RN <= t1; t += RN) pair_tile<W512, M, RN>(c, r, prepared.data() + (t - t0) * pairs, t);
+      for (; t + RN <= t1; t += RN)
+        pair_tile<W512, M, RN>(c, r, prepared.data() + (t - t0) * pairs, t);
       for (; t < t1; ++t) pair_tile<W512, M, 1>(c, r, prepared.data() + (t - t0) * pairs, t);
     };
     std::int64_t r = r0;
@@ -452,8 +455,8 @@ struct Load512F16 {
 
 // y[(t + j) * ldy + m] for rows w, w + w_row, ... and tokens t, t + 1, ...
 template <class Load, int RM, int RN>
-void float_tile(const std::uint8_t* w, std::size_t w_row, const ActBatch& a, std::int64_t cols, std::int64_t t,
-                float* y, std::int64_t ldy) {
+void float_tile(const std::uint8_t* w, std::size_t w_row, const ActBatch& a, std::int64_t cols,
+                std::int64_t t, float* y, std::int64_t ldy) {
   __m512 acc[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m) {
@@ -480,11 +483,12 @@ void float_tile(const std::uint8_t* w, std::size_t w_row, const ActBatch& a, std
 }
 
 template <class Load, int RM, int RN>
-void float_block(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
-                 float* y, std::int64_t ldy) {
+void float_block(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a,
+                 std::int64_t cols, float* y, std::int64_t ldy) {
   auto row_tile = [&]<int M>(std::int64_t r) {
     std::int64_t t = 0;
-    for (; t + RN <= a.n; t += RN) float_tile<Load, M, RN>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
+    for (; t + RN <= a.n; t += RN)
+      float_tile<Load, M, RN>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
     for (; t < a.n; ++t) float_tile<Load, M, 1>(w + r * w_row, w_row, a, cols, t, y + r, ldy);
   };
   std::int64_t r = 0;
@@ -500,15 +504,15 @@ void float_block(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, co
 constexpr std::int64_t kBlockRows = 32, kBlockTokens = 32;
 
 template <class Load, int RM, int RN>
-void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a, std::int64_t cols,
-                float* y, std::int64_t ldy) {
+void float_rows(const std::uint8_t* w, std::size_t w_row, std::int64_t rows, const ActBatch& a,
+                std::int64_t cols, float* y, std::int64_t ldy) {
   for (std::int64_t r = 0; r < rows; r += kBlockRows) {
     for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
       ActBatch part = a;
       part.x = a.x + t * a.x_stride;
       part.n = std::min(kBlockTokens, a.n - t);
-      float_block<Load, RM, RN>(w + r * w_row, w_row, std::min(kBlockRows, rows - r), part, cols, y + t * ldy + r,
-                                ldy);
+      float_block<Load, RM, RN>(w + r * w_row, w_row, std::min(kBlockRows, rows - r), part, cols,
+                                y + t * ldy + r, ldy);
     }
   }
 }
@@ -517,26 +521,31 @@ constexpr int kFloatRm = 4, kFloatRn = 4;
 
 void float_gemm(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
                 std::int64_t ldy) {
-  const std::uint8_t* base = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r0) * w.row_bytes();
+  const std::uint8_t* base =
+      static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r0) * w.row_bytes();
   if (w.type == DType::kF32) {
-    return float_rows<Load512F32, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
+    return float_rows<Load512F32, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols,
+                                                      y + r0, ldy);
   }
   if (w.type == DType::kF16) {
-    return float_rows<Load512F16, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols, y + r0, ldy);
+    return float_rows<Load512F16, kFloatRm, kFloatRn>(base, w.row_bytes(), r1 - r0, a, w.cols,
+                                                      y + r0, ldy);
   }
   IsaVector<float> rows(static_cast<std::size_t>(kBlockRows * w.cols));  // (kBlockRows, cols)
   const std::size_t row_bytes = static_cast<std::size_t>(w.cols) * sizeof(float);
   for (std::int64_t r = r0; r < r1; r += kBlockRows) {
     std::int64_t m = std::min<std::int64_t>(kBlockRows, r1 - r);
-    for (std::int64_t i = 0; i < m; ++i) dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
-    float_rows<Load512F32, kFloatRm, kFloatRn>(reinterpret_cast<const std::uint8_t*>(rows.data()), row_bytes, m, a,
-                                               w.cols, y + r, ldy);
+    for (std::int64_t i = 0; i < m; ++i)
+      dequantize_row(w.type, w.row(r + i), rows.data() + i * w.cols, w.cols);
+    float_rows<Load512F32, kFloatRm, kFloatRn>(reinterpret_cast<const std::uint8_t*>(rows.data()),
+                                               row_bytes, m, a, w.cols, y + r, ldy);
   }
 }
 
 bool float_tiled(const TensorView& w, const ActBatch& a) {
   bool k_quant = w.type == DType::kQ4_K || w.type == DType::kQ6_K;
-  return w.cols % 16 == 0 && (w.type == DType::kF32 || w.type == DType::kF16 || (k_quant && a.n >= kKQuantTileMinTokens));
+  return w.cols % 16 == 0 && (w.type == DType::kF32 || w.type == DType::kF16 ||
+                              (k_quant && a.n >= kKQuantTileMinTokens));
 }
 
 void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
@@ -590,8 +599,6 @@ const DotKernels* avx512_kernels() {
 
 #else
 namespace tok::model {
-const DotKernels* avx512_kernels() {
-  return nullptr;
-}
+const DotKernels* avx512_kernels() { return nullptr; }
 }  // namespace tok::model
 #endif

@@ -45,7 +45,8 @@ std::int64_t block_rows(std::int64_t cols) {
   return std::clamp<std::int64_t>(kBudget / (cols * 2) / 4 * 4, 16, 128);
 }
 constexpr int kRm = 4, kRn = 3;  // 12 int32 + 12 float accumulators, 4 loads: 28 of 32 registers
-constexpr std::int64_t kSubs = ggml::kQKK / ggml::kQK;  // Q4_K sub-blocks (and act sums) per super-block
+constexpr std::int64_t kSubs =
+    ggml::kQKK / ggml::kQK;  // Q4_K sub-blocks (and act sums) per super-block
 
 // Weight rows decoded for the integer tiles.
 struct IntRows {
@@ -55,7 +56,8 @@ struct IntRows {
   IsaVector<float> mins;      // (block_rows(cols), cols / 32) Q4_K: dmin * m of each sub-block
 };
 
-void decode_q4_k(const ggml::BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
+void decode_q4_k(const ggml::BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d,
+                 float* mins) {
   for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
     d[s] = ggml::fp16_to_f32(b[s].d);
     const float dmin = ggml::fp16_to_f32(b[s].dmin);
@@ -85,9 +87,12 @@ void decode_q6_k(const ggml::BlockQ6_K* b, std::int64_t nb, std::int16_t* q, flo
       for (int l = 0; l < 32; ++l) {
         int is = l / 16;
         y[l] = static_cast<std::int16_t>((((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32) * sc[is]);
-        y[l + 32] = static_cast<std::int16_t>((((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32) * sc[is + 2]);
-        y[l + 64] = static_cast<std::int16_t>((((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32) * sc[is + 4]);
-        y[l + 96] = static_cast<std::int16_t>((((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32) * sc[is + 6]);
+        y[l + 32] = static_cast<std::int16_t>(
+            (((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32) * sc[is + 2]);
+        y[l + 64] = static_cast<std::int16_t>((((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32) *
+                                              sc[is + 4]);
+        y[l + 96] = static_cast<std::int16_t>(
+            (((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32) * sc[is + 6]);
       }
     }
   }
@@ -99,7 +104,8 @@ void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& o
     std::int16_t* q = out.q.data() + i * w.cols;
     float* d = out.d.data() + i * nb;
     if (w.type == DType::kQ4_K) {
-      decode_q4_k(reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r + i)), nb, q, d, out.mins.data() + i * w.cols / ggml::kQK);
+      decode_q4_k(reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r + i)), nb, q, d,
+                  out.mins.data() + i * w.cols / ggml::kQK);
     } else {
       decode_q6_k(reinterpret_cast<const ggml::BlockQ6_K*>(w.row(r + i)), nb, q, d);
     }
@@ -109,7 +115,8 @@ void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& o
 // acc - a . b over n floats (16 at a time, the tail masked), still in lanes.
 __m512 minus_dot(__m512 acc, const float* a, const float* b, std::int64_t n) {
   std::int64_t i = 0;
-  for (; i + 16 <= n; i += 16) acc = _mm512_fnmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), acc);
+  for (; i + 16 <= n; i += 16)
+    acc = _mm512_fnmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), acc);
   if (i < n) {
     __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1);
     acc = _mm512_fnmadd_ps(_mm512_maskz_loadu_ps(k, a + i), _mm512_maskz_loadu_ps(k, b + i), acc);
@@ -121,23 +128,29 @@ __m512 minus_dot(__m512 acc, const float* a, const float* b, std::int64_t n) {
 // where four separate horizontal sums cost twice the instructions (the
 // tiles' sums over a 768-value row are short enough for it to show).
 __m128 reduce4(__m512 a, __m512 b, __m512 c, __m512 d) {
-  auto half = [](__m512 v) { return _mm256_add_ps(_mm512_castps512_ps256(v), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))); };
+  auto half = [](__m512 v) {
+    return _mm256_add_ps(_mm512_castps512_ps256(v),
+                         _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+  };
   __m256 u = _mm256_hadd_ps(_mm256_hadd_ps(half(a), half(b)), _mm256_hadd_ps(half(c), half(d)));
   return _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
 }
 
 // y[(t + j) * ldy + m] = (decoded row i + m) . (token t + j), m < RM, j < RN.
 template <int RM, int RN>
-void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, bool mins, float* y, std::int64_t ldy) {
+void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, bool mins, float* y,
+          std::int64_t ldy) {
   const std::int64_t cols = w.cols, nb = cols / ggml::kQKK;
   const std::int16_t* wq[RM];
   const float* wd[RM];
   const std::int16_t* xq[RN];
   const float* xd[RN];
   TOK_UNROLL
-  for (int m = 0; m < RM; ++m) wq[m] = w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
+  for (int m = 0; m < RM; ++m)
+    wq[m] = w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
   TOK_UNROLL
-  for (int j = 0; j < RN; ++j) xq[j] = x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+  for (int j = 0; j < RN; ++j)
+    xq[j] = x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
   __m512 acc[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m) {
@@ -171,7 +184,8 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
       __m512 ws = _mm512_set1_ps(wd[m][s]);
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
-        acc[m][j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[m][j]), _mm512_mul_ps(ws, xs[j]), acc[m][j]);
+        acc[m][j] =
+            _mm512_fmadd_ps(_mm512_cvtepi32_ps(isum[m][j]), _mm512_mul_ps(ws, xs[j]), acc[m][j]);
       }
     }
   }
@@ -180,8 +194,8 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
     for (int m = 0; m < RM; ++m) {
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) {
-        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / ggml::kQK, x.sums.data() + (t + j) * cols / ggml::kQK,
-                              cols / ggml::kQK);
+        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / ggml::kQK,
+                              x.sums.data() + (t + j) * cols / ggml::kQK, cols / ggml::kQK);
       }
     }
   }
@@ -198,8 +212,8 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
 }
 
 // Decoded rows [0, rows) times tokens [t0, t1), into y (row 0's column).
-void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0, std::int64_t t1, bool mins,
-           float* y, std::int64_t ldy) {
+void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0, std::int64_t t1,
+           bool mins, float* y, std::int64_t ldy) {
   auto row_tile = [&]<int M>(std::int64_t i) {
     std::int64_t t = t0;
     for (; t + kRn <= t1; t += kRn) tile<M, kRn>(w, i, x, t, mins, y + i, ldy);
@@ -213,15 +227,15 @@ void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0
 }  // namespace
 
 // kernels_avx512_gemm_q4_k.cpp: Q4_K (Q5_K) rows in groups of 16, byte dots.
-void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
-                          std::int64_t ldy);
-void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x, float* y,
-                      std::int64_t ldy);
+void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x,
+                          float* y, std::int64_t ldy);
+void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x,
+                      float* y, std::int64_t ldy);
 
 // Called by gemm_avx512 (kernels_avx512.cpp) for Q4_K / Q6_K weights when
 // a.xk holds the batch as q8_K.
-void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a, float* y,
-                   std::int64_t ldy) {
+void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
+                   float* y, std::int64_t ldy) {
   const ActQ8K& x = *a.xk;
   if (w.type == DType::kQ5_K) return gemm_q5_k_avx512(w, r0, r1, x, y, ldy);
   if (w.type == DType::kQ4_K) {  // whole groups of 16 rows as bytes; the rest below

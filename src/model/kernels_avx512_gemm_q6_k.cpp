@@ -131,7 +131,9 @@ void gemm_q6_kx16_avx512(const DotKernels& k, const TensorView& w, std::int64_t 
   }
   const std::int64_t g0 = (r0 + kRows - 1) / kRows,
                      g1 = std::max(g0, std::min(r1, grouped) / kRows);
-  auto by_rows = [&](std::int64_t from, std::int64_t to) { gemm_by_rows(k, w, from, to, a, y, ldy); };
+  auto by_rows = [&](std::int64_t from, std::int64_t to) {
+    gemm_by_rows(k, w, from, to, a, y, ldy);
+  };
   if (g0 >= g1 || !a.xk8) return by_rows(r0, r1);
   by_rows(r0, g0 * kRows);
   const auto* base = static_cast<const std::uint8_t*>(w.data);

@@ -28,7 +28,8 @@ constexpr int kVecs = ggml::kQKK / 16;
 // The first value of largest magnitude in x[0, kQKK), or 0 when all are 0.
 inline float signed_max(const float* x) {
   __m512 acc = _mm512_setzero_ps();
-  for (int v = 0; v < kVecs; ++v) acc = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + 16 * v)), acc);
+  for (int v = 0; v < kVecs; ++v)
+    acc = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + 16 * v)), acc);
   const float amax = _mm512_reduce_max_ps(acc);
   if (amax == 0) return 0;
   const __m512 want = _mm512_set1_ps(amax);
@@ -40,7 +41,8 @@ inline float signed_max(const float* x) {
 
 // Sixteen values times iscale, rounded to nearest even, capped at 127.
 inline __m512i quantize16(const float* x, __m512 iscale) {
-  return _mm512_min_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(iscale, _mm512_loadu_ps(x))), _mm512_set1_epi32(127));
+  return _mm512_min_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(iscale, _mm512_loadu_ps(x))),
+                          _mm512_set1_epi32(127));
 }
 
 }  // namespace

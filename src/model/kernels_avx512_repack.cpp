@@ -108,7 +108,8 @@ __m128 group_decode(const std::uint8_t* g, const ActUnit* x, std::int64_t nu) {
   auto unit = [&](std::int64_t u, __m512 acc) {
     const std::uint8_t* p = g + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
     TOK_UNROLL
-    for (int o = 0; o < 288; o += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + kDecodePrefetchBytes + o, _MM_HINT_T0);
+    for (int o = 0; o < 288; o += 64)
+      _mm_prefetch(reinterpret_cast<const char*>(p) + kDecodePrefetchBytes + o, _MM_HINT_T0);
     UnitWeights w = load_unit(p);
     return _mm512_fmadd_ps(unit_sums(w, x[u]), _mm512_mul_ps(w.d, x[u].d), acc);
   };
@@ -124,7 +125,8 @@ __m128 group_decode(const std::uint8_t* g, const ActUnit* x, std::int64_t nu) {
 
 // RN tokens (prepared units `units` apart) times one group: y[(t + j) * ldy + m].
 template <int RN>
-void group_tile(const std::uint8_t* g, const ActUnit* x, std::int64_t units, float* y, std::int64_t ldy) {
+void group_tile(const std::uint8_t* g, const ActUnit* x, std::int64_t units, float* y,
+                std::int64_t ldy) {
   __m512 acc[RN];
   TOK_UNROLL
   for (int j = 0; j < RN; ++j) acc[j] = _mm512_setzero_ps();
@@ -140,13 +142,12 @@ void group_tile(const std::uint8_t* g, const ActUnit* x, std::int64_t units, flo
   for (int j = 0; j < RN; ++j) _mm_storeu_ps(y + j * ldy, rows_of(acc[j]));
 }
 
-std::size_t group_bytes(const TensorView& w) {
-  return kQ4x4Rows * w.row_bytes();
-}
+std::size_t group_bytes(const TensorView& w) { return kQ4x4Rows * w.row_bytes(); }
 
 // Groups [g0, g1) times one token. Activations prepared once per chunk of
 // columns, on the stack; longer rows add up their chunks in y.
-void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ggml::BlockQ8_0* x, float* y) {
+void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ggml::BlockQ8_0* x,
+                   float* y) {
   constexpr std::int64_t kChunk = 64;  // units: 8192 columns, 16 KiB of prepared activations
   ActUnit xu[kChunk];
   const std::int64_t units = w.cols / (ggml::kQK * kQ4x4UnitBlocks);
@@ -155,7 +156,8 @@ void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const 
     const std::int64_t nu = std::min(kChunk, units - u0);
     prepare(x + kQ4x4UnitBlocks * u0, nu, xu);
     for (std::int64_t g = g0; g < g1; ++g) {
-      const std::uint8_t* p = base + static_cast<std::size_t>(g) * group_bytes(w) + u0 * kQ4x4UnitBytes;
+      const std::uint8_t* p =
+          base + static_cast<std::size_t>(g) * group_bytes(w) + u0 * kQ4x4UnitBytes;
       __m128 v = group_decode(p, xu, nu);
       float* out = y + g * kQ4x4Rows;
       _mm_storeu_ps(out, u0 == 0 ? v : _mm_add_ps(_mm_loadu_ps(out), v));
@@ -166,20 +168,23 @@ void decode_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const 
 // Groups [g0, g1) times a.n tokens, in blocks of kTokens tokens whose
 // prepared units (256 bytes per 128 columns) stay in L2, tiles of 8 tokens
 // (5% more prefill than tiles of 4 on the 100M model, by CPU time).
-void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ActBatch& a, float* y,
-                    std::int64_t ldy) {
+void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const ActBatch& a,
+                    float* y, std::int64_t ldy) {
   constexpr std::int64_t kTokens = 32, kTile = 8;
   const std::int64_t units = w.cols / (ggml::kQK * kQ4x4UnitBlocks);
   const auto* base = static_cast<const std::uint8_t*>(w.data);
-  IsaVector<ActUnit> xu(static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
+  IsaVector<ActUnit> xu(
+      static_cast<std::size_t>(std::min(kTokens, a.n) * units));  // (tokens, units)
   for (std::int64_t t0 = 0; t0 < a.n; t0 += kTokens) {
     const std::int64_t t1 = std::min(a.n, t0 + kTokens);
-    for (std::int64_t t = t0; t < t1; ++t) prepare(a.xq + t * a.xq_stride, units, xu.data() + (t - t0) * units);
+    for (std::int64_t t = t0; t < t1; ++t)
+      prepare(a.xq + t * a.xq_stride, units, xu.data() + (t - t0) * units);
     for (std::int64_t g = g0; g < g1; ++g) {
       const std::uint8_t* p = base + static_cast<std::size_t>(g) * group_bytes(w);
       float* out = y + g * kQ4x4Rows;
       std::int64_t t = t0;
-      for (; t + kTile <= t1; t += kTile) group_tile<kTile>(p, xu.data() + (t - t0) * units, units, out + t * ldy, ldy);
+      for (; t + kTile <= t1; t += kTile)
+        group_tile<kTile>(p, xu.data() + (t - t0) * units, units, out + t * ldy, ldy);
       for (; t < t1; ++t) group_tile<1>(p, xu.data() + (t - t0) * units, units, out + t * ldy, ldy);
     }
   }
@@ -193,7 +198,8 @@ void prefill_groups(const TensorView& w, std::int64_t g0, std::int64_t g1, const
 void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std::int64_t r1,
                         const ActBatch& a, float* y, std::int64_t ldy) {
   const std::int64_t grouped = q4_0x4_grouped_rows(w);
-  const std::int64_t g0 = (r0 + kQ4x4Rows - 1) / kQ4x4Rows, g1 = std::max(g0, std::min(r1, grouped) / kQ4x4Rows);
+  const std::int64_t g0 = (r0 + kQ4x4Rows - 1) / kQ4x4Rows,
+                     g1 = std::max(g0, std::min(r1, grouped) / kQ4x4Rows);
   auto by_rows = [&](std::int64_t from, std::int64_t to) {
     for (std::int64_t r = from; r < to; ++r) {
       for (std::int64_t t = 0; t < a.n; ++t) {
@@ -215,7 +221,7 @@ void gemm_q4_0x4_avx512(const DotKernels& k, const TensorView& w, std::int64_t r
 
 #else
 namespace tok::model {
-void gemm_q4_0x4_avx512(const DotKernels&, const TensorView&, std::int64_t, std::int64_t, const ActBatch&, float*,
-                        std::int64_t) {}
+void gemm_q4_0x4_avx512(const DotKernels&, const TensorView&, std::int64_t, std::int64_t,
+                        const ActBatch&, float*, std::int64_t) {}
 }  // namespace tok::model
 #endif

@@ -25,8 +25,8 @@
 // As kernels_avx512.cpp: no simd_avx2.hpp here (its inline helpers compiled
 // with these flags could be the copy the linker keeps), and GCC 12's
 // -Wmaybe-uninitialized inside its own AVX-512 headers is silenced.
-#include "model/kernels.hpp"
 #include "model/kernels_avx512_types.hpp"
+#include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include "model/avx512_prelude.hpp"
@@ -36,12 +36,8 @@
 namespace tok::model::avx512 {
 namespace {
 
-inline __m256i load32(const void* p) {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-inline __m128i load16(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
+inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m128i load16(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 
 // Activation blocks x0 and x1 in one register, as stored.
 inline __m512i acts(const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1) {
@@ -50,15 +46,16 @@ inline __m512i acts(const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1) {
 
 // Float lanes 0-7 = lane a of v, 8-15 = lane b.
 inline __m512 spread2(__m128 v, int a, int b) {
-  const __m512i idx = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32(a)), _mm256_set1_epi32(b), 1);
+  const __m512i idx =
+      _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32(a)), _mm256_set1_epi32(b), 1);
   return _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(v));
 }
 
 // Float lanes 4i .. 4i + 3 = lane first + i of v (i < 4): one 16-value
 // sub-block scale per 4 lanes.
 inline __m512 spread4(__m512 v, int first) {
-  const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(first),
-                                       _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+  const __m512i idx = _mm512_add_epi32(
+      _mm512_set1_epi32(first), _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
   return _mm512_permutexvar_ps(idx, v);
 }
 
@@ -67,7 +64,8 @@ inline __m512 spread4(__m512 v, int first) {
 inline __m512i nibbles2(const std::uint8_t* q0, const std::uint8_t* q1) {
   __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_broadcastsi128_si256(load16(q0))),
                                  _mm256_broadcastsi128_si256(load16(q1)), 1);
-  return _mm512_and_si512(_mm512_mask_blend_epi64(0xCC, v, _mm512_srli_epi16(v, 4)), _mm512_set1_epi8(0x0F));
+  return _mm512_and_si512(_mm512_mask_blend_epi64(0xCC, v, _mm512_srli_epi16(v, 4)),
+                          _mm512_set1_epi8(0x0F));
 }
 
 // Codes plus 16 where the 5th bit (qh: bit i for element i) is set.
@@ -79,9 +77,7 @@ inline __m512i add_5th_bits(__m512i codes, const std::uint8_t* qh0, const std::u
   return _mm512_mask_add_epi8(codes, m, codes, _mm512_set1_epi8(0x10));
 }
 
-inline __m512i dpbusd(__m512i acc, __m512i u, __m512i s) {
-  return _mm512_dpbusd_epi32(acc, u, s);
-}
+inline __m512i dpbusd(__m512i acc, __m512i u, __m512i s) { return _mm512_dpbusd_epi32(acc, u, s); }
 
 // An all-zero activation block: pairs an odd last block with nothing (its
 // scale 0 zeroes whatever the weights give).
@@ -107,14 +103,17 @@ float rows32(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n, Pair pair
 // Q4_1 / Q5_1: d dx sum(q x) + m dx sum(x) per block (the x sums from the
 // Q8_0 block, as the AVX2 kernel).
 template <class Block, __m512i (*Codes)(const Block&, const Block&)>
-inline void pair_with_min(const Block& w0, const Block& w1, const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1, __m512& acc) {
+inline void pair_with_min(const Block& w0, const Block& w1, const ggml::BlockQ8_0& x0,
+                          const ggml::BlockQ8_0& x1, __m512& acc) {
   const __m512i xv = acts(x0, x1);
   __m512 dot = _mm512_cvtepi32_ps(dpbusd(_mm512_setzero_si512(), Codes(w0, w1), xv));
   __m512 sum = _mm512_cvtepi32_ps(dpbusd(_mm512_setzero_si512(), _mm512_set1_epi8(1), xv));
-  __m128 wv = _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(w0.d), static_cast<short>(w1.d),
-                                          static_cast<short>(w0.m), static_cast<short>(w1.m), 0, 0, 0, 0));
-  __m128 xd = _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(x0.d), static_cast<short>(x1.d),
-                                          static_cast<short>(x0.d), static_cast<short>(x1.d), 0, 0, 0, 0));
+  __m128 wv =
+      _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(w0.d), static_cast<short>(w1.d),
+                                  static_cast<short>(w0.m), static_cast<short>(w1.m), 0, 0, 0, 0));
+  __m128 xd =
+      _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(x0.d), static_cast<short>(x1.d),
+                                  static_cast<short>(x0.d), static_cast<short>(x1.d), 0, 0, 0, 0));
   __m128 s = _mm_mul_ps(wv, xd);  // d0 dx0, d1 dx1, m0 dx0, m1 dx1
   acc = _mm512_fmadd_ps(spread2(s, 0, 1), dot, acc);
   acc = _mm512_fmadd_ps(spread2(s, 2, 3), sum, acc);
@@ -128,15 +127,17 @@ inline __m512i q5_1_codes(const ggml::BlockQ5_1& a, const ggml::BlockQ5_1& b) {
 }
 
 // Q5_0: (q - 16) with q = nibble + 16 * 5th bit.
-inline void pair_q5_0(const ggml::BlockQ5_0& w0, const ggml::BlockQ5_0& w1, const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1,
-                      __m512& acc) {
+inline void pair_q5_0(const ggml::BlockQ5_0& w0, const ggml::BlockQ5_0& w1,
+                      const ggml::BlockQ8_0& x0, const ggml::BlockQ8_0& x1, __m512& acc) {
   const __m512i xv = acts(x0, x1);
   const __m512i corr = _mm512_sub_epi32(_mm512_setzero_si512(),
                                         dpbusd(_mm512_setzero_si512(), _mm512_set1_epi8(16), xv));
   __m512i codes = add_5th_bits(nibbles2(w0.qs, w1.qs), w0.qh, w1.qh);
   __m512 dot = _mm512_cvtepi32_ps(dpbusd(corr, codes, xv));
-  __m128 s = _mm_mul_ps(_mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(w0.d), static_cast<short>(w1.d), 0, 0, 0, 0, 0, 0)),
-                        _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(x0.d), static_cast<short>(x1.d), 0, 0, 0, 0, 0, 0)));
+  __m128 s = _mm_mul_ps(_mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(w0.d),
+                                                    static_cast<short>(w1.d), 0, 0, 0, 0, 0, 0)),
+                        _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(x0.d),
+                                                    static_cast<short>(x1.d), 0, 0, 0, 0, 0, 0)));
   acc = _mm512_fmadd_ps(spread2(s, 0, 1), dot, acc);
 }
 
@@ -165,8 +166,9 @@ inline __m512i codes2(const std::uint8_t* p, int shift, int step, char mask) {
 // Bytes of the 32 at p with bit `bit` set (lanes 0-31) or bit `bit` + 1
 // (lanes 32-63): the high bits of Q5_K and Q3_K.
 inline __mmask64 bits2(const std::uint8_t* p, int bit) {
-  const __m512i test = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi8(static_cast<char>(1 << bit))),
-                                          _mm256_set1_epi8(static_cast<char>(1 << (bit + 1))), 1);
+  const __m512i test =
+      _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi8(static_cast<char>(1 << bit))),
+                         _mm256_set1_epi8(static_cast<char>(1 << (bit + 1))), 1);
   return _mm512_test_epi8_mask(_mm512_broadcast_i64x4(load32(p)), test);
 }
 
@@ -202,9 +204,11 @@ float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t 
     std::memcpy(&sm, u, 16);
     const __m256 dx = act_scales8(x);
     const __m256 sc = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sm)), dx);
-    const __m256 mn = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sm, 8))), dx);
+    const __m256 mn =
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sm, 8))), dx);
     const __m512 fs = _mm512_castps256_ps512(_mm256_mul_ps(sc, _mm256_set1_ps(_cvtsh_ss(w[b].d))));
-    const __m512 fm = _mm512_castps256_ps512(_mm256_mul_ps(mn, _mm256_set1_ps(_cvtsh_ss(w[b].dmin))));
+    const __m512 fm =
+        _mm512_castps256_ps512(_mm256_mul_ps(mn, _mm256_set1_ps(_cvtsh_ss(w[b].dmin))));
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
       __m512i codes = codes2(w[b].qs + 32 * k, 0, 4, 0x0F);
@@ -239,15 +243,17 @@ float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t 
                                 static_cast<int>(((a[0] >> 4) & low) | (((a[2] >> 4) & two) << 4)),
                                 static_cast<int>(((a[1] >> 4) & low) | (((a[2] >> 6) & two) << 4)));
     s8 = _mm_sub_epi8(s8, _mm_set1_epi8(32));
-    const __m512 f = _mm512_mul_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(s8)), act_scales16(x)),
-                                   _mm512_set1_ps(_cvtsh_ss(w[b].d)));
+    const __m512 f =
+        _mm512_mul_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(s8)), act_scales16(x)),
+                      _mm512_set1_ps(_cvtsh_ss(w[b].d)));
 #pragma GCC unroll 4
     for (int p = 0; p < 4; ++p) {
       const int h = p / 2, s = 2 * (p % 2);
       __m512i codes = codes2(w[b].qs + 32 * h, 2 * s, 2, 3);
       codes = _mm512_mask_add_epi8(codes, bits2(w[b].hmask, 4 * h + s), codes, four);
       const __m512i xv = acts(x[2 * p], x[2 * p + 1]);
-      const __m512i corr = _mm512_sub_epi32(_mm512_setzero_si512(), dpbusd(_mm512_setzero_si512(), four, xv));
+      const __m512i corr =
+          _mm512_sub_epi32(_mm512_setzero_si512(), dpbusd(_mm512_setzero_si512(), four, xv));
       __m512 dot = _mm512_cvtepi32_ps(dpbusd(corr, codes, xv));
       acc[p & 1] = _mm512_fmadd_ps(spread4(f, 4 * p), dot, acc[p & 1]);
     }
@@ -265,10 +271,13 @@ float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t 
     const __m128i sm = load16(w[b].scales);
     const __m128i lowm = _mm_set1_epi8(0x0F);
     const __m512 dx = act_scales16(x);
-    const __m512 fs = _mm512_mul_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_and_si128(sm, lowm))), dx),
-                                    _mm512_set1_ps(_cvtsh_ss(w[b].d)));
+    const __m512 fs = _mm512_mul_ps(
+        _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_and_si128(sm, lowm))), dx),
+        _mm512_set1_ps(_cvtsh_ss(w[b].d)));
     const __m512 fm = _mm512_mul_ps(
-        _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(sm, 4), lowm))), dx),
+        _mm512_mul_ps(
+            _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(sm, 4), lowm))),
+            dx),
         _mm512_set1_ps(_cvtsh_ss(w[b].dmin)));
 #pragma GCC unroll 4
     for (int p = 0; p < 4; ++p) {

@@ -108,8 +108,8 @@ bool q4_0_decode_vbmi_supported() {
   return ok;
 }
 
-void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::BlockQ8_0* x, std::int64_t nb,
-                      std::int64_t r0, std::int64_t r1, float* y) {
+void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::BlockQ8_0* x,
+                      std::int64_t nb, std::int64_t r0, std::int64_t r1, float* y) {
   constexpr std::int64_t kChunk = 64;  // quads: 8192 columns, 16 KiB of prepared activations
   ActQuad xq[kChunk];
   const std::int64_t quads = nb / 4;
@@ -138,9 +138,7 @@ void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::Bloc
 
 #else
 namespace tok::model {
-bool q4_0_decode_vbmi_supported() {
-  return false;
-}
+bool q4_0_decode_vbmi_supported() { return false; }
 void q4_0_decode_vbmi(const std::uint8_t*, std::size_t, const ggml::BlockQ8_0*, std::int64_t,
                       std::int64_t, std::int64_t, float*) {}
 }  // namespace tok::model

@@ -19,7 +19,7 @@ bool q4_0_decode_vbmi_supported();
 
 // y[r] = (row r of the Q4_0 matrix w, nb blocks, w_row bytes apart) . x (nb
 // Q8_0 blocks) for r0 <= r < r1: one token, as kernels_avx512.cpp's decode.
-void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::BlockQ8_0* x, std::int64_t nb,
-                      std::int64_t r0, std::int64_t r1, float* y);
+void q4_0_decode_vbmi(const std::uint8_t* w, std::size_t w_row, const ggml::BlockQ8_0* x,
+                      std::int64_t nb, std::int64_t r0, std::int64_t r1, float* y);
 
 }  // namespace tok::model

@@ -36,8 +36,12 @@ float dot_f32(const float* w, const float* x, std::int64_t n) {
 }
 
 // Four halves (fp16 or bf16) to floats.
-inline float32x4_t load_f16(const std::uint16_t* p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
-inline float32x4_t load_bf16(const std::uint16_t* p) { return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16)); }
+inline float32x4_t load_f16(const std::uint16_t* p) {
+  return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p)));
+}
+inline float32x4_t load_bf16(const std::uint16_t* p) {
+  return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16));
+}
 
 template <float32x4_t (*Load)(const std::uint16_t*), float (*One)(std::uint16_t)>
 float dot_half(const std::uint16_t* w, const float* x, std::int64_t n) {
@@ -65,7 +69,8 @@ float dot_q8_0(const ggml::BlockQ8_0* w, const ggml::BlockQ8_0* x, std::int64_t 
     int32x4_t acc = vdupq_n_s32(0);
     acc = dot16(acc, vld1q_s8(w[b].qs), vld1q_s8(x[b].qs));
     acc = dot16(acc, vld1q_s8(w[b].qs + 16), vld1q_s8(x[b].qs + 16));
-    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
+    s +=
+        ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
   }
   return s;
 }
@@ -80,7 +85,8 @@ float dot_q4_0(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t 
     int8x16_t hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), eight);  // elements 16..31
     int32x4_t acc = dot16(vdupq_n_s32(0), lo, vld1q_s8(x[b].qs));
     acc = dot16(acc, hi, vld1q_s8(x[b].qs + 16));
-    s += ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
+    s +=
+        ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(vaddvq_s32(acc));
   }
   return s;
 }
@@ -120,7 +126,9 @@ float dot_q4_k(const ggml::BlockQ4_K* w, const float* x, std::int64_t n) {
   return vaddvq_f32(acc);
 }
 
-float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) { return scalar_kernels().q6_k(w, x, n); }
+float dot_q6_k(const ggml::BlockQ6_K* w, const float* x, std::int64_t n) {
+  return scalar_kernels().q6_k(w, x, n);
+}
 
 const DotKernels kNeon{Isa::kNeon,
                        dot_f32,

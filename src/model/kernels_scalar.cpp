@@ -128,8 +128,10 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
   std::vector<std::uint8_t> plain;  // likewise, Q4_K / Q6_K rows in groups of sixteen
   if (r < q4_kx16_grouped_rows(w) || r < q6_kx16_grouped_rows(w)) {
     plain.resize(w.row_bytes());
-    if (w.q4_kx16) unpack_row_q4_kx16(w, r, reinterpret_cast<ggml::BlockQ4_K*>(plain.data()));
-    else unpack_row_q6_kx16(w, r, reinterpret_cast<ggml::BlockQ6_K*>(plain.data()));
+    if (w.q4_kx16)
+      unpack_row_q4_kx16(w, r, reinterpret_cast<ggml::BlockQ4_K*>(plain.data()));
+    else
+      unpack_row_q6_kx16(w, r, reinterpret_cast<ggml::BlockQ6_K*>(plain.data()));
     row = plain.data();
   }
   switch (w.type) {
@@ -139,10 +141,12 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kQ8_0: return k.q8_0(static_cast<const ggml::BlockQ8_0*>(row), a.xq, n);
     case DType::kQ4_0: return k.q4_0(static_cast<const ggml::BlockQ4_0*>(row), a.xq, n);
     case DType::kQ4_K:
-      if (a.xk8 && k.q4_k_q8k) return k.q4_k_q8k(static_cast<const ggml::BlockQ4_K*>(row), a.xk8, n);
+      if (a.xk8 && k.q4_k_q8k)
+        return k.q4_k_q8k(static_cast<const ggml::BlockQ4_K*>(row), a.xk8, n);
       return k.q4_k(static_cast<const ggml::BlockQ4_K*>(row), a.x, n);
     case DType::kQ6_K:
-      if (a.xk8 && k.q6_k_q8k) return k.q6_k_q8k(static_cast<const ggml::BlockQ6_K*>(row), a.xk8, n);
+      if (a.xk8 && k.q6_k_q8k)
+        return k.q6_k_q8k(static_cast<const ggml::BlockQ6_K*>(row), a.xk8, n);
       return k.q6_k(static_cast<const ggml::BlockQ6_K*>(row), a.x, n);
     case DType::kQ4_1: return k.q4_1(static_cast<const ggml::BlockQ4_1*>(row), a.xq, n);
     case DType::kQ5_0: return k.q5_0(static_cast<const ggml::BlockQ5_0*>(row), a.xq, n);

@@ -32,7 +32,8 @@ float dot_small(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
     }
     float d = ggml::fp16_to_f32(w[b].d) * ggml::fp16_to_f32(x[b].d);
     if constexpr (requires { w[b].m; }) {
-      s += d * static_cast<float>(dot) + ggml::fp16_to_f32(w[b].m) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(sum);
+      s += d * static_cast<float>(dot) +
+           ggml::fp16_to_f32(w[b].m) * ggml::fp16_to_f32(x[b].d) * static_cast<float>(sum);
     } else {
       s += d * static_cast<float>(dot - 16 * sum);
     }
@@ -50,7 +51,8 @@ float dot_k(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
     dequantize_row(kType, w + b, buf, ggml::kQKK);
     for (int j = 0; j < ggml::kQKK / ggml::kQK; ++j) {
       float t = 0;
-      for (int l = 0; l < ggml::kQK; ++l) t += buf[ggml::kQK * j + l] * static_cast<float>(x[j].qs[l]);
+      for (int l = 0; l < ggml::kQK; ++l)
+        t += buf[ggml::kQK * j + l] * static_cast<float>(x[j].qs[l]);
       s += ggml::fp16_to_f32(x[j].d) * t;
     }
   }
@@ -59,11 +61,23 @@ float dot_k(const Block* w, const ggml::BlockQ8_0* x, std::int64_t n) {
 
 }  // namespace
 
-float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_small(w, x, n); }
-float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ2_K>(w, x, n); }
-float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ3_K>(w, x, n); }
-float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n) { return dot_k<DType::kQ5_K>(w, x, n); }
+float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_small(w, x, n);
+}
+float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_small(w, x, n);
+}
+float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_small(w, x, n);
+}
+float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_k<DType::kQ2_K>(w, x, n);
+}
+float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_k<DType::kQ3_K>(w, x, n);
+}
+float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
+  return dot_k<DType::kQ5_K>(w, x, n);
+}
 
 }  // namespace tok::model::scalar

@@ -18,7 +18,7 @@ struct KvShape {
   int layers = 0;
   int kv_heads = 0;
   int head_dim = 0;
-  int capacity = 0;  // positions
+  int capacity = 0;                                // positions
   int row() const { return kv_heads * head_dim; }  // floats per position per layer
 };
 
@@ -48,7 +48,9 @@ class KvCache {
   // The same rows for callers on several threads: a cache that stores rows
   // quantized dequantizes into buf (row() floats) and returns it; one that
   // stores floats returns its own pointer and ignores buf.
-  virtual const float* key_into(int layer, int pos, float* /*buf*/) const { return key(layer, pos); }
+  virtual const float* key_into(int layer, int pos, float* /*buf*/) const {
+    return key(layer, pos);
+  }
   virtual const float* value_into(int layer, int pos, float* /*buf*/) const {
     return value(layer, pos);
   }
@@ -105,8 +107,9 @@ class ContiguousKvCache final : public KvCache {
   const float* value(int layer, int pos) const override { return v_.data() + offset(layer, pos); }
   KvSpan span(int layer, int pos, bool value) const override {
     const float* r = (value ? v_ : k_).data() + offset(layer, pos);
-    return KvSpan{reinterpret_cast<const std::uint8_t*>(r), static_cast<std::size_t>(shape_.row()) * sizeof(float),
-                  size() - pos, kv::KvType::kF32};
+    return KvSpan{reinterpret_cast<const std::uint8_t*>(r),
+                  static_cast<std::size_t>(shape_.row()) * sizeof(float), size() - pos,
+                  kv::KvType::kF32};
   }
   int size() const override { return cells_.used(); }
   void clear() override { cells_.clear(); }

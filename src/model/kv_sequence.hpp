@@ -37,7 +37,8 @@ class KvSequence {
   // Appends tokens and evaluates them; logits of the last token, or of every
   // token (tokens.size(), n_vocab) with all_logits. The view is valid until
   // the next call. Full policy: an error when the context would overflow.
-  Result<std::span<const float>> eval(std::span<const bpe::TokenId> tokens, bool all_logits = false);
+  Result<std::span<const float>> eval(std::span<const bpe::TokenId> tokens,
+                                      bool all_logits = false);
 
   PagedKvAdapter& cache() { return cache_; }
   const PagedKvAdapter& cache() const { return cache_; }

@@ -14,9 +14,7 @@
 #include "model/tensor.hpp"
 
 namespace tok::model {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Model::Model() = default;
 Model::Model(Model&&) noexcept = default;
@@ -40,14 +38,15 @@ static Result<TensorView> tensor(const formats::GgufFile& f, const std::string& 
   }
   std::int64_t got_cols = static_cast<std::int64_t>(t->dims[0]);
   std::int64_t got_rows = t->dims.size() > 1 ? static_cast<std::int64_t>(t->dims[1]) : 1;
-  for (std::size_t i = 2; i < t->dims.size(); ++i) got_rows *= static_cast<std::int64_t>(t->dims[i]);
+  for (std::size_t i = 2; i < t->dims.size(); ++i)
+    got_rows *= static_cast<std::int64_t>(t->dims[i]);
   if (got_rows != rows || got_cols != cols) {
-    return make_error("{}: tensor {} has shape [{}, {}], expected [{}, {}]", f.path(), name, got_cols,
-                      got_rows, cols, rows);
+    return make_error("{}: tensor {} has shape [{}, {}], expected [{}, {}]", f.path(), name,
+                      got_cols, got_rows, cols, rows);
   }
   if (!ggml::is_computable(t->type)) {
-    return make_error("{}: tensor {} has type {}, which tok cannot compute with ({})", f.path(), name,
-                      ggml::type_name(t->type), ggml::computable_type_names());
+    return make_error("{}: tensor {} has type {}, which tok cannot compute with ({})", f.path(),
+                      name, ggml::type_name(t->type), ggml::computable_type_names());
   }
   TensorView v{static_cast<DType>(t->type), rows, cols, t->data};
   if (rows == 1 && owned && v.type != DType::kF32) {
@@ -125,7 +124,8 @@ static Status load_weights(const formats::GgufFile& f, const ModelConfig& c, Wei
     for (std::int64_t i = 0; !t->empty() && i < half; ++i) {
       // A factor divides a frequency: 0, negative or NaN makes rotations NaN.
       if (!(std::isfinite(v[i]) && v[i] > 0)) {
-        return make_error("{}: a RoPE frequency factor is {}; expected positive numbers", f.path(), v[i]);
+        return make_error("{}: a RoPE frequency factor is {}; expected positive numbers", f.path(),
+                          v[i]);
       }
     }
   }
@@ -135,7 +135,8 @@ static Status load_weights(const formats::GgufFile& f, const ModelConfig& c, Wei
     LayerWeights l;
     TOK_ASSIGN(l.attn_norm, tensor(f, p + "attn_norm.weight", 1, d, false, own));
     TOK_TRY(load_qkv(f, c, p, l, own));
-    TOK_ASSIGN(l.post_attn_norm, tensor(f, p + "post_attention_norm.weight", 1, d, !post_norms, own));
+    TOK_ASSIGN(l.post_attn_norm,
+               tensor(f, p + "post_attention_norm.weight", 1, d, !post_norms, own));
     TOK_ASSIGN(l.ffn_norm, tensor(f, p + "ffn_norm.weight", 1, d, false, own));
     TOK_TRY(load_ffn(f, c, p, l, own));
     TOK_ASSIGN(l.post_ffn_norm, tensor(f, p + "post_ffw_norm.weight", 1, d, !post_norms, own));
@@ -170,8 +171,9 @@ Result<Model> Model::load(const std::string& path, bool with_tokenizer) {
   const formats::TensorInfo* embd = f.find_tensor("token_embd.weight");
   if (!embd) return make_error("{}: tensor token_embd.weight is missing", path);
   if (embd->dims.size() != 2) {
-    return make_error("{}: tensor token_embd.weight has {} dimensions; expected 2 (dim, vocabulary)",
-                      path, embd->dims.size());
+    return make_error(
+        "{}: tensor token_embd.weight has {} dimensions; expected 2 (dim, vocabulary)", path,
+        embd->dims.size());
   }
   c.n_vocab = static_cast<std::int64_t>(embd->dims[1]);
   TOK_TRY(load_weights(f, c, m.weights_, m.owned_));
@@ -191,7 +193,8 @@ std::uint64_t Model::file_bytes() const { return file_->file_size(); }
 std::uint64_t Model::weight_bytes() const {
   std::uint64_t n = weights_.output.bytes();
   for (const auto& l : weights_.layers) {
-    for (const TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) n += t->bytes();
+    for (const TensorView* t : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down})
+      n += t->bytes();
   }
   return n;
 }
@@ -215,9 +218,10 @@ Status check_run_memory(const Model& m, std::int64_t ctx) {
   std::uint64_t need = run_memory_bytes(c, ctx);
   auto avail = available_memory();
   if (avail && need > *avail) {
-    return make_error("{}: a context of {} tokens needs {} (KV cache of {} layers), more "
-                      "than the {} of memory available; pass a smaller --ctx",
-                      m.path(), ctx, human_bytes(need), c.n_layers, human_bytes(*avail));
+    return make_error(
+        "{}: a context of {} tokens needs {} (KV cache of {} layers), more "
+        "than the {} of memory available; pass a smaller --ctx",
+        m.path(), ctx, human_bytes(need), c.n_layers, human_bytes(*avail));
   }
   return {};
 }

@@ -27,10 +27,10 @@ namespace tok::model {
 inline constexpr std::int64_t kMaxContext = 2147483647;
 
 struct ModelConfig {
-  std::string arch;      // general.architecture: one of kArchitectures
-  std::string name;      // general.name (may be empty)
+  std::string arch;  // general.architecture: one of kArchitectures
+  std::string name;  // general.name (may be empty)
   std::int64_t n_vocab = 0;
-  std::int64_t dim = 0;       // embedding length
+  std::int64_t dim = 0;  // embedding length
   std::int64_t n_layers = 0;
   std::int64_t n_heads = 0;
   std::int64_t n_kv_heads = 0;
@@ -46,45 +46,51 @@ struct ModelConfig {
   float rope_freq_scale = 1.0f;  // 1 / rope.scaling.factor (linear scaling)
   float rope_attn_factor = 1.0f;
   std::int64_t n_rot = 0;
-  bool rope_neox = false;        // rotate (x[i], x[i + n_rot/2]): qwen2/3, gemma3, phi3
+  bool rope_neox = false;          // rotate (x[i], x[i + n_rot/2]): qwen2/3, gemma3, phi3
   std::int64_t rope_orig_ctx = 0;  // phi3: contexts beyond this use the long factors
   // Sliding-window attention (gemma3): a layer l with (l % swa_pattern) <
   // swa_pattern - 1 sees only the last swa_window positions and rotates
   // with base rope_base_swa and no scaling; the others are global.
-  std::int64_t swa_window = 0;   // 0: every layer global
+  std::int64_t swa_window = 0;  // 0: every layer global
   std::int64_t swa_pattern = 0;
   float rope_base_swa = 10000.0f;
   std::int64_t no_rope_every = 0;  // smollm3: layers l with (l + 1) % this == 0 skip RoPE
-  float attn_scale = 0;          // score = q.k * attn_scale (1/sqrt(head_dim) unless set)
-  float embed_scale = 1.0f;      // gemma3: embeddings times sqrt(dim)
-  bool gelu = false;             // FFN gate: GELU (tanh form; gemma3) instead of SiLU
+  float attn_scale = 0;            // score = q.k * attn_scale (1/sqrt(head_dim) unless set)
+  float embed_scale = 1.0f;        // gemma3: embeddings times sqrt(dim)
+  bool gelu = false;               // FFN gate: GELU (tanh form; gemma3) instead of SiLU
 
   bool is_swa(std::int64_t l) const {
     return swa_window > 0 && swa_pattern > 0 && l % swa_pattern < swa_pattern - 1;
   }
-  bool uses_rope(std::int64_t l) const { return no_rope_every == 0 || (l + 1) % no_rope_every != 0; }
+  bool uses_rope(std::int64_t l) const {
+    return no_rope_every == 0 || (l + 1) % no_rope_every != 0;
+  }
 };
 
 // The architectures tok runs, as general.architecture names them.
 inline constexpr const char* kArchitectures = "llama, smollm3, qwen2, qwen3, gemma3, phi3";
 
 struct LayerWeights {
-  TensorView attn_norm;              // (dim) F32
-  TensorView wq, wk, wv, wo;         // (heads*hd, dim) (kv*hd, dim) (kv*hd, dim) (dim, heads*hd); phi3: row ranges of attn_qkv
-  TensorView bq, bk, bv;             // F32 biases (qwen2, optional elsewhere); empty when absent
-  TensorView q_norm, k_norm;         // (hd) F32 per-head RMSNorm of q and k (qwen3, gemma3); empty when absent
-  TensorView post_attn_norm;         // (dim) F32 norm of the attention output (gemma3); empty when absent
-  TensorView ffn_norm;               // (dim) F32
-  TensorView w_gate, w_up, w_down;   // (ffn, dim) (ffn, dim) (dim, ffn); phi3: gate and up are halves of ffn_up
-  TensorView post_ffn_norm;          // (dim) F32 norm of the FFN output (gemma3); empty when absent
+  TensorView attn_norm;       // (dim) F32
+  TensorView wq, wk, wv, wo;  // (heads*hd, dim) (kv*hd, dim) (kv*hd, dim) (dim, heads*hd); phi3:
+                              // row ranges of attn_qkv
+  TensorView bq, bk, bv;      // F32 biases (qwen2, optional elsewhere); empty when absent
+  TensorView q_norm,
+      k_norm;  // (hd) F32 per-head RMSNorm of q and k (qwen3, gemma3); empty when absent
+  TensorView post_attn_norm;  // (dim) F32 norm of the attention output (gemma3); empty when absent
+  TensorView ffn_norm;        // (dim) F32
+  TensorView w_gate, w_up,
+      w_down;  // (ffn, dim) (ffn, dim) (dim, ffn); phi3: gate and up are halves of ffn_up
+  TensorView post_ffn_norm;  // (dim) F32 norm of the FFN output (gemma3); empty when absent
 };
 
 struct Weights {
-  TensorView token_embd;   // (n_vocab, dim)
+  TensorView token_embd;  // (n_vocab, dim)
   std::vector<LayerWeights> layers;
   TensorView output_norm;  // (dim) F32
   TensorView output;       // (n_vocab, dim); token_embd when tied
-  TensorView rope_freqs;   // (n_rot/2) F32 frequency divisors (Llama 3.1 rope scaling); empty when absent
+  TensorView
+      rope_freqs;  // (n_rot/2) F32 frequency divisors (Llama 3.1 rope scaling); empty when absent
   TensorView rope_short, rope_long;  // (n_rot/2) F32 phi3 LongRoPE divisors; empty when absent
 };
 

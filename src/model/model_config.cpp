@@ -63,9 +63,10 @@ Status read_shape(const formats::GgufFile& f, ModelConfig& c) {
   }
   TOK_ASSIGN(double eps, f.get_float(c.arch + ".attention.layer_norm_rms_epsilon"));
   if (!(std::isfinite(eps) && eps >= 0 && eps < 1)) {
-    return make_error("{}: {}.attention.layer_norm_rms_epsilon is {}; expected a small number "
-                      "from 0 up to 1",
-                      f.path(), c.arch, eps);
+    return make_error(
+        "{}: {}.attention.layer_norm_rms_epsilon is {}; expected a small number "
+        "from 0 up to 1",
+        f.path(), c.arch, eps);
   }
   c.eps = static_cast<float>(eps);
   return {};
@@ -77,9 +78,10 @@ Status read_rope(const formats::GgufFile& f, ModelConfig& c) {
   if (f.find(c.arch + ".rope.dimension_count")) {
     TOK_ASSIGN(c.n_rot, hparam(f, c.arch, "rope.dimension_count"));
     if (c.n_rot > c.head_dim || c.n_rot % 2 != 0) {
-      return make_error("{}: {}.rope.dimension_count {} does not fit heads of {} (expected an even "
-                        "number up to that)",
-                        f.path(), c.arch, c.n_rot, c.head_dim);
+      return make_error(
+          "{}: {}.rope.dimension_count {} does not fit heads of {} (expected an even "
+          "number up to that)",
+          f.path(), c.arch, c.n_rot, c.head_dim);
     }
   }
   std::string type = "linear";
@@ -88,9 +90,10 @@ Status read_rope(const formats::GgufFile& f, ModelConfig& c) {
     type = std::string(t);
   }
   if (type != "none" && type != "linear" && type != "longrope") {
-    return make_error("{}: {}.rope.scaling.type '{}' is not supported (tok runs none, linear and "
-                      "longrope)",
-                      f.path(), c.arch, type);
+    return make_error(
+        "{}: {}.rope.scaling.type '{}' is not supported (tok runs none, linear and "
+        "longrope)",
+        f.path(), c.arch, type);
   }
   // As llama.cpp: the factor divides positions, and type none never scales.
   float factor = 1.0f;
@@ -134,7 +137,8 @@ Result<ModelConfig> read_config(const formats::GgufFile& f) {
   TOK_ASSIGN(std::string_view arch, f.get_string("general.architecture"));
   c.arch = std::string(arch);
   bool known = false;
-  for (std::string_view a : {"llama", "smollm3", "qwen2", "qwen3", "gemma3", "phi3"}) known |= a == arch;
+  for (std::string_view a : {"llama", "smollm3", "qwen2", "qwen3", "gemma3", "phi3"})
+    known |= a == arch;
   if (!known) {
     return make_error("{}: architecture '{}' is not supported (tok runs {})", f.path(), c.arch,
                       kArchitectures);

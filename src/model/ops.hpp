@@ -18,7 +18,8 @@ void rope(float* x, std::int64_t head_dim, std::int64_t pos, const float* inv_fr
 // The same rotation with its cos and sin given (head_dim / 2 each, as rope
 // computes them): rope_angles fills them for one position.
 void rope_cs(float* x, std::int64_t head_dim, const float* cos, const float* sin, bool neox);
-void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq, float* cos, float* sin);
+void rope_angles(std::int64_t head_dim, std::int64_t pos, const float* inv_freq, float* cos,
+                 float* sin);
 // a = silu(a) * b   (SwiGLU)
 void swiglu(float* a, const float* b, std::int64_t n);
 // a = gelu(a) * b, GELU in its tanh form (GeGLU: gemma3)

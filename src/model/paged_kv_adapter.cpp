@@ -116,9 +116,7 @@ void PagedKvAdapter::clear() {
   refresh();
 }
 
-std::size_t PagedKvAdapter::bytes() const {
-  return table_.size() * cache_->pool().block_bytes();
-}
+std::size_t PagedKvAdapter::bytes() const { return table_.size() * cache_->pool().block_bytes(); }
 
 PagedKvAdapter PagedKvAdapter::fork() const {
   PagedKvAdapter f(*cache_, cache_->fork(seq_), shape_, text_pos_);

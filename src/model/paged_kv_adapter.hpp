@@ -92,7 +92,8 @@ class PagedKvAdapter final : public KvCache {
   KvShape shape_;
   int text_pos_ = 0;
   std::span<const kv::BlockId> table_;  // cache_->block_table(seq_), refreshed after each change
-  std::vector<const std::uint8_t*> blocks_;  // (table_.size()) data of each block, refreshed with it
+  std::vector<const std::uint8_t*>
+      blocks_;  // (table_.size()) data of each block, refreshed with it
   std::size_t block_tokens_ = 0, row_bytes_ = 0;
   std::size_t value_offset_ = 0;  // bytes from a block's K half to its V half
   int block_shift_ = -1;          // log2(block_tokens_) when a power of two

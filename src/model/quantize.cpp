@@ -24,7 +24,7 @@ std::uint32_t file_type(DType type, bool mixed) {
     case DType::kQ5_0: return 8;
     case DType::kQ5_1: return 9;
     case DType::kQ2_K: return 10;
-    case DType::kQ3_K: return 11;                // Q3_K_S
+    case DType::kQ3_K: return 11;               // Q3_K_S
     case DType::kQ4_K: return mixed ? 15 : 14;  // Q4_K_M, Q4_K_S
     case DType::kQ5_K: return mixed ? 17 : 16;  // Q5_K_M, Q5_K_S
     case DType::kQ6_K: return 18;
@@ -66,14 +66,17 @@ Status check_finite(const std::string& in, const std::string& tensor, std::int64
                     const std::vector<float>& row) {
   auto bad = std::find_if(row.begin(), row.end(), [](float v) { return !std::isfinite(v); });
   if (bad == row.end()) return {};
-  return make_error("{}: weights {} hold {} (row {}, value {} of {}): they cannot be quantized", in, tensor,
-                    std::isnan(*bad) ? "NaN" : "an infinity", r, bad - row.begin(), row.size());
+  return make_error("{}: weights {} hold {} (row {}, value {} of {}): they cannot be quantized", in,
+                    tensor, std::isnan(*bad) ? "NaN" : "an infinity", r, bad - row.begin(),
+                    row.size());
 }
 
 }  // namespace
 
 DType fallback_type(DType type, std::int64_t cols) {
-  auto whole_blocks = [cols](DType t) { return cols % static_cast<std::int64_t>(ggml::traits(t).block_size) == 0; };
+  auto whole_blocks = [cols](DType t) {
+    return cols % static_cast<std::int64_t>(ggml::traits(t).block_size) == 0;
+  };
   if (whole_blocks(type)) return type;
   DType next = DType::kF16;
   switch (type) {
@@ -115,9 +118,10 @@ Result<QuantizeReport> quantize_file(const std::string& in, const std::string& o
     const ggml::TypeTraits& to = ggml::traits(want);
     bool convert = t.dims.size() == 2 && ggml::is_computable(t.type) && t.type != want;
     if (convert && ggml::traits(t.type).is_quantized && !options.allow_requantize) {
-      return make_error("{}: tensor {} is already {}: quantizing it again adds a second rounding error to "
-                        "the first; quantize the f32, f16 or bf16 original, or pass --allow-requantize",
-                        in, t.name, ggml::type_name(t.type));
+      return make_error(
+          "{}: tensor {} is already {}: quantizing it again adds a second rounding error to "
+          "the first; quantize the f32, f16 or bf16 original, or pass --allow-requantize",
+          in, t.name, ggml::type_name(t.type));
     }
     if (convert && want != asked) rep.fallbacks.push_back({t.name, cols, asked, want});
     if (!convert) {
@@ -126,7 +130,8 @@ Result<QuantizeReport> quantize_file(const std::string& in, const std::string& o
       ++rep.kept;
       continue;
     }
-    TensorView v{t.type, static_cast<std::int64_t>(t.dims[1]), static_cast<std::int64_t>(t.dims[0]), t.data};
+    TensorView v{t.type, static_cast<std::int64_t>(t.dims[1]), static_cast<std::int64_t>(t.dims[0]),
+                 t.data};
     TensorView o{want, v.rows, v.cols, nullptr};
     std::string data(o.bytes(), '\0');
     row.resize(static_cast<std::size_t>(v.cols));

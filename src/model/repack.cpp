@@ -14,9 +14,7 @@ namespace {
 
 constexpr std::size_t kNibbleBytes = ggml::kQK / 2;  // 16 per block
 
-std::int64_t units_per_row(const TensorView& w) {
-  return w.cols / (ggml::kQK * kQ4x4UnitBlocks);
-}
+std::int64_t units_per_row(const TensorView& w) { return w.cols / (ggml::kQK * kQ4x4UnitBlocks); }
 
 }  // namespace
 
@@ -28,7 +26,8 @@ bool q4_0x4_repackable(const TensorView& w) {
 TensorView repack_q4_0x4(const TensorView& w, void* data) {
   const std::int64_t units = units_per_row(w);
   const std::size_t row_bytes = w.row_bytes(), group_bytes = kQ4x4Rows * row_bytes;
-  std::vector<ggml::BlockQ4_0> rows(static_cast<std::size_t>(kQ4x4Rows * w.cols / ggml::kQK));  // (4, cols / 32)
+  std::vector<ggml::BlockQ4_0> rows(
+      static_cast<std::size_t>(kQ4x4Rows * w.cols / ggml::kQK));  // (4, cols / 32)
   auto* base = static_cast<std::uint8_t*>(data);
   for (std::int64_t g = 0; g < w.rows / kQ4x4Rows; ++g) {
     std::uint8_t* group = base + static_cast<std::size_t>(g) * group_bytes;
@@ -37,7 +36,8 @@ TensorView repack_q4_0x4(const TensorView& w, void* data) {
       std::uint8_t* unit = group + static_cast<std::size_t>(u) * kQ4x4UnitBytes;
       for (std::int64_t m = 0; m < kQ4x4Rows; ++m) {
         for (std::int64_t k = 0; k < kQ4x4UnitBlocks; ++k) {
-          const ggml::BlockQ4_0& b = rows[static_cast<std::size_t>(m * (w.cols / ggml::kQK) + u * kQ4x4UnitBlocks + k)];
+          const ggml::BlockQ4_0& b =
+              rows[static_cast<std::size_t>(m * (w.cols / ggml::kQK) + u * kQ4x4UnitBlocks + k)];
           std::memcpy(unit + 64 * m + kNibbleBytes * k, b.qs, kNibbleBytes);
           std::memcpy(unit + 256 + 2 * (kQ4x4Rows * k + m), &b.d, 2);
         }
@@ -83,7 +83,8 @@ namespace {
 template <class Copy>
 void q4_k_places(std::int64_t i, Copy copy) {
   for (int q = 0; q < 32; ++q) copy(offsetof(ggml::BlockQ4_K, qs) + 4 * q, 64 * q + 4 * i, 4);
-  for (int k = 0; k < 3; ++k) copy(offsetof(ggml::BlockQ4_K, scales) + 4 * k, kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
+  for (int k = 0; k < 3; ++k)
+    copy(offsetof(ggml::BlockQ4_K, scales) + 4 * k, kQ4Kx16ScalesAt + 64 * k + 4 * i, 4);
   copy(offsetof(ggml::BlockQ4_K, d), kQ4Kx16DAt + 4 * i, 2);
   copy(offsetof(ggml::BlockQ4_K, dmin), kQ4Kx16DAt + 4 * i + 2, 2);
 }
@@ -91,8 +92,10 @@ void q4_k_places(std::int64_t i, Copy copy) {
 template <class Copy>
 void q6_k_places(std::int64_t i, Copy copy) {
   for (int q = 0; q < 32; ++q) copy(offsetof(ggml::BlockQ6_K, ql) + 4 * q, 64 * q + 4 * i, 4);
-  for (int q = 0; q < 16; ++q) copy(offsetof(ggml::BlockQ6_K, qh) + 4 * q, kQ6Kx16QhAt + 64 * q + 4 * i, 4);
-  for (int k = 0; k < 4; ++k) copy(offsetof(ggml::BlockQ6_K, scales) + 4 * k, kQ6Kx16ScalesAt + 64 * k + 4 * i, 4);
+  for (int q = 0; q < 16; ++q)
+    copy(offsetof(ggml::BlockQ6_K, qh) + 4 * q, kQ6Kx16QhAt + 64 * q + 4 * i, 4);
+  for (int k = 0; k < 4; ++k)
+    copy(offsetof(ggml::BlockQ6_K, scales) + 4 * k, kQ6Kx16ScalesAt + 64 * k + 4 * i, 4);
   copy(offsetof(ggml::BlockQ6_K, d), kQ6Kx16DAt + 2 * i, 2);
 }
 
@@ -112,8 +115,11 @@ void repack_x16(const TensorView& w, void* data, Places places) {
     for (std::int64_t s = 0; s < nb; ++s) {
       std::uint8_t* unit = group + static_cast<std::size_t>(s) * kUnit;
       for (std::int64_t i = 0; i < 16; ++i) {
-        const auto* b = reinterpret_cast<const std::uint8_t*>(&rows[static_cast<std::size_t>(i * nb + s)]);
-        places(i, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(unit + to, b + from, n); });
+        const auto* b =
+            reinterpret_cast<const std::uint8_t*>(&rows[static_cast<std::size_t>(i * nb + s)]);
+        places(i, [&](std::size_t from, std::size_t to, std::size_t n) {
+          std::memcpy(unit + to, b + from, n);
+        });
       }
     }
   }
@@ -122,17 +128,21 @@ void repack_x16(const TensorView& w, void* data, Places places) {
 // Row r of a view repack_x16 rearranged (grouped: its rows in whole groups)
 // as plain blocks.
 template <class Block, class Places>
-void unpack_row_x16(const TensorView& w, std::int64_t grouped, std::int64_t r, Block* out, Places places) {
+void unpack_row_x16(const TensorView& w, std::int64_t grouped, std::int64_t r, Block* out,
+                    Places places) {
   if (r >= grouped) {
     std::memcpy(out, w.row(r), w.row_bytes());
     return;
   }
   constexpr std::size_t kUnit = 16 * sizeof(Block);
-  const auto* group = static_cast<const std::uint8_t*>(w.data) + static_cast<std::size_t>(r / 16) * 16 * w.row_bytes();
+  const auto* group = static_cast<const std::uint8_t*>(w.data) +
+                      static_cast<std::size_t>(r / 16) * 16 * w.row_bytes();
   for (std::int64_t s = 0; s < w.cols / ggml::kQKK; ++s) {
     const std::uint8_t* unit = group + static_cast<std::size_t>(s) * kUnit;
     auto* b = reinterpret_cast<std::uint8_t*>(&out[s]);
-    places(r % 16, [&](std::size_t from, std::size_t to, std::size_t n) { std::memcpy(b + from, unit + to, n); });
+    places(r % 16, [&](std::size_t from, std::size_t to, std::size_t n) {
+      std::memcpy(b + from, unit + to, n);
+    });
   }
 }
 
@@ -147,7 +157,8 @@ TensorView repack_q4_kx16(const TensorView& w, void* data) {
 }
 
 void unpack_row_q4_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ4_K* out) {
-  unpack_row_x16(w, q4_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
+  unpack_row_x16(w, q4_kx16_grouped_rows(w), r, out,
+                 [](std::int64_t i, auto copy) { q4_k_places(i, copy); });
 }
 
 TensorView repack_q6_kx16(const TensorView& w, void* data) {
@@ -159,7 +170,8 @@ TensorView repack_q6_kx16(const TensorView& w, void* data) {
 }
 
 void unpack_row_q6_kx16(const TensorView& w, std::int64_t r, ggml::BlockQ6_K* out) {
-  unpack_row_x16(w, q6_kx16_grouped_rows(w), r, out, [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
+  unpack_row_x16(w, q6_kx16_grouped_rows(w), r, out,
+                 [](std::int64_t i, auto copy) { q6_k_places(i, copy); });
 }
 
 void repack_weights(Weights& w) {

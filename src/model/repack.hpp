@@ -32,7 +32,8 @@ namespace tok::model {
 
 inline constexpr std::int64_t kQ4x4Rows = 4;        // rows per group
 inline constexpr std::int64_t kQ4x4UnitBlocks = 4;  // blocks per row per unit
-inline constexpr std::size_t kQ4x4UnitBytes = kQ4x4Rows * kQ4x4UnitBlocks * sizeof(ggml::BlockQ4_0);  // 288
+inline constexpr std::size_t kQ4x4UnitBytes =
+    kQ4x4Rows * kQ4x4UnitBlocks * sizeof(ggml::BlockQ4_0);  // 288
 
 // Can this view be repacked: Q4_0, whole units per row, at least one group.
 bool q4_0x4_repackable(const TensorView& w);

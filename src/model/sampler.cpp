@@ -18,24 +18,31 @@ double Sampler::uniform() {
 
 bpe::TokenId Sampler::sample(std::span<const float> logits, std::span<const bpe::TokenId> history) {
   cand_.resize(logits.size());
-  for (std::size_t i = 0; i < logits.size(); ++i) cand_[i] = {logits[i], static_cast<bpe::TokenId>(i)};
+  for (std::size_t i = 0; i < logits.size(); ++i)
+    cand_[i] = {logits[i], static_cast<bpe::TokenId>(i)};
   if (p_.repeat_penalty != 1.0f && p_.repeat_last_n > 0) {
     std::size_t from = history.size() > static_cast<std::size_t>(p_.repeat_last_n)
-                           ? history.size() - static_cast<std::size_t>(p_.repeat_last_n) : 0;
-    std::unordered_set<bpe::TokenId> seen(history.begin() + static_cast<std::ptrdiff_t>(from), history.end());
+                           ? history.size() - static_cast<std::size_t>(p_.repeat_last_n)
+                           : 0;
+    std::unordered_set<bpe::TokenId> seen(history.begin() + static_cast<std::ptrdiff_t>(from),
+                                          history.end());
     for (bpe::TokenId id : seen) {
       if (id >= cand_.size()) continue;
       float& l = cand_[id].first;
       l = l > 0 ? l / p_.repeat_penalty : l * p_.repeat_penalty;
     }
   }
-  auto by_value = [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
+  auto by_value = [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  };
   if (p_.greedy || p_.temperature <= 0) {
     return std::min_element(cand_.begin(), cand_.end(), by_value)->second;
   }
   std::size_t k = cand_.size();
-  if (p_.top_k > 0 && static_cast<std::size_t>(p_.top_k) < k) k = static_cast<std::size_t>(p_.top_k);
-  std::partial_sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(k), cand_.end(), by_value);
+  if (p_.top_k > 0 && static_cast<std::size_t>(p_.top_k) < k)
+    k = static_cast<std::size_t>(p_.top_k);
+  std::partial_sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(k), cand_.end(),
+                    by_value);
   cand_.resize(k);
   float max = cand_[0].first;
   double sum = 0;
@@ -77,10 +84,13 @@ std::vector<std::pair<bpe::TokenId, float>> top_logprobs(std::span<const float> 
   float max;
   double lse = log_sum_exp(logits, max);
   std::vector<std::pair<bpe::TokenId, float>> out;
-  for (std::size_t i = 0; i < logits.size(); ++i) out.emplace_back(static_cast<bpe::TokenId>(i), logits[i]);
+  for (std::size_t i = 0; i < logits.size(); ++i)
+    out.emplace_back(static_cast<bpe::TokenId>(i), logits[i]);
   std::size_t n = std::min(out.size(), static_cast<std::size_t>(std::max(0, k)));
   std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n), out.end(),
-                    [](const auto& a, const auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
+                    [](const auto& a, const auto& b) {
+                      return a.second > b.second || (a.second == b.second && a.first < b.first);
+                    });
   out.resize(n);
   for (auto& [id, l] : out) l = static_cast<float>(l - max - lse);
   return out;

@@ -14,13 +14,13 @@
 namespace tok::model {
 
 struct SamplerParams {
-  bool greedy = false;         // argmax (also when temperature <= 0)
+  bool greedy = false;  // argmax (also when temperature <= 0)
   float temperature = 0.8f;
-  int top_k = 40;              // 0: all tokens
-  float top_p = 0.95f;         // 1: off
-  float min_p = 0.05f;         // 0: off; relative to the most likely token
-  float repeat_penalty = 1.0f; // 1: off; divides positive logits of recent tokens
-  int repeat_last_n = 64;      // how many recent tokens the penalty looks at
+  int top_k = 40;               // 0: all tokens
+  float top_p = 0.95f;          // 1: off
+  float min_p = 0.05f;          // 0: off; relative to the most likely token
+  float repeat_penalty = 1.0f;  // 1: off; divides positive logits of recent tokens
+  int repeat_last_n = 64;       // how many recent tokens the penalty looks at
   std::uint64_t seed = 0;
 };
 

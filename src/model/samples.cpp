@@ -39,8 +39,8 @@ Result<MultiRun> generate_samples(const Model& model, ThreadPool& pool, kv::Page
   for (std::size_t i = 0; i < n; ++i) {
     SamplerParams p = o.sampling;
     p.seed += i;
-    dec.push_back(std::make_unique<Decoding>(model.tokenizer(), prompt, o.max_tokens, o.ctx,
-                                             o.stops, p));
+    dec.push_back(
+        std::make_unique<Decoding>(model.tokenizer(), prompt, o.max_tokens, o.ctx, o.stops, p));
   }
   std::vector<std::optional<PagedKvAdapter>> caches(n);
   std::vector<float> first;  // (n_vocab) logits after the shared prompt

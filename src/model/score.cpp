@@ -49,7 +49,8 @@ Status score_stream(std::span<const bpe::TokenId> ids, std::optional<bpe::TokenI
     TOK_ASSIGN(std::span<const float> logits, seq.eval(piece, true));
     for (std::size_t t = 0; t < piece.size(); ++t) {
       if (t == 0 && prev.empty()) continue;  // the first token is context only
-      std::span<const float> row = t == 0 ? std::span<const float>(prev) : logits.subspan((t - 1) * nv, nv);
+      std::span<const float> row =
+          t == 0 ? std::span<const float>(prev) : logits.subspan((t - 1) * nv, nv);
       st.nll_sum -= logprob_of(row, piece[t]);
       ++st.tokens;
     }

@@ -30,7 +30,7 @@ struct ScoreStats {
   bool streamed = false;    // one cache under a bounded policy
   double nll_sum = 0;       // natural log
   double seconds = 0;
-  kv::KvStats kv;           // the cache at the end (the last window), before it is freed
+  kv::KvStats kv;  // the cache at the end (the last window), before it is freed
   double mean_nll() const { return tokens ? nll_sum / static_cast<double>(tokens) : 0; }
 };
 

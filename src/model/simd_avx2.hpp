@@ -35,7 +35,9 @@ inline __m256i nibbles(const std::uint8_t* p) {
 }
 
 // 16 bytes of Q4_0 nibbles -> 32 signed bytes in [-8, 7].
-inline __m256i q4_0_values(const std::uint8_t* p) { return _mm256_sub_epi8(nibbles(p), _mm256_set1_epi8(8)); }
+inline __m256i q4_0_values(const std::uint8_t* p) {
+  return _mm256_sub_epi8(nibbles(p), _mm256_set1_epi8(8));
+}
 
 // Sum of 32 int8 products as 8 floats, given the weights w, |w| and the
 // activations x: maddubs wants one unsigned operand, so it multiplies |w| by

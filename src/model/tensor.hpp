@@ -36,9 +36,7 @@ struct TensorView {
   bool q6_kx16 = false;
 
   bool empty() const { return data == nullptr; }
-  std::size_t row_bytes() const {
-    return ggml::row_bytes(type, cols);
-  }
+  std::size_t row_bytes() const { return ggml::row_bytes(type, cols); }
   const std::uint8_t* row(std::int64_t r) const {
     return static_cast<const std::uint8_t*>(data) + static_cast<std::size_t>(r) * row_bytes();
   }

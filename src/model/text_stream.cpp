@@ -27,7 +27,8 @@ std::string TextStream::push(std::string_view bytes) {
   // Keep the longest tail that is a proper prefix of some stop string.
   for (const auto& s : stops_) {
     for (std::size_t len = std::min(s.size() - 1, pending_.size()); len > 0; --len) {
-      if (std::string_view(pending_).substr(pending_.size() - len) == std::string_view(s).substr(0, len)) {
+      if (std::string_view(pending_).substr(pending_.size() - len) ==
+          std::string_view(s).substr(0, len)) {
         safe = std::min(safe, pending_.size() - len);
         break;
       }

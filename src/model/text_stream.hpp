@@ -27,7 +27,7 @@ class TextStream {
 
  private:
   std::vector<std::string> stops_;
-  std::string pending_;   // bytes not yet released
+  std::string pending_;  // bytes not yet released
   std::string released_;
   bool stopped_ = false;
 };

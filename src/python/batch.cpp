@@ -240,13 +240,11 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
     const TextFailure& f = *failed.failure;
     std::size_t i = failed.index.load();
     switch (f.kind) {
-      case TextFailure::Kind::kSurrogate:
-        texts.raise_unicode_error(i);
+      case TextFailure::Kind::kSurrogate: texts.raise_unicode_error(i);
       case TextFailure::Kind::kSpecial:
         if (raise_special) raise_special(f.special);
         raise_error("text " + std::to_string(i) + " holds a disallowed special token");
-      case TextFailure::Kind::kError:
-        raise_error(f.message);
+      case TextFailure::Kind::kError: raise_error(f.message);
     }
   }
   if (!lists) return py::none();

@@ -94,9 +94,7 @@ T or_raise(Result<T> r) {
   return std::move(r).value();
 }
 
-py::bytes to_bytes(std::string_view s) {
-  return py::bytes(s.data(), s.size());
-}
+py::bytes to_bytes(std::string_view s) { return py::bytes(s.data(), s.size()); }
 
 // The bytes of an id, ordinary tokens first: Tokenizer::token_bytes scans
 // the specials first, which o200k_harmony has 1,088 of.

@@ -28,9 +28,7 @@ SpecialMode special_mode(const std::string& special) {
   throw py::value_error("special must be 'text', 'allow' or 'error', not '" + special + "'");
 }
 
-unsigned thread_count(unsigned threads) {
-  return threads ? threads : available_cpus();
-}
+unsigned thread_count(unsigned threads) { return threads ? threads : available_cpus(); }
 
 NativeTokenizer NativeTokenizer::load(const std::string& spec, std::optional<std::string> pattern) {
   formats::LoadOptions options;

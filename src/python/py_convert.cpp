@@ -110,16 +110,11 @@ py::object to_python(const nlohmann::ordered_json& j) {
       for (std::size_t i = 0; i < j.size(); ++i) l[i] = to_python(j[i]);
       return l;
     }
-    case Type::string:
-      return utf8_or_replaced(j.get_ref<const std::string&>());
-    case Type::boolean:
-      return py::bool_(j.get<bool>());
-    case Type::number_integer:
-      return py::int_(j.get<std::int64_t>());
-    case Type::number_unsigned:
-      return py::int_(j.get<std::uint64_t>());
-    case Type::number_float:
-      return py::float_(j.get<double>());
+    case Type::string: return utf8_or_replaced(j.get_ref<const std::string&>());
+    case Type::boolean: return py::bool_(j.get<bool>());
+    case Type::number_integer: return py::int_(j.get<std::int64_t>());
+    case Type::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case Type::number_float: return py::float_(j.get<double>());
     default:  // null, and the binary and discarded values JSON text never holds
       return py::none();
   }

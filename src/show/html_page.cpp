@@ -91,13 +91,15 @@ void append_view(std::string& out, const PageView& v) {
   out += fmt::format("<section><h2>{} &middot; {} tokens</h2>\n", text::escape_markup(t.encoding),
                      t.spans.size());
   if (v.shown < t.spans.size()) {
-    std::size_t shown_bytes = v.shown ? t.spans[v.shown - 1].offset + t.spans[v.shown - 1].length : 0;
+    std::size_t shown_bytes =
+        v.shown ? t.spans[v.shown - 1].offset + t.spans[v.shown - 1].length : 0;
     out += fmt::format(
         "<p class=\"note\">Showing the first {} of {} tokens ({} of {} bytes); {} bytes are left "
         "out. The summary covers the whole input.</p>\n",
         v.shown, t.spans.size(), shown_bytes, t.text.size(), t.text.size() - shown_bytes);
   }
-  out += fmt::format("<div class=\"tokens\" data-encoding=\"{}\">", text::escape_markup(t.encoding));
+  out +=
+      fmt::format("<div class=\"tokens\" data-encoding=\"{}\">", text::escape_markup(t.encoding));
   for (std::size_t k = 0; k < v.shown; ++k) append_token(out, t, k);
   out += "</div></section>\n";
 }
@@ -107,7 +109,8 @@ void append_summary(std::string& out, const std::vector<SummarySection>& section
     out += fmt::format("<h2>{}</h2>\n<table class=\"summary\">\n", text::escape_markup(s.title));
     for (const auto& r : s.rows) {
       out += fmt::format("<tr><td>{}</td><td class=\"v\">{}</td><td class=\"n\">{}</td></tr>\n",
-                         text::escape_markup(r.label), text::escape_markup(r.value), text::escape_markup(r.note));
+                         text::escape_markup(r.label), text::escape_markup(r.value),
+                         text::escape_markup(r.note));
     }
     out += "</table>\n";
     if (!s.sentence.empty()) out += fmt::format("<p>{}</p>\n", text::escape_markup(s.sentence));
@@ -116,14 +119,15 @@ void append_summary(std::string& out, const std::vector<SummarySection>& section
 
 }  // namespace
 
-
 std::string render_page(const PageInput& in) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n";
+  out +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n";
   out += fmt::format("<title>tok show: {}</title>\n<style>{}</style></head>\n<body>\n",
                      text::escape_markup(in.source), kStyle);
-  out += fmt::format("<h1>tok show</h1>\n<p class=\"meta\">{}</p>\n", text::escape_markup(in.source));
+  out +=
+      fmt::format("<h1>tok show</h1>\n<p class=\"meta\">{}</p>\n", text::escape_markup(in.source));
   out += "<div id=\"info\">Hover a token to see its id, bytes and offset.</div>\n";
   out += in.views.size() > 1 ? "<div class=\"cols\">\n" : "<div>\n";
   for (const PageView& v : in.views) append_view(out, v);

@@ -27,18 +27,18 @@ struct ModelFigures {
   std::string model;
   std::string encoding;
   std::uint64_t tokens = 0;
-  bool estimate = false;                   // the model's tokenizer is not public
-  std::optional<double> input_usd;         // absent when the catalog has no price
+  bool estimate = false;            // the model's tokenizer is not public
+  std::optional<double> input_usd;  // absent when the catalog has no price
   std::optional<double> usd_per_mtok;
-  std::uint64_t context_window = 0;        // tokens; 0 = unknown
-  double window_share = 0;                 // tokens / context window
+  std::uint64_t context_window = 0;  // tokens; 0 = unknown
+  double window_share = 0;           // tokens / context window
   // KV cache and attention: only for models whose KV shape is public.
-  std::optional<std::uint64_t> kv_f16;     // bytes at this length, paged
+  std::optional<std::uint64_t> kv_f16;  // bytes at this length, paged
   std::optional<std::uint64_t> kv_q8;
   std::uint64_t kv_block_tokens = 16;
-  std::uint64_t kv_paged_tokens = 0;       // tokens rounded up to whole blocks
-  std::optional<double> attention_flops;   // one full forward pass over the text
-  std::optional<double> flops_at_double;   // the same at twice the length
+  std::uint64_t kv_paged_tokens = 0;      // tokens rounded up to whole blocks
+  std::optional<double> attention_flops;  // one full forward pass over the text
+  std::optional<double> flops_at_double;  // the same at twice the length
   std::optional<std::uint64_t> kv_f16_at_double;
 };
 

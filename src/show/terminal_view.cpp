@@ -44,8 +44,7 @@ std::string_view glyph_color(Palette p, GlyphKind kind) {
 }
 
 std::string subscript(bpe::TokenId id) {
-  static constexpr std::string_view kDigits[] = {"₀", "₁", "₂", "₃", "₄",
-                                                 "₅", "₆", "₇", "₈", "₉"};
+  static constexpr std::string_view kDigits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
   std::string out;
   for (char c : std::to_string(id)) out += kDigits[c - '0'];
   return out;
@@ -57,7 +56,8 @@ std::string subscript(bpe::TokenId id) {
 std::size_t paint(std::string& out, const Piece& piece, const TerminalOptions& o,
                   bool break_lines) {
   std::size_t width = 0;
-  std::string style = o.palette == Palette::kNone ? "" : token_style(o.palette, piece.index, piece.special);
+  std::string style =
+      o.palette == Palette::kNone ? "" : token_style(o.palette, piece.index, piece.special);
   out += style;
   for (const Glyph& g : visible_glyphs(piece.bytes)) {
     std::string_view color = o.palette == Palette::kNone ? "" : glyph_color(o.palette, g.kind);
@@ -99,9 +99,8 @@ struct Row {
 };
 
 // Draws the pieces of t inside [begin, end) (span k covers begin), advancing k.
-std::size_t paint_range(std::string& out, const Tokenization& t, std::size_t& k,
-                        std::size_t begin, std::size_t end, bool row_start,
-                        const TerminalOptions& o) {
+std::size_t paint_range(std::string& out, const Tokenization& t, std::size_t& k, std::size_t begin,
+                        std::size_t end, bool row_start, const TerminalOptions& o) {
   std::size_t width = 0;
   std::size_t pos = begin;
   while (pos < end) {

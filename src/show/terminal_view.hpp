@@ -30,8 +30,8 @@ enum class Palette {
 
 struct TerminalOptions {
   Palette palette = Palette::kNone;
-  bool ids = false;        // draw each token's id after it, as subscript digits
-  std::size_t width = 0;   // wrap aligned rows at this many columns; 0 = never
+  bool ids = false;       // draw each token's id after it, as subscript digits
+  std::size_t width = 0;  // wrap aligned rows at this many columns; 0 = never
 };
 
 // The first `count` spans of t, drawn as one stream with real line breaks.

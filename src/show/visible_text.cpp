@@ -94,7 +94,8 @@ std::vector<Glyph> visible_glyphs(std::string_view bytes) {
       continue;
     }
     // Ordinary characters join the preceding text glyph.
-    if (out.empty() || out.back().kind != GlyphKind::kText) out.push_back({GlyphKind::kText, {}, 0});
+    if (out.empty() || out.back().kind != GlyphKind::kText)
+      out.push_back({GlyphKind::kText, {}, 0});
     out.back().text.append(ch);
     out.back().width += char_width(cp);
   }

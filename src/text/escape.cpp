@@ -57,7 +57,8 @@ std::string escape_terminal(std::string_view bytes, TerminalEscape options) {
     std::string_view ch = bytes.substr(i, len);
     i += len;
     // C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F.
-    if (len == 2 && static_cast<unsigned char>(ch[0]) == 0xC2 && static_cast<unsigned char>(ch[1]) < 0xA0) {
+    if (len == 2 && static_cast<unsigned char>(ch[0]) == 0xC2 &&
+        static_cast<unsigned char>(ch[1]) < 0xA0) {
       hex(ch);
       continue;
     }
@@ -86,7 +87,8 @@ std::string escape_terminal(std::string_view bytes, TerminalEscape options) {
 std::string escape_json_controls(std::string json) {
   auto is_c1 = [&](std::size_t i) {
     return static_cast<unsigned char>(json[i]) == 0xC2 && i + 1 < json.size() &&
-           static_cast<unsigned char>(json[i + 1]) < 0xA0 && static_cast<unsigned char>(json[i + 1]) >= 0x80;
+           static_cast<unsigned char>(json[i + 1]) < 0xA0 &&
+           static_cast<unsigned char>(json[i + 1]) >= 0x80;
   };
   std::size_t i = 0;
   while (i < json.size() && json[i] != 0x7f && !is_c1(i)) ++i;
@@ -119,7 +121,8 @@ Result<std::string> unescape_c(std::string_view s) {
       out += s[i];
       continue;
     }
-    if (++i == s.size()) return make_error("a backslash ends the string (write \\\\ for one backslash)");
+    if (++i == s.size())
+      return make_error("a backslash ends the string (write \\\\ for one backslash)");
     switch (s[i]) {
       case 'n': out += '\n'; break;
       case 'r': out += '\r'; break;

@@ -113,8 +113,8 @@ bool in_normalization_tables(char32_t c) {
   if (c < 0x378) return true;  // Latin, IPA, combining marks, Greek: all assigned by 1.1
   const NormalizationRange* b = kNormalizationChars;
   const NormalizationRange* e = kNormalizationChars + kNormalizationCharRanges;
-  const NormalizationRange* r =
-      std::upper_bound(b, e, c, [](char32_t x, const NormalizationRange& k) { return x < k.first; });
+  const NormalizationRange* r = std::upper_bound(
+      b, e, c, [](char32_t x, const NormalizationRange& k) { return x < k.first; });
   return r != b && c <= (r - 1)->last;
 }
 

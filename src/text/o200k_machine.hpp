@@ -30,35 +30,35 @@ using piece_machine::Tables;
 
 // Letters by case and by their place in a contraction.
 enum Class : std::uint8_t {
-  kU,     // a capital not named below
-  kUs,    // S, D, M, T
-  kUl,    // L
-  kUvr,   // V, R
-  kUe,    // E
-  kW,     // a small letter not named below
-  kWs,    // s, d, m, t
-  kWl,    // l
-  kWvr,   // v, r
-  kWe,    // e
-  kD,     // a digit
-  kSp,    // ' '
-  kTab,   // \t, \v, \f
-  kNl,    // \r, \n
-  kAp,    // '
-  kSl,    // /
-  kO,     // any other ASCII byte
-  kX,     // a byte >= 0x80
+  kU,    // a capital not named below
+  kUs,   // S, D, M, T
+  kUl,   // L
+  kUvr,  // V, R
+  kUe,   // E
+  kW,    // a small letter not named below
+  kWs,   // s, d, m, t
+  kWl,   // l
+  kWvr,  // v, r
+  kWe,   // e
+  kD,    // a digit
+  kSp,   // ' '
+  kTab,  // \t, \v, \f
+  kNl,   // \r, \n
+  kAp,   // '
+  kSl,   // /
+  kO,    // any other ASCII byte
+  kX,    // a byte >= 0x80
   kClasses
 };
 static_assert(kClasses <= piece_machine::kMaxClasses);
 
 inline constexpr std::uint8_t kS0 = 0;
-inline constexpr std::uint8_t kWU = 1;   // in the capitals
-inline constexpr std::uint8_t kWL = 2;   // in the small letters
+inline constexpr std::uint8_t kWU = 1;  // in the capitals
+inline constexpr std::uint8_t kWL = 2;  // in the small letters
 inline constexpr std::uint8_t kP1 = 3;
 inline constexpr std::uint8_t kPt = 4;
 inline constexpr std::uint8_t kPo = 5;
-inline constexpr std::uint8_t kWA = 6;   // a word, then an apostrophe
+inline constexpr std::uint8_t kWA = 6;  // a word, then an apostrophe
 inline constexpr std::uint8_t kWAl = 7;
 inline constexpr std::uint8_t kWAvr = 8;
 inline constexpr std::uint8_t kDone = 9;

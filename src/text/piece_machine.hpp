@@ -185,10 +185,11 @@ struct Ssse3Step {
 
 // Flattened: run() and each step are inlined here, where SSSE3 is allowed.
 template <class Piece>
-__attribute__((target("ssse3"), flatten)) std::size_t scan_ssse3(const Tables& t, const unsigned char* s,
-                                                        std::size_t n, std::size_t pos,
-                                                        std::size_t* ends, std::size_t max,
-                                                        Piece piece) {
+__attribute__((target("ssse3"), flatten)) std::size_t scan_ssse3(const Tables& t,
+                                                                 const unsigned char* s,
+                                                                 std::size_t n, std::size_t pos,
+                                                                 std::size_t* ends, std::size_t max,
+                                                                 Piece piece) {
   Ssse3Step<Piece> step{t, piece};
   return run(t, s, n, pos, ends, max, step);
 }

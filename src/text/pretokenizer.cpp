@@ -18,8 +18,8 @@ struct NamedPattern {
   Scanner scanner;
   int max_digits;
   bool ws_run_to_end;
-  std::string_view pattern;                  // what pattern() returns
-  std::array<std::string_view, 2> sources;   // other spellings with the same splits
+  std::string_view pattern;                 // what pattern() returns
+  std::array<std::string_view, 2> sources;  // other spellings with the same splits
   std::array<std::string_view, 5> aliases;
 };
 
@@ -33,23 +33,38 @@ struct NamedPattern {
 // tokenizer.json carries exactly that string). cl100k's vocabulary has no
 // token that joins a newline to following spaces, so token ids agree anyway.
 constexpr NamedPattern kNamed[] = {
-    {"gpt2", Scanner::kGpt2, 0, false,
+    {"gpt2",
+     Scanner::kGpt2,
+     0,
+     false,
      R"('(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s)",
      {R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)"},
      {"r50k", "r50k_base", "p50k", "p50k_base", "p50k_edit"}},
-    {"cl100k", Scanner::kCl100k, 3, true,
+    {"cl100k",
+     Scanner::kCl100k,
+     3,
+     true,
      R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)",
      {},
      {"cl100k_base"}},
-    {"o200k", Scanner::kO200k, 3, false,
+    {"o200k",
+     Scanner::kO200k,
+     3,
+     false,
      R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
      {},
      {"o200k_base", "o200k_harmony"}},
-    {"llama3", Scanner::kCl100k, 3, false,
+    {"llama3",
+     Scanner::kCl100k,
+     3,
+     false,
      R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
      {R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+)"},
      {"cl100k_legacy"}},
-    {"qwen2", Scanner::kCl100k, 1, false,
+    {"qwen2",
+     Scanner::kCl100k,
+     1,
+     false,
      R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
      {},
      {}},
@@ -105,14 +120,10 @@ Result<PreTokenizer> PreTokenizer::from_regex(std::string_view pattern) {
 std::size_t PreTokenizer::next_ends(std::string_view text, std::size_t pos, std::size_t* ends,
                                     std::size_t max) const {
   switch (scanner_) {
-    case Scanner::kGpt2:
-      return scan_gpt2(text, pos, ends, max);
-    case Scanner::kCl100k:
-      return scan_cl100k(text, pos, ends, max, max_digits_, ws_run_to_end_);
-    case Scanner::kO200k:
-      return scan_o200k(text, pos, ends, max);
-    case Scanner::kRegex:
-      break;
+    case Scanner::kGpt2: return scan_gpt2(text, pos, ends, max);
+    case Scanner::kCl100k: return scan_cl100k(text, pos, ends, max, max_digits_, ws_run_to_end_);
+    case Scanner::kO200k: return scan_o200k(text, pos, ends, max);
+    case Scanner::kRegex: break;
   }
   TOK_ASSERT(!"next_ends called for a regex pre-tokenizer");
   return 0;
@@ -162,7 +173,7 @@ std::size_t PreTokenizer::safe_boundary(std::string_view text, std::size_t from,
   std::size_t last = limit >= text.size() - std::min(from, text.size())
                          ? text.size()
                          : from + limit;  // candidates p <= last, p < size
-  std::size_t i = from < 1 ? 1 : from;   // index of a '\n': p - 1 or p
+  std::size_t i = from < 1 ? 1 : from;    // index of a '\n': p - 1 or p
   while (i + 1 < text.size() && i + 1 <= last) {
     const void* hit = std::memchr(text.data() + i, '\n', std::min(last, text.size() - 1) - i);
     if (hit == nullptr) break;

@@ -98,9 +98,12 @@ std::size_t rewrite_property(std::string_view pattern, std::size_t i, bool in_cl
 // any other escape letter.
 std::optional<RangeSet> shorthand_set(char e) {
   switch (e) {
-    case 's': case 'S': return white_space_set();
-    case 'd': case 'D': return digit_set();
-    case 'w': case 'W': return word_set();
+    case 's':
+    case 'S': return white_space_set();
+    case 'd':
+    case 'D': return digit_set();
+    case 'w':
+    case 'W': return word_set();
     default: return std::nullopt;
   }
 }
@@ -178,15 +181,14 @@ Result<std::shared_ptr<const PreTokenizer::Regex>> PreTokenizer::Regex::compile(
   int error = 0;
   PCRE2_SIZE offset = 0;
   auto regex = std::make_shared<Regex>();
-  regex->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(),
-                              PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY, &error, &offset,
-                              nullptr);
+  regex->code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(),
+                    PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY, &error, &offset, nullptr);
   if (regex->code == nullptr) {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
     return make_error("invalid split regex: {} at offset {} of pattern '{}'",
-                      reinterpret_cast<const char*>(message), user_offset(marks, offset),
-                      pattern);
+                      reinterpret_cast<const char*>(message), user_offset(marks, offset), pattern);
   }
   // Without JIT support (some platforms) pcre2_match interprets; same results.
   pcre2_jit_compile(regex->code, PCRE2_JIT_COMPLETE);

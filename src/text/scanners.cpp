@@ -32,7 +32,8 @@ struct Cursor {
   const UnicodeProps& props;
 
   explicit Cursor(std::string_view t)
-      : s(reinterpret_cast<const unsigned char*>(t.data())), n(t.size()),
+      : s(reinterpret_cast<const unsigned char*>(t.data())),
+        n(t.size()),
         props(UnicodeProps::get()) {}
 
   std::uint8_t at(std::size_t i, std::size_t& len) const {
@@ -241,7 +242,6 @@ std::size_t o200k_upper_word(const Cursor& c, std::size_t s) {
   return w + contraction_ci(c, w);
 }
 
-
 // A piece that starts with an ASCII byte that is not a letter, followed by
 // an ASCII byte that is not a letter or by the end of the text (half the
 // pieces of code: punctuation, spaces, newlines, digits). No word or
@@ -262,7 +262,7 @@ enum class AsciiStart { kGeneral, kDigits, kOther, kSpaceOther, kWhitespace };
   std::uint8_t pn = last ? 0 : kAsciiProps.bits[c.s[pos + 1]];
   if (pn & kPropLetter) return AsciiStart::kGeneral;
   if (pb & kPropNumber) return AsciiStart::kDigits;
-  if (pb == 0) return AsciiStart::kOther;  // [^\s\p{L}\p{N}]+ from pos
+  if (pb == 0) return AsciiStart::kOther;                            // [^\s\p{L}\p{N}]+ from pos
   if (b == ' ' && !last && pn == 0) return AsciiStart::kSpaceOther;  // " ?" taken
   return AsciiStart::kWhitespace;
 }
@@ -291,7 +291,6 @@ std::size_t o200k_other(const Cursor& c, std::size_t start) {
   while (e < c.n && (c.s[e] == '\r' || c.s[e] == '\n' || c.s[e] == '/')) ++e;
   return e;
 }
-
 
 [[gnu::always_inline]] inline std::size_t gpt2_piece(const Cursor& c, std::size_t pos) {
   std::size_t word = pos + (c.s[pos] == ' ' && pos + 1 < c.n);
@@ -374,8 +373,8 @@ std::size_t o200k_other(const Cursor& c, std::size_t start) {
     // An ASCII word: optional prefix, capitals, then lower case letters.
     // Without lower case letters the general path handles the backtracking.
     unsigned char b = c.s[pos];
-    bool prefix = b < 0x80 && b != '\r' && b != '\n' &&
-                  !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
+    bool prefix =
+        b < 0x80 && b != '\r' && b != '\n' && !(kAsciiProps.bits[b] & (kPropLetter | kPropNumber));
     std::size_t word = pos + (prefix && pos + 1 < c.n);
     if (is_ascii_letter(c.s[word])) {
       std::size_t upper = ascii_word_end<kPropUpperish>(c, word);
@@ -408,12 +407,11 @@ std::size_t o200k_other(const Cursor& c, std::size_t start) {
   return whitespace_piece(c, pos, false);
 }
 
-
 // Up to `max` consecutive pieces from pos: a loop around the inlined scanner,
 // so the per-piece cost is the scan itself, not two calls and a dispatch.
 template <class Piece>
-std::size_t scan_many(std::string_view text, std::size_t pos, std::size_t* ends,
-                      std::size_t max, Piece piece) {
+std::size_t scan_many(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max,
+                      Piece piece) {
   Cursor c(text);
   std::size_t k = 0;
   while (k < max && pos < c.n) ends[k++] = pos = piece(c, pos);
@@ -422,11 +420,9 @@ std::size_t scan_many(std::string_view text, std::size_t pos, std::size_t* ends,
 
 }  // namespace
 
-std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
-                      std::size_t max) {
-  return scan_many(text, pos, ends, max, [](const Cursor& c, std::size_t p) {
-    return gpt2_piece(c, p);
-  });
+std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max) {
+  return scan_many(text, pos, ends, max,
+                   [](const Cursor& c, std::size_t p) { return gpt2_piece(c, p); });
 }
 
 namespace {
@@ -467,8 +463,7 @@ struct Escape {
 // general scanner taking the pieces it escapes.
 template <class General>
 std::size_t scan_machine(const piece_machine::Tables& t, std::string_view text, std::size_t pos,
-                         std::size_t* ends, std::size_t max, ScanEngine engine,
-                         General general) {
+                         std::size_t* ends, std::size_t max, ScanEngine engine, General general) {
   Cursor c(text);
   Escape<General> piece{c, general};
 #if defined(TOK_PIECE_MACHINE_SSSE3)
@@ -482,9 +477,8 @@ std::size_t scan_machine(const piece_machine::Tables& t, std::string_view text, 
 }
 }  // namespace
 
-std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
-                        std::size_t max, int max_digits, bool ws_run_to_end,
-                        ScanEngine engine) {
+std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max,
+                        int max_digits, bool ws_run_to_end, ScanEngine engine) {
   auto general = [=](const Cursor& c, std::size_t p) {
     return cl100k_piece(c, p, max_digits, ws_run_to_end);
   };
@@ -495,8 +489,8 @@ std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* end
                       engine, general);
 }
 
-std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,
-                       std::size_t max, ScanEngine engine) {
+std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max,
+                       ScanEngine engine) {
   auto general = [](const Cursor& c, std::size_t p) { return o200k_piece(c, p); };
   if (engine == ScanEngine::kGeneral) return scan_many(text, pos, ends, max, general);
   return scan_machine(kO200kTables, text, pos, ends, max, engine, general);

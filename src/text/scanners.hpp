@@ -12,8 +12,7 @@
 namespace tok::text {
 
 // 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends,
-                      std::size_t max);
+std::size_t scan_gpt2(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max);
 
 // How scan_cl100k and scan_o200k find their pieces: kAuto, the state
 // machine of piece_machine.hpp (its vector form where the CPU has SSSE3);
@@ -26,12 +25,11 @@ enum class ScanEngine { kAuto, kScalar, kGeneral };
 // keeps a whitespace run that reaches the end of text in one piece; without
 // it (llama3, qwen2, older tiktoken) \s*[\r\n]+ first cuts after the run's
 // last newline.
-std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends,
-                        std::size_t max, int max_digits, bool ws_run_to_end,
-                        ScanEngine engine = ScanEngine::kAuto);
+std::size_t scan_cl100k(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max,
+                        int max_digits, bool ws_run_to_end, ScanEngine engine = ScanEngine::kAuto);
 
 // o200k_base.
-std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends,
-                       std::size_t max, ScanEngine engine = ScanEngine::kAuto);
+std::size_t scan_o200k(std::string_view text, std::size_t pos, std::size_t* ends, std::size_t max,
+                       ScanEngine engine = ScanEngine::kAuto);
 
 }  // namespace tok::text

@@ -1,9 +1,9 @@
 #include "text/unicode_classes.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
 #include <iterator>
-#include <fmt/format.h>
 
 namespace tok::text {
 namespace {
@@ -16,7 +16,8 @@ struct CategoryName {
   std::uint32_t mask;
 };
 
-constexpr std::uint32_t kLetters = bit(GC::kLu) | bit(GC::kLl) | bit(GC::kLt) | bit(GC::kLm) | bit(GC::kLo);
+constexpr std::uint32_t kLetters =
+    bit(GC::kLu) | bit(GC::kLl) | bit(GC::kLt) | bit(GC::kLm) | bit(GC::kLo);
 constexpr std::uint32_t kMarks = bit(GC::kMn) | bit(GC::kMc) | bit(GC::kMe);
 constexpr std::uint32_t kNumbers = bit(GC::kNd) | bit(GC::kNl) | bit(GC::kNo);
 constexpr std::uint32_t kPunctuation = bit(GC::kPc) | bit(GC::kPd) | bit(GC::kPs) | bit(GC::kPe) |
@@ -28,27 +29,45 @@ constexpr std::uint32_t kOthers =
 
 // PropertyValueAliases.txt's names for the general category values.
 constexpr CategoryName kCategoryNames[] = {
-    {"Lu", "Uppercase_Letter", bit(GC::kLu)}, {"Ll", "Lowercase_Letter", bit(GC::kLl)},
-    {"Lt", "Titlecase_Letter", bit(GC::kLt)}, {"Lm", "Modifier_Letter", bit(GC::kLm)},
-    {"Lo", "Other_Letter", bit(GC::kLo)},     {"Mn", "Nonspacing_Mark", bit(GC::kMn)},
-    {"Mc", "Spacing_Mark", bit(GC::kMc)},     {"Me", "Enclosing_Mark", bit(GC::kMe)},
-    {"Nd", "Decimal_Number", bit(GC::kNd)},   {"Nl", "Letter_Number", bit(GC::kNl)},
-    {"No", "Other_Number", bit(GC::kNo)},     {"Pc", "Connector_Punctuation", bit(GC::kPc)},
-    {"Pd", "Dash_Punctuation", bit(GC::kPd)}, {"Ps", "Open_Punctuation", bit(GC::kPs)},
-    {"Pe", "Close_Punctuation", bit(GC::kPe)}, {"Pi", "Initial_Punctuation", bit(GC::kPi)},
-    {"Pf", "Final_Punctuation", bit(GC::kPf)}, {"Po", "Other_Punctuation", bit(GC::kPo)},
-    {"Sm", "Math_Symbol", bit(GC::kSm)},      {"Sc", "Currency_Symbol", bit(GC::kSc)},
-    {"Sk", "Modifier_Symbol", bit(GC::kSk)},  {"So", "Other_Symbol", bit(GC::kSo)},
-    {"Zs", "Space_Separator", bit(GC::kZs)},  {"Zl", "Line_Separator", bit(GC::kZl)},
-    {"Zp", "Paragraph_Separator", bit(GC::kZp)}, {"Cc", "Control", bit(GC::kCc)},
-    {"Cf", "Format", bit(GC::kCf)},           {"Cs", "Surrogate", bit(GC::kCs)},
-    {"Co", "Private_Use", bit(GC::kCo)},      {"Cn", "Unassigned", bit(GC::kCn)},
+    {"Lu", "Uppercase_Letter", bit(GC::kLu)},
+    {"Ll", "Lowercase_Letter", bit(GC::kLl)},
+    {"Lt", "Titlecase_Letter", bit(GC::kLt)},
+    {"Lm", "Modifier_Letter", bit(GC::kLm)},
+    {"Lo", "Other_Letter", bit(GC::kLo)},
+    {"Mn", "Nonspacing_Mark", bit(GC::kMn)},
+    {"Mc", "Spacing_Mark", bit(GC::kMc)},
+    {"Me", "Enclosing_Mark", bit(GC::kMe)},
+    {"Nd", "Decimal_Number", bit(GC::kNd)},
+    {"Nl", "Letter_Number", bit(GC::kNl)},
+    {"No", "Other_Number", bit(GC::kNo)},
+    {"Pc", "Connector_Punctuation", bit(GC::kPc)},
+    {"Pd", "Dash_Punctuation", bit(GC::kPd)},
+    {"Ps", "Open_Punctuation", bit(GC::kPs)},
+    {"Pe", "Close_Punctuation", bit(GC::kPe)},
+    {"Pi", "Initial_Punctuation", bit(GC::kPi)},
+    {"Pf", "Final_Punctuation", bit(GC::kPf)},
+    {"Po", "Other_Punctuation", bit(GC::kPo)},
+    {"Sm", "Math_Symbol", bit(GC::kSm)},
+    {"Sc", "Currency_Symbol", bit(GC::kSc)},
+    {"Sk", "Modifier_Symbol", bit(GC::kSk)},
+    {"So", "Other_Symbol", bit(GC::kSo)},
+    {"Zs", "Space_Separator", bit(GC::kZs)},
+    {"Zl", "Line_Separator", bit(GC::kZl)},
+    {"Zp", "Paragraph_Separator", bit(GC::kZp)},
+    {"Cc", "Control", bit(GC::kCc)},
+    {"Cf", "Format", bit(GC::kCf)},
+    {"Cs", "Surrogate", bit(GC::kCs)},
+    {"Co", "Private_Use", bit(GC::kCo)},
+    {"Cn", "Unassigned", bit(GC::kCn)},
     {"L", "Letter", kLetters},
     {"LC", "Cased_Letter", bit(GC::kLu) | bit(GC::kLl) | bit(GC::kLt)},
     {"L&", "Cased_Letter", bit(GC::kLu) | bit(GC::kLl) | bit(GC::kLt)},
-    {"M", "Mark", kMarks},                    {"N", "Number", kNumbers},
-    {"P", "Punctuation", kPunctuation},       {"S", "Symbol", kSymbols},
-    {"Z", "Separator", kSeparators},          {"C", "Other", kOthers},
+    {"M", "Mark", kMarks},
+    {"N", "Number", kNumbers},
+    {"P", "Punctuation", kPunctuation},
+    {"S", "Symbol", kSymbols},
+    {"Z", "Separator", kSeparators},
+    {"C", "Other", kOthers},
     {"Any", "Any", (1u << kGeneralCategoryCount) - 1},
 };
 

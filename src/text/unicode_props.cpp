@@ -13,23 +13,17 @@ std::uint8_t props_of_category(GeneralCategory category) {
   using GC = GeneralCategory;
   switch (category) {
     case GC::kLu:
-    case GC::kLt:
-      return kPropLetter | kPropUpperish;
-    case GC::kLl:
-      return kPropLetter | kPropLowerish;
+    case GC::kLt: return kPropLetter | kPropUpperish;
+    case GC::kLl: return kPropLetter | kPropLowerish;
     case GC::kLm:
-    case GC::kLo:
-      return kPropLetter | kPropUpperish | kPropLowerish;
+    case GC::kLo: return kPropLetter | kPropUpperish | kPropLowerish;
     case GC::kMn:
     case GC::kMc:
-    case GC::kMe:
-      return kPropMark | kPropUpperish | kPropLowerish;
+    case GC::kMe: return kPropMark | kPropUpperish | kPropLowerish;
     case GC::kNd:
     case GC::kNl:
-    case GC::kNo:
-      return kPropNumber;
-    default:
-      return 0;
+    case GC::kNo: return kPropNumber;
+    default: return 0;
   }
 }
 

@@ -16,12 +16,12 @@
 namespace tok::text {
 
 enum PropBits : std::uint8_t {
-  kPropLetter = 1 << 0,     // \p{L}
-  kPropNumber = 1 << 1,     // \p{N}
-  kPropSpace = 1 << 2,      // \s: the White_Space property (not U+180E, U+200B, U+FEFF)
-  kPropMark = 1 << 3,       // \p{M}
-  kPropUpperish = 1 << 4,   // o200k's [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-  kPropLowerish = 1 << 5,   // o200k's [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+  kPropLetter = 1 << 0,    // \p{L}
+  kPropNumber = 1 << 1,    // \p{N}
+  kPropSpace = 1 << 2,     // \s: the White_Space property (not U+180E, U+200B, U+FEFF)
+  kPropMark = 1 << 3,      // \p{M}
+  kPropUpperish = 1 << 4,  // o200k's [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+  kPropLowerish = 1 << 5,  // o200k's [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 };
 
 // Properties of the ASCII range, known at compile time for the fast paths.

@@ -20,13 +20,36 @@ extern const char kUnicodeVersion[];
 
 // The general categories (UAX #44), in the generator's order.
 enum class GeneralCategory : std::uint8_t {
-  kLu, kLl, kLt, kLm, kLo,                 // letters
-  kMn, kMc, kMe,                           // marks
-  kNd, kNl, kNo,                           // numbers
-  kPc, kPd, kPs, kPe, kPi, kPf, kPo,       // punctuation
-  kSm, kSc, kSk, kSo,                      // symbols
-  kZs, kZl, kZp,                           // separators
-  kCc, kCf, kCs, kCo, kCn,                 // other (Cn: unassigned)
+  kLu,
+  kLl,
+  kLt,
+  kLm,
+  kLo,  // letters
+  kMn,
+  kMc,
+  kMe,  // marks
+  kNd,
+  kNl,
+  kNo,  // numbers
+  kPc,
+  kPd,
+  kPs,
+  kPe,
+  kPi,
+  kPf,
+  kPo,  // punctuation
+  kSm,
+  kSc,
+  kSk,
+  kSo,  // symbols
+  kZs,
+  kZl,
+  kZp,  // separators
+  kCc,
+  kCf,
+  kCs,
+  kCo,
+  kCn,  // other (Cn: unassigned)
 };
 inline constexpr int kGeneralCategoryCount = 30;
 

@@ -32,22 +32,23 @@ namespace {
 #if defined(TOK_UTF8_SSSE3)
 
 // Flags of what a byte pair may get wrong (first byte, second byte).
-constexpr std::uint8_t kTooShort = 1 << 0;   // lead, then not a continuation
-constexpr std::uint8_t kTooLong = 1 << 1;    // ASCII, then a continuation
-constexpr std::uint8_t kOverlong3 = 1 << 2;  // E0, then 80..9F
-constexpr std::uint8_t kTooLarge = 1 << 3;   // F4, then 90..BF; F5..FF, then 90..BF
-constexpr std::uint8_t kSurrogate = 1 << 4;  // ED, then A0..BF
-constexpr std::uint8_t kOverlong2 = 1 << 5;  // C0 or C1, then a continuation
+constexpr std::uint8_t kTooShort = 1 << 0;      // lead, then not a continuation
+constexpr std::uint8_t kTooLong = 1 << 1;       // ASCII, then a continuation
+constexpr std::uint8_t kOverlong3 = 1 << 2;     // E0, then 80..9F
+constexpr std::uint8_t kTooLarge = 1 << 3;      // F4, then 90..BF; F5..FF, then 90..BF
+constexpr std::uint8_t kSurrogate = 1 << 4;     // ED, then A0..BF
+constexpr std::uint8_t kOverlong2 = 1 << 5;     // C0 or C1, then a continuation
 constexpr std::uint8_t kTooLarge1000 = 1 << 6;  // F5..FF, then 80..8F
 constexpr std::uint8_t kOverlong4 = 1 << 6;     // F0, then 80..8F
-constexpr std::uint8_t kTwoConts = 1 << 7;   // a continuation, then another
+constexpr std::uint8_t kTwoConts = 1 << 7;      // a continuation, then another
 // Flags the low nibble of the first byte never rules out.
 constexpr std::uint8_t kAnyLow = kTooShort | kTooLong | kTwoConts;
 
-__attribute__((target("ssse3"))) inline __m128i table(std::uint8_t a0, std::uint8_t a1,
-    std::uint8_t a2, std::uint8_t a3, std::uint8_t a4, std::uint8_t a5, std::uint8_t a6,
-    std::uint8_t a7, std::uint8_t a8, std::uint8_t a9, std::uint8_t a10, std::uint8_t a11,
-    std::uint8_t a12, std::uint8_t a13, std::uint8_t a14, std::uint8_t a15) {
+__attribute__((target("ssse3"))) inline __m128i table(
+    std::uint8_t a0, std::uint8_t a1, std::uint8_t a2, std::uint8_t a3, std::uint8_t a4,
+    std::uint8_t a5, std::uint8_t a6, std::uint8_t a7, std::uint8_t a8, std::uint8_t a9,
+    std::uint8_t a10, std::uint8_t a11, std::uint8_t a12, std::uint8_t a13, std::uint8_t a14,
+    std::uint8_t a15) {
   return _mm_setr_epi8(static_cast<char>(a0), static_cast<char>(a1), static_cast<char>(a2),
                        static_cast<char>(a3), static_cast<char>(a4), static_cast<char>(a5),
                        static_cast<char>(a6), static_cast<char>(a7), static_cast<char>(a8),
@@ -63,33 +64,33 @@ __attribute__((target("ssse3"))) inline __m128i high_nibble(__m128i v) {
 
 // Nonzero lanes where the block `in`, after the block `prev`, breaks RFC 3629.
 __attribute__((target("ssse3"))) inline __m128i block_errors(__m128i in, __m128i prev) {
-  const __m128i first_high = table(
-      kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong,  // 0_______
-      kTwoConts, kTwoConts, kTwoConts, kTwoConts,                                      // 10______
-      kTooShort | kOverlong2,                                                          // 1100____
-      kTooShort,                                                                       // 1101____
-      kTooShort | kOverlong3 | kSurrogate,                                             // 1110____
-      kTooShort | kTooLarge | kTooLarge1000 | kOverlong4);                             // 1111____
-  const __m128i first_low = table(
-      kAnyLow | kOverlong3 | kOverlong2 | kOverlong4,  // ____0000
-      kAnyLow | kOverlong2,                            // ____0001
-      kAnyLow, kAnyLow,                                // ____001_
-      kAnyLow | kTooLarge,                             // ____0100
-      kAnyLow | kTooLarge | kTooLarge1000,             // ____0101 and above
-      kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
-      kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
-      kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
-      kAnyLow | kTooLarge | kTooLarge1000,
-      kAnyLow | kTooLarge | kTooLarge1000 | kSurrogate,  // ____1101
-      kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000);
+  const __m128i first_high = table(kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong,
+                                   kTooLong, kTooLong,                                   // 0_______
+                                   kTwoConts, kTwoConts, kTwoConts, kTwoConts,           // 10______
+                                   kTooShort | kOverlong2,                               // 1100____
+                                   kTooShort,                                            // 1101____
+                                   kTooShort | kOverlong3 | kSurrogate,                  // 1110____
+                                   kTooShort | kTooLarge | kTooLarge1000 | kOverlong4);  // 1111____
+  const __m128i first_low =
+      table(kAnyLow | kOverlong3 | kOverlong2 | kOverlong4,  // ____0000
+            kAnyLow | kOverlong2,                            // ____0001
+            kAnyLow, kAnyLow,                                // ____001_
+            kAnyLow | kTooLarge,                             // ____0100
+            kAnyLow | kTooLarge | kTooLarge1000,             // ____0101 and above
+            kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
+            kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
+            kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000,
+            kAnyLow | kTooLarge | kTooLarge1000,
+            kAnyLow | kTooLarge | kTooLarge1000 | kSurrogate,  // ____1101
+            kAnyLow | kTooLarge | kTooLarge1000, kAnyLow | kTooLarge | kTooLarge1000);
   constexpr std::uint8_t kCont = kTooLong | kOverlong2 | kTwoConts;
-  const __m128i second_high = table(
-      kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort,
-      kTooShort,                                                       // 0_______
-      kCont | kOverlong3 | kTooLarge1000 | kOverlong4,                 // 1000____
-      kCont | kOverlong3 | kTooLarge,                                  // 1001____
-      kCont | kSurrogate | kTooLarge, kCont | kSurrogate | kTooLarge,  // 101_____
-      kTooShort, kTooShort, kTooShort, kTooShort);                     // 11______
+  const __m128i second_high =
+      table(kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort,
+            kTooShort,                                                       // 0_______
+            kCont | kOverlong3 | kTooLarge1000 | kOverlong4,                 // 1000____
+            kCont | kOverlong3 | kTooLarge,                                  // 1001____
+            kCont | kSurrogate | kTooLarge, kCont | kSurrogate | kTooLarge,  // 101_____
+            kTooShort, kTooShort, kTooShort, kTooShort);                     // 11______
   __m128i prev1 = _mm_alignr_epi8(in, prev, 15);  // the byte before each byte
   __m128i pairs = _mm_and_si128(
       _mm_and_si128(_mm_shuffle_epi8(first_high, high_nibble(prev1)),

@@ -8,8 +8,8 @@
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
 #include "bpe/tokenizer.hpp"
-#include "tiny_merge_list.hpp"
 #include "formats/registry.hpp"
+#include "tiny_merge_list.hpp"
 
 using namespace tok::bpe;
 
@@ -38,7 +38,7 @@ MergeTable tiny_ranked() {
 TEST_CASE("ranked merges: lowest rank first, leftmost on ties") {
   MergeTable t = tiny_ranked();
   CHECK(run(t, "ab", false) == std::vector<TokenId>{256});
-  CHECK(run(t, "aab", false) == std::vector<TokenId>{'a', 256});  // "ab" (256) beats "aa" (257)
+  CHECK(run(t, "aab", false) == std::vector<TokenId>{'a', 256});   // "ab" (256) beats "aa" (257)
   CHECK(run(t, "aaaa", false) == std::vector<TokenId>{257, 257});  // leftmost "aa" first
   CHECK(run(t, "aaa", false) == std::vector<TokenId>{258});        // aa+a -> aaa
   CHECK(run(t, "bab", false) == std::vector<TokenId>{'b', 256});
@@ -95,7 +95,8 @@ TEST_CASE("every merge strategy agrees across its size boundaries and under rank
   // symbols against the heap, on a ranked table (cl100k_base), a merge list
   // (qwen3) and a SentencePiece table with byte fallback (mistral), with and
   // without a limit on the merges' priority.
-  const char* units[] = {"a", "b", "e", "r", "t", " ", "1", "é", "中", "の", "😀", "th", "ing", "\n"};
+  const char* units[] = {"a", "b",  "e",  "r", "t",  " ",   "1",
+                         "é", "中", "の", "😀", "th", "ing", "\n"};
   for (const char* name : {"cl100k_base", "qwen3", "mistral"}) {
     auto tk = tok::formats::load_tokenizer(name);
     REQUIRE_MESSAGE(tk.ok(), name);
@@ -110,7 +111,8 @@ TEST_CASE("every merge strategy agrees across its size boundaries and under rank
         std::vector<TokenId> small_or_linear, heap;
         merge_symbols(t, s, max_rank, false, small_or_linear, a);
         merge_symbols(t, s, max_rank, true, heap, b);
-        CHECK_MESSAGE(small_or_linear == heap, name << " " << s.size() << " bytes, max_rank " << max_rank);
+        CHECK_MESSAGE(small_or_linear == heap,
+                      name << " " << s.size() << " bytes, max_rank " << max_rank);
       }
     }
   }
@@ -157,8 +159,8 @@ TEST_CASE("parallel count equals single-threaded count") {
   auto tk = tok::formats::load_tokenizer("cl100k_base");
   REQUIRE(tk.ok());
   std::mt19937 rng(3);
-  const char* frags[] = {"word ", "\n", "\nA", "\n\n", " \n", "x", "'s", "123", "\r\n", "  ", "é",
-                         "<|endoftext|>", "\nthe", "!", "\n\t"};
+  const char* frags[] = {"word ", "\n", "\nA", "\n\n",          " \n",   "x", "'s",  "123",
+                         "\r\n",  "  ", "é",   "<|endoftext|>", "\nthe", "!", "\n\t"};
   std::string s;
   while (s.size() < (5u << 20)) s += frags[rng() % 15];
   for (auto mode : {SpecialMode::kText, SpecialMode::kAllow}) {
@@ -175,8 +177,8 @@ TEST_CASE("one scratch reused across many texts gives the ids of a fresh scratch
     auto tk = tok::formats::load_tokenizer(enc);
     REQUIRE(tk.ok());
     std::mt19937 rng(11);
-    const char* alphabet[] = {"a", "b", "e", "r", "t", " ", "\n", "1", "é", "中", "日本",
-                              "😀", "ing", "\xff", "  ", "Ж"};
+    const char* alphabet[] = {"a", "b",  "e",    "r", "t",   " ",    "\n", "1",
+                              "é", "中", "日本", "😀", "ing", "\xff", "  ", "Ж"};
     EncodeScratch shared;
     std::size_t total = 0;
     for (int i = 0; i < 20000; ++i) {
@@ -225,7 +227,8 @@ TEST_CASE("a batch of pieces gives each piece's tokens in order, however many th
   }
 }
 
-TEST_CASE("a piece over the limit is an error Status from every Tokenizer entry point, never a throw") {
+TEST_CASE(
+    "a piece over the limit is an error Status from every Tokenizer entry point, never a throw") {
   auto tk = tok::formats::load_tokenizer("o200k_base");
   REQUIRE(tk.ok());
   // One run of a letter: a single pre-tokenizer piece one byte over the limit.

@@ -13,8 +13,8 @@
 #include "formats/registry.hpp"
 
 using tok::bpe::SpecialMode;
-using tok::bpe::Tokenizer;
 using tok::bpe::TokenId;
+using tok::bpe::Tokenizer;
 
 namespace {
 
@@ -66,8 +66,10 @@ TEST_CASE("gpt-tokenizer TestPlans") {
   std::string line, enc, sample;
   int checked = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("EncodingName: ", 0) == 0) enc = line.substr(14);
-    else if (line.rfind("Sample: ", 0) == 0) sample = line.substr(8);
+    if (line.rfind("EncodingName: ", 0) == 0)
+      enc = line.substr(14);
+    else if (line.rfind("Sample: ", 0) == 0)
+      sample = line.substr(8);
     else if (line.rfind("Encoded: ", 0) == 0) {
       if (enc == "p50k_edit") continue;  // an edit-model variant tok does not ship
       auto want = nlohmann::json::parse(line.substr(9)).get<std::vector<TokenId>>();
@@ -86,11 +88,13 @@ TEST_CASE("special tokens are part of each encoding") {
     const char* text;
     TokenId id;
   };
-  for (Case c : {Case{"cl100k_base", "<|endoftext|>", 100257}, Case{"cl100k_base", "<|fim_prefix|>", 100258},
-                 Case{"cl100k_base", "<|fim_middle|>", 100259}, Case{"cl100k_base", "<|fim_suffix|>", 100260},
-                 Case{"cl100k_base", "<|endofprompt|>", 100276}, Case{"o200k_base", "<|endoftext|>", 199999},
-                 Case{"o200k_base", "<|endofprompt|>", 200018}, Case{"r50k_base", "<|endoftext|>", 50256},
-                 Case{"p50k_base", "<|endoftext|>", 50256}, Case{"gpt2", "<|endoftext|>", 50256}}) {
+  for (Case c :
+       {Case{"cl100k_base", "<|endoftext|>", 100257}, Case{"cl100k_base", "<|fim_prefix|>", 100258},
+        Case{"cl100k_base", "<|fim_middle|>", 100259},
+        Case{"cl100k_base", "<|fim_suffix|>", 100260},
+        Case{"cl100k_base", "<|endofprompt|>", 100276}, Case{"o200k_base", "<|endoftext|>", 199999},
+        Case{"o200k_base", "<|endofprompt|>", 200018}, Case{"r50k_base", "<|endoftext|>", 50256},
+        Case{"p50k_base", "<|endoftext|>", 50256}, Case{"gpt2", "<|endoftext|>", 50256}}) {
     const Tokenizer& tk = encoding(c.enc);
     auto got = tk.encode(std::string("a") + c.text + "b", SpecialMode::kAllow);
     REQUIRE(got.ok());

@@ -10,8 +10,8 @@
 
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
-#include "tiny_merge_list.hpp"
 #include "formats/registry.hpp"
+#include "tiny_merge_list.hpp"
 
 using namespace tok::bpe;
 
@@ -230,7 +230,8 @@ namespace {
 
 // Where `bytes` first occurs in `image` at an 8-aligned offset (slots are).
 std::size_t find_aligned(const std::string& image, const std::string& bytes) {
-  for (std::size_t at = image.find(bytes); at != std::string::npos; at = image.find(bytes, at + 1)) {
+  for (std::size_t at = image.find(bytes); at != std::string::npos;
+       at = image.find(bytes, at + 1)) {
     if (at % 8 == 0) return at;
   }
   return std::string::npos;
@@ -271,8 +272,8 @@ TEST_CASE("merge table image: a resealed image with bad bounds is still refused"
     CAPTURE(holes);
     std::vector<std::optional<std::string>> toks;
     for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
-    toks.push_back("ab");           // 256
-    toks.push_back("abcdefghijk");  // 257
+    toks.push_back("ab");                     // 256
+    toks.push_back("abcdefghijk");            // 257
     if (holes) toks.push_back(std::nullopt);  // 258: an id without a token
     toks.push_back("zz");                     // 258 or 259
     // The merge-list form: the ranked one keeps no pairs.
@@ -296,14 +297,16 @@ TEST_CASE("merge table image: a resealed image with bad bounds is still refused"
             "index id out of range");
     }
     // The pair ('a', 'b') -> "ab": its key, then rank (0) and result.
-    std::size_t pair = find_aligned(image, le64(std::uint64_t{'a'} << 32 | 'b') + le32(0) + le32(256));
+    std::size_t pair =
+        find_aligned(image, le64(std::uint64_t{'a'} << 32 | 'b') + le32(0) + le32(256));
     REQUIRE(pair != std::string::npos);
     for (std::uint32_t id : bad_ids) {
       CAPTURE(id);
       CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair + 12, id))) ==
             "pair out of range");
       if (id == 258) continue;  // a key's ids need only be in range
-      CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair, id))) == "pair out of range");
+      CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair, id))) ==
+            "pair out of range");
       CHECK(message_of(MergeTable::deserialize(sealed_with(image, pair + 4, id))) ==
             "pair out of range");
     }

@@ -17,8 +17,8 @@ namespace {
 
 std::string mixed_text(std::size_t bytes) {
   std::mt19937 rng(7);
-  const char* frags[] = {"word ", "\n", "\nA", "\n\n", " \n", "x", "'s", "123", "\r\n", "  ",
-                         "é", "日本語", "\nthe", "!", "\n\t", "<|endoftext|>"};
+  const char* frags[] = {"word ", "\n", "\nA", "\n\n",   " \n",   "x", "'s",   "123",
+                         "\r\n",  "  ", "é",   "日本語", "\nthe", "!", "\n\t", "<|endoftext|>"};
   std::string s;
   while (s.size() < bytes) s += frags[rng() % 16];
   return s;

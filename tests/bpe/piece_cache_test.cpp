@@ -67,8 +67,8 @@ TEST_CASE("piece cache ignores empty and oversized pieces") {
 }
 
 TEST_CASE("a reserved piece cache keeps every entry up to its bound, then clears, as a grown one") {
-  for (std::size_t want : {std::size_t{0}, std::size_t{5000}, std::size_t{1} << 17,
-                           PieceCache::kMaxEntries * 4}) {
+  for (std::size_t want :
+       {std::size_t{0}, std::size_t{5000}, std::size_t{1} << 17, PieceCache::kMaxEntries * 4}) {
     PieceCache c;
     c.reserve(want);
     c.reserve(want * 2);  // only before first use: the second call changes nothing

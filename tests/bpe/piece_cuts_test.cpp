@@ -49,7 +49,7 @@ TEST_CASE("a point that a token spans is never cut") {
   std::string two = "\xe4\xb8\xad\xe4\xb8\xad";  // 中中
   CHECK_FALSE(t.safe_cut(two, 3));
   CHECK_FALSE(t.safe_cut("\xe4\xb8\xad\xe4\xb8\x81", 3));  // 中丁: the same two bytes meet
-  std::string free = "\xe5\x9b\xbd\xe5\x9b\xbd";          // 国国
+  std::string free = "\xe5\x9b\xbd\xe5\x9b\xbd";           // 国国
   CHECK(t.safe_cut(free, 3));
   // Two bytes either side: "\xb8\xad\xe4\xb8" spans the point only after 中
   // and before a character starting \xe4\xb8.
@@ -86,7 +86,7 @@ TEST_CASE("a cut-off part that is a token its bytes do not merge to is merged") 
 TEST_CASE("cut pieces give the tokens of the whole piece on real vocabularies") {
   const char* chars[] = {"的", "是", "不", "了", "人", "我", "在", "有", "他", "这", "中", "大",
                          "の", "に", "は", "を", "た", "が", "で", "て", "ア", "ン", "ー", "한",
-                         "국", "어", "п", "р", "и", "ж", "ค", "ว", "า", "م", "😀", "é"};
+                         "국", "어", "п",  "р",  "и",  "ж",  "ค",  "ว",  "า",  "م",  "😀",  "é"};
   for (const char* name : {"cl100k_base", "o200k_base"}) {
     auto tk = tok::formats::load_tokenizer(name);
     REQUIRE(tk.ok());

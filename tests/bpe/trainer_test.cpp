@@ -39,12 +39,15 @@ TrainResult naive_train(const WordCounts& wc, const TrainOptions& opt) {
   while (r.tokens.size() < opt.vocab_size) {
     std::map<std::pair<TokenId, TokenId>, std::uint64_t> pairs;
     for (std::size_t w = 0; w < words.size(); ++w) {
-      for (std::size_t k = 0; k + 1 < words[w].size(); ++k) pairs[{words[w][k], words[w][k + 1]}] += counts[w];
+      for (std::size_t k = 0; k + 1 < words[w].size(); ++k)
+        pairs[{words[w][k], words[w][k + 1]}] += counts[w];
     }
     std::pair<TokenId, TokenId> best{};
     std::uint64_t best_count = 0;
     for (auto& [p, c] : pairs) {  // map order: smallest pair first wins ties
-      if (opt.max_token_bytes && r.tokens[p.first].size() + r.tokens[p.second].size() > opt.max_token_bytes) continue;
+      if (opt.max_token_bytes &&
+          r.tokens[p.first].size() + r.tokens[p.second].size() > opt.max_token_bytes)
+        continue;
       if (c > best_count) best = p, best_count = c;
     }
     if (best_count == 0 || best_count < opt.min_frequency) break;

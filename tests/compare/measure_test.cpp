@@ -8,8 +8,8 @@
 #include "compare/corpus.hpp"
 #include "compare/measure.hpp"
 #include "compare/metrics.hpp"
-#include "compare/segment.hpp"
 #include "compare/report.hpp"
+#include "compare/segment.hpp"
 #include "formats/registry.hpp"
 
 using namespace tok;
@@ -85,9 +85,8 @@ TEST_CASE("samples of a named-scanner vocabulary are cut into chunks") {
 TEST_CASE("measure: tokens equal Tokenizer::count; threads and chunks change nothing") {
   std::string big;
   for (int i = 0; i < 3000; ++i) big += "The river rose quickly. Река поднялась! 河水上涨了。\n";
-  Corpus c = corpus_of({{"en", "There is a small town beside a wide, slow river.\n"},
-                        {"mix", big},
-                        {"empty", ""}});
+  Corpus c = corpus_of(
+      {{"en", "There is a small town beside a wide, slow river.\n"}, {"mix", big}, {"empty", ""}});
   std::vector<const bpe::Tokenizer*> v{&cl100k()};
   MeasureOptions one;
   one.threads = 1;
@@ -124,10 +123,12 @@ TEST_CASE("measure: continued words from token ids equal those from ICU words an
   // tokens tile the text; the reference is plain ICU and encode_spans.
   std::string mixed;
   for (int i = 0; i < 200; ++i) {
-    mixed += "Der Fluss stieg schnell, 3.14 km/h. Река поднялась! नदी तेज़ी से बढ़ी। 河水上涨了。"
-             " don't x_y __init__ caf\xC3\xA9 e\xCC\x81 \xF0\x9F\x98\x80\r\n";
+    mixed +=
+        "Der Fluss stieg schnell, 3.14 km/h. Река поднялась! नदी तेज़ी से बढ़ी। 河水上涨了。"
+        " don't x_y __init__ caf\xC3\xA9 e\xCC\x81 \xF0\x9F\x98\x80\r\n";
   }
-  Corpus c = corpus_of({{"mixed", mixed}, {"en", "There is a small town beside a wide, slow river.\n"}});
+  Corpus c =
+      corpus_of({{"mixed", mixed}, {"en", "There is a small town beside a wide, slow river.\n"}});
   std::vector<const bpe::Tokenizer*> v{&cl100k()};
   MeasureOptions o;
   o.chunk_bytes = 3000;
@@ -137,7 +138,8 @@ TEST_CASE("measure: continued words from token ids equal those from ICU words an
   REQUIRE(seg.ok());
   std::vector<std::uint32_t> lengths(cl100k().vocab_size());
   for (std::size_t id = 0; id < lengths.size(); ++id) {
-    lengths[id] = static_cast<std::uint32_t>(cl100k().token_bytes(static_cast<bpe::TokenId>(id)).size());
+    lengths[id] =
+        static_cast<std::uint32_t>(cl100k().token_bytes(static_cast<bpe::TokenId>(id)).size());
   }
   for (std::size_t i = 0; i < c.samples.size(); ++i) {
     std::string_view text = c.samples[i].text.bytes();
@@ -152,9 +154,8 @@ TEST_CASE("measure: continued words from token ids equal those from ICU words an
 }
 
 TEST_CASE("report: baseline premium is 1, rows sorted worst first") {
-  Corpus c = corpus_of({{"en", "The river is beautiful.\n"},
-                        {"ru", "Река красивая.\n"},
-                        {"my", "မြစ်သည် လှပသည်။\n"}});
+  Corpus c = corpus_of(
+      {{"en", "The river is beautiful.\n"}, {"ru", "Река красивая.\n"}, {"my", "မြစ်သည် လှပသည်။\n"}});
   std::vector<const bpe::Tokenizer*> v{&cl100k()};
   auto counts = measure(c, v, {});
   REQUIRE(counts.ok());

@@ -34,7 +34,8 @@ TEST_CASE("graphemes: ASCII, combining marks, emoji, Indic clusters") {
   CHECK(s.count_graphemes("e\xCC\x81") == 1);
   CHECK(s.count_graphemes("caf\x65\xCC\x81!") == 5);
   // Family emoji: man ZWJ woman ZWJ girl.
-  CHECK(s.count_graphemes("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7") == 1);
+  CHECK(s.count_graphemes(
+            "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7") == 1);
   // Hindi "नमस्ते": न, म, स्ते (extended grapheme clusters join virama + consonant
   // since Unicode 15.1; older ICU gives 4 clusters: न म स् ते).
   std::size_t n = s.count_graphemes("नमस्ते");

@@ -22,35 +22,85 @@ using tok::compare::Segmenter;
 namespace {
 
 // Word-break and grapheme classes that matter, simple and not.
-const std::vector<std::string> kSimpleAlphabet = {
-    "a", "Z", "\xC3\xA9" /* é */, "\xD0\xB4" /* д */, "\xD8\xB3" /* Arabic sin */, "1",
-    "\xD9\xA3" /* Arabic-indic 3 */, "_", ".", "'", "\xE2\x80\x99" /* ’ */, ":", ",", ";",
-    "\xC2\xB7" /* middle dot */, " ", "\t", "\r", "\n", "-", "\"", "!", "\xC2\xA0" /* NBSP */,
-    "\xE2\x80\xA6" /* … */, "\xCD\xBE" /* Greek question mark (MidNum) */, "@", "#", "/"};
-const std::vector<std::string> kHardAlphabet = {
-    "\xCC\x81" /* combining acute */, "\xE2\x80\x8D" /* ZWJ */, "\xE0\xB8\x81" /* Thai ko kai */,
-    "\xE4\xB8\xAD" /* 中 */, "\xE3\x81\x82" /* あ */, "\xE3\x82\xA2" /* ア */,
-    "\xED\x95\x9C" /* 한 */, "\xD7\x90" /* Hebrew alef */, "\xE3\x80\x80" /* ideographic space */,
-    "\xF0\x9F\x98\x80" /* 😀 */, "\x0B" /* VT */, "\xFF" /* ill-formed */,
-    "\xE0\xA4\x95" /* Devanagari ka */, "\xE0\xA5\x8D" /* virama */, "\xC2\xAD" /* soft hyphen */,
-    "\xE2\x80\xBF" /* undertie (ExtendNumLet) */, "\xF0\x9F\x87\xA9" /* regional indicator D */,
-    "\xE2\x80\xAF" /* narrow NBSP */, "\xC2\x85" /* NEL */};
+const std::vector<std::string> kSimpleAlphabet = {"a",
+                                                  "Z",
+                                                  "\xC3\xA9" /* é */,
+                                                  "\xD0\xB4" /* д */,
+                                                  "\xD8\xB3" /* Arabic sin */,
+                                                  "1",
+                                                  "\xD9\xA3" /* Arabic-indic 3 */,
+                                                  "_",
+                                                  ".",
+                                                  "'",
+                                                  "\xE2\x80\x99" /* ’ */,
+                                                  ":",
+                                                  ",",
+                                                  ";",
+                                                  "\xC2\xB7" /* middle dot */,
+                                                  " ",
+                                                  "\t",
+                                                  "\r",
+                                                  "\n",
+                                                  "-",
+                                                  "\"",
+                                                  "!",
+                                                  "\xC2\xA0" /* NBSP */,
+                                                  "\xE2\x80\xA6" /* … */,
+                                                  "\xCD\xBE" /* Greek question mark (MidNum) */,
+                                                  "@",
+                                                  "#",
+                                                  "/"};
+const std::vector<std::string> kHardAlphabet = {"\xCC\x81" /* combining acute */,
+                                                "\xE2\x80\x8D" /* ZWJ */,
+                                                "\xE0\xB8\x81" /* Thai ko kai */,
+                                                "\xE4\xB8\xAD" /* 中 */,
+                                                "\xE3\x81\x82" /* あ */,
+                                                "\xE3\x82\xA2" /* ア */,
+                                                "\xED\x95\x9C" /* 한 */,
+                                                "\xD7\x90" /* Hebrew alef */,
+                                                "\xE3\x80\x80" /* ideographic space */,
+                                                "\xF0\x9F\x98\x80" /* 😀 */,
+                                                "\x0B" /* VT */,
+                                                "\xFF" /* ill-formed */,
+                                                "\xE0\xA4\x95" /* Devanagari ka */,
+                                                "\xE0\xA5\x8D" /* virama */,
+                                                "\xC2\xAD" /* soft hyphen */,
+                                                "\xE2\x80\xBF" /* undertie (ExtendNumLet) */,
+                                                "\xF0\x9F\x87\xA9" /* regional indicator D */,
+                                                "\xE2\x80\xAF" /* narrow NBSP */,
+                                                "\xC2\x85" /* NEL */};
 
 // Marks and the Indic conjunct rule's roles: consonants of linking scripts
 // (Devanagari, Bengali, Malayalam) and not (Tamil), viramas, nukta (a
 // combining class), vowel signs (SpacingMark and Extend, class 0), ZWJ,
 // ZWNJ, Arabic and Latin combining marks, next to letters, spaces, tabs
 // and line ends.
-const std::vector<std::string> kMarkAlphabet = {
-    "\xE0\xA4\x95" /* ka */, "\xE0\xA4\xB7" /* ssa */, "\xE0\xA5\x8D" /* virama */,
-    "\xE0\xA4\xBC" /* nukta */, "\xE0\xA4\xBE" /* aa sign */, "\xE0\xA5\x81" /* u sign */,
-    "\xE0\xA4\x82" /* anusvara */, "\xE0\xA6\x95" /* Bengali ka */,
-    "\xE0\xA7\x8D" /* Bengali virama */, "\xE0\xAE\x95" /* Tamil ka */,
-    "\xE0\xAF\x8D" /* Tamil pulli */, "\xE0\xB4\x95" /* Malayalam ka */,
-    "\xE0\xB5\x8D" /* Malayalam virama */, "\xE2\x80\x8D" /* ZWJ */,
-    "\xE2\x80\x8C" /* ZWNJ */, "\xD9\x8E" /* Arabic fatha */, "\xCC\x81" /* acute */,
-    "a", "1", " ", "\t", "\n", ".", "_", "\xEA\xB0\x95" /* Hangul gang */,
-    "\xEC\x9D\x80" /* Hangul eun */};
+const std::vector<std::string> kMarkAlphabet = {"\xE0\xA4\x95" /* ka */,
+                                                "\xE0\xA4\xB7" /* ssa */,
+                                                "\xE0\xA5\x8D" /* virama */,
+                                                "\xE0\xA4\xBC" /* nukta */,
+                                                "\xE0\xA4\xBE" /* aa sign */,
+                                                "\xE0\xA5\x81" /* u sign */,
+                                                "\xE0\xA4\x82" /* anusvara */,
+                                                "\xE0\xA6\x95" /* Bengali ka */,
+                                                "\xE0\xA7\x8D" /* Bengali virama */,
+                                                "\xE0\xAE\x95" /* Tamil ka */,
+                                                "\xE0\xAF\x8D" /* Tamil pulli */,
+                                                "\xE0\xB4\x95" /* Malayalam ka */,
+                                                "\xE0\xB5\x8D" /* Malayalam virama */,
+                                                "\xE2\x80\x8D" /* ZWJ */,
+                                                "\xE2\x80\x8C" /* ZWNJ */,
+                                                "\xD9\x8E" /* Arabic fatha */,
+                                                "\xCC\x81" /* acute */,
+                                                "a",
+                                                "1",
+                                                " ",
+                                                "\t",
+                                                "\n",
+                                                ".",
+                                                "_",
+                                                "\xEA\xB0\x95" /* Hangul gang */,
+                                                "\xEC\x9D\x80" /* Hangul eun */};
 
 std::string fmt_hex(unsigned char c) {
   const char* d = "0123456789abcdef";
@@ -181,16 +231,17 @@ TEST_CASE("fast segmentation equals ICU for every code point below U+3000 in con
         if (!agree(s, x + u + y)) ++failures;
       }
     }
-    if (!agree(s, u + u) || !agree(s, "a" + u + "a" + u + "a") || !agree(s, "1" + u + "1" + u + "1")) {
+    if (!agree(s, u + u) || !agree(s, "a" + u + "a" + u + "a") ||
+        !agree(s, "1" + u + "1" + u + "1")) {
       ++failures;
     }
     // Marks and conjuncts: after a consonant, between a virama and a
     // consonant, after a tab, at the start of a line.
     const char* ka = "\xE0\xA4\x95";
     const char* virama = "\xE0\xA5\x8D";
-    for (const std::string& t : {ka + u + virama + ka, std::string(ka) + virama + u + ka,
-                                 std::string(ka) + virama + u, u + virama + ka,
-                                 "\t" + u + "a", "a\n" + u + "a", "a" + u + u + ".a"}) {
+    for (const std::string& t :
+         {ka + u + virama + ka, std::string(ka) + virama + u + ka, std::string(ka) + virama + u,
+          u + virama + ka, "\t" + u + "a", "a\n" + u + "a", "a" + u + u + ".a"}) {
       if (!agree(s, t)) ++failures;
     }
   }
@@ -199,8 +250,9 @@ TEST_CASE("fast segmentation equals ICU for every code point below U+3000 in con
 
 TEST_CASE("fast segmentation equals ICU for every Hangul syllable in context") {
   Segmenter s = make();
-  const std::vector<std::string> ctx = {"", "a", "1", "_", ".", "'", " ", "\n", "\xEA\xB0\x95",
-                                        "\xCC\x81", "\xE3\x84\xB1" /* compatibility jamo */};
+  const std::vector<std::string> ctx = {
+      "",         "a",           "1", "_", ".", "'", " ", "\n", "\xEA\xB0\x95",
+      "\xCC\x81", "\xE3\x84\xB1" /* compatibility jamo */};
   std::size_t failures = 0;
   for (char32_t c = 0xAC00; c <= 0xD7A3 && failures < 10; ++c) {
     std::string u = utf8(c);
@@ -259,7 +311,8 @@ TEST_CASE("fast segmentation equals ICU on the shipped samples") {
       std::vector<ByteSpan> fast, icu, tokens;
       s.segment(text, fast);
       s.word_spans_icu(text, icu);
-      for (std::size_t b = 0; b < text.size(); b += 3) tokens.push_back({b, std::min(b + 3, text.size())});
+      for (std::size_t b = 0; b < text.size(); b += 3)
+        tokens.push_back({b, std::min(b + 3, text.size())});
       CHECK(tok::compare::count_continued_words(fast, tokens) ==
             tok::compare::count_continued_words(icu, tokens));
       ++files;

@@ -119,7 +119,7 @@ TEST_CASE("token starts: tokens that do not tile are refused") {
   TokenStarts starts;
   starts.reset(bits);
   std::vector<tok::bpe::TokenId> ids{2, 1};  // 3 + 2 bytes
-  CHECK(!starts.add(6, ids, lengths));      // do not add up to 6
+  CHECK(!starts.add(6, ids, lengths));       // do not add up to 6
   starts.reset(bits);
   CHECK(starts.add(5, ids, lengths));
   CHECK(!starts.count_continued().has_value());  // a byte is missing

@@ -99,7 +99,9 @@ TEST_CASE("a full disk / size limit gives a clear error and keeps the old file")
   if (pid == 0) {
     ::close(fds[0]);
     ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit rl {65536, 65536};
+    struct rlimit rl {
+      65536, 65536
+    };
     ::setrlimit(RLIMIT_FSIZE, &rl);
     std::string msg = "no error";
     {

@@ -7,7 +7,8 @@
 
 #include "core/first_error.hpp"
 
-TEST_CASE("FirstError: a worker's bad_alloc stops the others and is rethrown on the joining thread") {
+TEST_CASE(
+    "FirstError: a worker's bad_alloc stops the others and is rethrown on the joining thread") {
   tok::FirstError errors;
   std::atomic<int> done{0};
   std::vector<std::thread> pool;

@@ -6,7 +6,8 @@
 #include <vector>
 
 TEST_CASE("huge_allocate: large blocks start on a 2 MiB boundary and are writable") {
-  for (std::size_t bytes : {std::size_t{1} << 20, (std::size_t{3} << 20) + 17, std::size_t{8} << 20}) {
+  for (std::size_t bytes :
+       {std::size_t{1} << 20, (std::size_t{3} << 20) + 17, std::size_t{8} << 20}) {
     auto* p = static_cast<unsigned char*>(tok::huge_allocate(bytes));
     CHECK(reinterpret_cast<std::uintptr_t>(p) % (std::size_t{2} << 20) == 0);
     p[0] = 1;

@@ -4,7 +4,8 @@
 
 using namespace tok;
 
-TEST_CASE("costs print with significant digits, never an exponent or a zero for a non-zero amount") {
+TEST_CASE(
+    "costs print with significant digits, never an exponent or a zero for a non-zero amount") {
   CHECK(format_usd(0) == "$0");
   CHECK(format_usd(5e-05) == "$0.00005");
   CHECK(format_usd(0.000123456) == "$0.000123");

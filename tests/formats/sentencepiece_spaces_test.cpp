@@ -127,7 +127,8 @@ TEST_CASE("sentencepiece spaces: decode maps the replacement back, dropping the 
   CHECK(s.decode("", true).empty());
 }
 
-TEST_CASE("sentencepiece spaces: an unknown Metaspace prepend_scheme is refused, not read as never") {
+TEST_CASE(
+    "sentencepiece spaces: an unknown Metaspace prepend_scheme is refused, not read as never") {
   std::string j = R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},
     "pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"sometimes"}})";
   auto tk = formats::load_hf_tokenizer_json(j, "t.json", "t");

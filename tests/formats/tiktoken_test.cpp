@@ -38,7 +38,8 @@ TEST_CASE("a rank far past the number of entries is refused, whatever holds them
 }
 
 TEST_CASE("base64 round trip and writer") {
-  for (std::string s : std::vector<std::string>{"a", "ab", "abc", "abcd", std::string("\0\xff\x80", 3)}) {
+  for (std::string s :
+       std::vector<std::string>{"a", "ab", "abc", "abcd", std::string("\0\xff\x80", 3)}) {
     if (s.empty()) continue;
     auto t = parse_tiktoken(base64_encode(s) + " 0\n", "x");
     REQUIRE(t.ok());

@@ -13,8 +13,10 @@
 namespace {
 
 void check_error(const tok::Error& e, const std::string& source) {
-  if (e.message.rfind(source, 0) != 0) tok::fuzz::fail("chat", "error does not name the source: " + e.message);
-  if (e.message.find('\n') != std::string::npos) tok::fuzz::fail("chat", "error is not one line: " + e.message);
+  if (e.message.rfind(source, 0) != 0)
+    tok::fuzz::fail("chat", "error does not name the source: " + e.message);
+  if (e.message.find('\n') != std::string::npos)
+    tok::fuzz::fail("chat", "error is not one line: " + e.message);
 }
 
 void check_messages(const nlohmann::json& messages) {

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -26,7 +26,8 @@ namespace {
 const std::string& scratch_path() {
   static const std::string p = [] {
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir && *dir ? dir : "/tmp") + "/tok-fuzz-" + std::to_string(getpid()) + ".gguf";
+    return std::string(dir && *dir ? dir : "/tmp") + "/tok-fuzz-" + std::to_string(getpid()) +
+           ".gguf";
   }();
   return p;
 }

@@ -1,7 +1,7 @@
 // The Hugging Face tokenizer.json loader on arbitrary bytes: it fails with
-// an error naming the file (one line once cli prints it), or returns a Tokenizer that encodes fixed texts
-// and the input itself with count == #ids and ids inside the vocabulary,
-// and decodes what it encoded without failing.
+// an error naming the file (one line once cli prints it), or returns a Tokenizer that encodes fixed
+// texts and the input itself with count == #ids and ids inside the vocabulary, and decodes what it
+// encoded without failing.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,7 +17,8 @@ void check_text(const tok::bpe::Tokenizer& tk, std::string_view text) {
     auto ids = tk.encode(text, mode);
     if (!ids.ok()) continue;  // e.g. a byte with no token and no fallback
     for (auto id : *ids) {
-      if (id >= tk.vocab_size()) tok::fuzz::fail("hf_json", "encode returned an id past the vocabulary");
+      if (id >= tk.vocab_size())
+        tok::fuzz::fail("hf_json", "encode returned an id past the vocabulary");
     }
     auto n = tk.count(text, mode);
     if (!n.ok() || *n != ids->size()) tok::fuzz::fail("hf_json", "count differs from encode");

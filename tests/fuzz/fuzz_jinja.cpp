@@ -76,10 +76,8 @@ class Grammar {
       return pick({"x", "{{ ns.a }}", "{% break %}", "{{ caller() }}", "{# c #}", "\n"});
     int d = depth - 1;
     switch (below(16)) {
-      case 0:
-        return pick({"text ", "\n", "<|im_start|>", " "});
-      case 1:
-        return "{{ " + expr(d) + " }}";
+      case 0: return pick({"text ", "\n", "<|im_start|>", " "});
+      case 1: return "{{ " + expr(d) + " }}";
       case 2:
         return "{% set " + pick({"x", "y", "ns.a", "ns.b", "ns.self", "ns.c"}) + " = " + expr(d) +
                " %}";
@@ -104,18 +102,12 @@ class Grammar {
                statements(d, 2) + "{% endfilter %}";
       case 8:
         return "{% set ns = namespace(" + pick({"a=1", "a=[]", "self=none", "a=1, b='s'"}) + ") %}";
-      case 9:
-        return "{% set " + pick({"x", "b"}) + " %}" + statements(d, 2) + "{% endset %}";
-      case 10:
-        return "{% set ns.self = ns %}";
-      case 11:
-        return "{% set ns.c = caller %}";
-      case 12:
-        return "{% set ns.a = [ns.a] %}";
-      case 13:
-        return "{% set ns.a = ns.a + ns.a %}";
-      case 14:
-        return "{{ " + pick({"m", "f", "g", "caller", "ns.c"}) + "(" + args(d) + ") }}";
+      case 9: return "{% set " + pick({"x", "b"}) + " %}" + statements(d, 2) + "{% endset %}";
+      case 10: return "{% set ns.self = ns %}";
+      case 11: return "{% set ns.c = caller %}";
+      case 12: return "{% set ns.a = [ns.a] %}";
+      case 13: return "{% set ns.a = ns.a + ns.a %}";
+      case 14: return "{{ " + pick({"m", "f", "g", "caller", "ns.c"}) + "(" + args(d) + ") }}";
       default:
         return pick(
             {"{% break %}", "{% continue %}", "{# note #}", "{%- if true -%}x{%- endif -%}"});
@@ -127,27 +119,19 @@ class Grammar {
     int d = depth - 1;
     switch (below(12)) {
       case 0:
-      case 1:
-        return atom();
+      case 1: return atom();
       case 2:
         return "(" + expr(d) + " " +
                pick({"+", "-", "*", "/", "//", "%", "**", "~", "==", "!=", "<", ">=", "and", "or",
                      "in", "not in"}) +
                " " + expr(d) + ")";
-      case 3:
-        return pick({"-", "not ", "+"}) + "(" + expr(d) + ")";
-      case 4:
-        return expr(d) + "|" + filter(d);
-      case 5:
-        return "(" + expr(d) + ")[" + slice(d) + "]";
-      case 6:
-        return "(" + expr(d) + ")[" + expr(d) + "]";
-      case 7:
-        return "[" + expr(d) + ", " + expr(d) + "]";
-      case 8:
-        return "{'k': " + expr(d) + ", " + atom() + ": " + expr(d) + "}";
-      case 9:
-        return "(" + expr(d) + " if " + expr(d) + " else " + expr(d) + ")";
+      case 3: return pick({"-", "not ", "+"}) + "(" + expr(d) + ")";
+      case 4: return expr(d) + "|" + filter(d);
+      case 5: return "(" + expr(d) + ")[" + slice(d) + "]";
+      case 6: return "(" + expr(d) + ")[" + expr(d) + "]";
+      case 7: return "[" + expr(d) + ", " + expr(d) + "]";
+      case 8: return "{'k': " + expr(d) + ", " + atom() + ": " + expr(d) + "}";
+      case 9: return "(" + expr(d) + " if " + expr(d) + " else " + expr(d) + ")";
       case 10:
         return expr(d) + " is " +
                pick({"defined", "none", "string", "integer", "mapping", "odd", "not callable"});
@@ -198,8 +182,7 @@ class Grammar {
                      "replace('a', 'bb')", "default('d')", "map(attribute='role')",
                      "selectattr('role')", "rejectattr('content')", "sort(attribute='role')",
                      "int(7)"});
-      default:
-        return "default(" + expr(d) + ")";
+      default: return "default(" + expr(d) + ")";
     }
   }
 
@@ -207,25 +190,18 @@ class Grammar {
     switch (below(4)) {
       case 0:
         return "::" + pick({"-1", "2", "9223372036854775807", "(-9223372036854775807 - 1)", "0"});
-      case 1:
-        return "1:";
-      case 2:
-        return expr(d) + ":" + expr(d);
-      default:
-        return ":" + expr(d) + ":" + expr(d);
+      case 1: return "1:";
+      case 2: return expr(d) + ":" + expr(d);
+      default: return ":" + expr(d) + ":" + expr(d);
     }
   }
 
   std::string args(int d) {
     switch (below(4)) {
-      case 0:
-        return "";
-      case 1:
-        return expr(d);
-      case 2:
-        return expr(d) + ", " + pick({"a=1", "b=" + expr(d), "*[1, 2]", "**{'a': 2}"});
-      default:
-        return pick({"98", "n - 1", "a", "3"});
+      case 0: return "";
+      case 1: return expr(d);
+      case 2: return expr(d) + ", " + pick({"a=1", "b=" + expr(d), "*[1, 2]", "**{'a': 2}"});
+      default: return pick({"98", "n - 1", "a", "3"});
     }
   }
 
@@ -261,15 +237,9 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   std::size_t a = cut[below(cut.size())], b = cut[below(cut.size())];
   if (a > b) std::swap(a, b);
   switch (below(6)) {
-    case 0:
-      s = g.statements(4, 1 + static_cast<int>(below(4)));
-      break;
-    case 1:
-      s.insert(a, g.statement(1 + static_cast<int>(below(4))));
-      break;
-    case 2:
-      s.replace(a, b - a, g.statement(1 + static_cast<int>(below(3))));
-      break;
+    case 0: s = g.statements(4, 1 + static_cast<int>(below(4))); break;
+    case 1: s.insert(a, g.statement(1 + static_cast<int>(below(4)))); break;
+    case 2: s.replace(a, b - a, g.statement(1 + static_cast<int>(below(3)))); break;
     case 3: {
       // Wrap the input in a block: nesting grows with each mutation.
       static const char* const kOpen[][2] = {
@@ -293,9 +263,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
       s.replace(a, b - a, rep);
       break;
     }
-    default:
-      s.insert(a, "{{ " + g.expr(1 + static_cast<int>(below(4))) + " }}");
-      break;
+    default: s.insert(a, "{{ " + g.expr(1 + static_cast<int>(below(4))) + " }}"); break;
   }
   if (s.size() > max_size) s = g.statements(2, 1);
   if (s.size() > max_size) s.clear();

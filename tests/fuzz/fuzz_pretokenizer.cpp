@@ -50,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!text.empty()) {
     size_t from = static_cast<size_t>(data[0]) * 131 % text.size();
     size_t cut = pre.safe_boundary(text, from, 4096);
-    if (cut < from || cut > text.size()) tok::fuzz::fail("pretokenizer", "safe_boundary out of range");
+    if (cut < from || cut > text.size())
+      tok::fuzz::fail("pretokenizer", "safe_boundary out of range");
     std::vector<std::string_view> halves;
     pre.split(text.substr(0, cut), [&](std::string_view p) { halves.push_back(p); });
     pre.split(text.substr(cut), [&](std::string_view p) { halves.push_back(p); });

@@ -15,9 +15,11 @@ void check(const tok::bpe::Tokenizer& tk, std::string_view text) {
   using tok::bpe::SpecialMode;
   for (SpecialMode mode : {SpecialMode::kText, SpecialMode::kAllow}) {
     auto ids = tk.encode(text, mode);
-    if (!ids.ok()) tok::fuzz::fail("roundtrip", tk.name() + ": encode failed: " + ids.error().message);
+    if (!ids.ok())
+      tok::fuzz::fail("roundtrip", tk.name() + ": encode failed: " + ids.error().message);
     auto back = tk.decode(*ids);
-    if (!back.ok()) tok::fuzz::fail("roundtrip", tk.name() + ": decode failed: " + back.error().message);
+    if (!back.ok())
+      tok::fuzz::fail("roundtrip", tk.name() + ": decode failed: " + back.error().message);
     if (*back != text) tok::fuzz::fail("roundtrip", tk.name() + ": decode(encode(x)) != x");
     auto n = tk.count(text, mode, 1);
     if (!n.ok() || *n != ids->size()) {

@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   for (const auto& g : ranks.gaps) {
-    if (g.rank >= ranks.tokens.size() || ranks.tokens[g.rank]) tok::fuzz::fail("tiktoken", "bad gap");
+    if (g.rank >= ranks.tokens.size() || ranks.tokens[g.rank])
+      tok::fuzz::fail("tiktoken", "bad gap");
   }
   // Built as the registry builds it: priority = rank, gaps have no token.
   std::vector<std::uint32_t> priority(ranks.tokens.size());

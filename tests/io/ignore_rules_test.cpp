@@ -61,7 +61,7 @@ TEST_CASE("gitignore: unanchored, anchored, dir-only, negation, last rule wins")
   CHECK(r.match("build", true) == IgnoreVerdict::kIgnore);
   CHECK(r.match("src/build", true) == IgnoreVerdict::kNone);  // anchored
   CHECK(r.match("out", true) == IgnoreVerdict::kIgnore);
-  CHECK(r.match("out", false) == IgnoreVerdict::kNone);       // dir-only
+  CHECK(r.match("out", false) == IgnoreVerdict::kNone);  // dir-only
   CHECK(r.match("x/out", true) == IgnoreVerdict::kIgnore);
   CHECK(r.match("docs/a.tmp", false) == IgnoreVerdict::kIgnore);
   CHECK(r.match("docs/x/a.tmp", false) == IgnoreVerdict::kNone);

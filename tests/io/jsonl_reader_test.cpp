@@ -155,31 +155,65 @@ namespace {
 class LineMaker {
  public:
   explicit LineMaker(unsigned seed) : rng_(seed) {}
-  std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
+  std::size_t pick(std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_);
+  }
 
   std::string space() {
     static const char* const kSpace[] = {"", "", "", " ", "\t", " \r ", "  "};
     return kSpace[pick(std::size(kSpace))];
   }
   std::string string() {
-    static const char* const kParts[] = {
-        "plain", " ", "a", "\\n", "\\\"", "\\\\", "\\/", "\\t\\r\\b\\f", "\\u00e9", "\\u0000",
-        "\\ud83d\\ude00", "\\uD83D\\uDE00", "caf\xc3\xa9", "\xe6\x97\xa5\xe6\x9c\xac",
-        "\xf0\x9f\x98\x80", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf", "<|endoftext|>", "0123456789abcdef",
-        "{\\\"text\\\":1}", "text", "\\u20AC", "\\u007f", "\x7f"};
+    static const char* const kParts[] = {"plain",
+                                         " ",
+                                         "a",
+                                         "\\n",
+                                         "\\\"",
+                                         "\\\\",
+                                         "\\/",
+                                         "\\t\\r\\b\\f",
+                                         "\\u00e9",
+                                         "\\u0000",
+                                         "\\ud83d\\ude00",
+                                         "\\uD83D\\uDE00",
+                                         "caf\xc3\xa9",
+                                         "\xe6\x97\xa5\xe6\x9c\xac",
+                                         "\xf0\x9f\x98\x80",
+                                         "\xef\xbf\xbf",
+                                         "\xf4\x8f\xbf\xbf",
+                                         "<|endoftext|>",
+                                         "0123456789abcdef",
+                                         "{\\\"text\\\":1}",
+                                         "text",
+                                         "\\u20AC",
+                                         "\\u007f",
+                                         "\x7f"};
     std::string s = "\"";
     for (std::size_t n = pick(12); n > 0; --n) s += kParts[pick(std::size(kParts))];
     return s + "\"";
   }
   std::string key() {
-    static const char* const kKeys[] = {"\"text\"", "\"meta\"", "\"a\"", "\"t\\u0065xt\"",
-                                        "\"\"", "\"text \"", "\"m\xc3\xa9ta\""};
+    static const char* const kKeys[] = {"\"text\"", "\"meta\"",  "\"a\"",          "\"t\\u0065xt\"",
+                                        "\"\"",     "\"text \"", "\"m\xc3\xa9ta\""};
     return kKeys[pick(std::size(kKeys))];
   }
   std::string value(int depth) {
-    static const char* const kScalars[] = {
-        "0", "-1", "12", "1.5", "-0.0", "1e5", "1E+2", "2.5e-3", "1e99", "1e400", "-1e400",
-        "123456789012345678901234567890", "18446744073709551616", "true", "false", "null"};
+    static const char* const kScalars[] = {"0",
+                                           "-1",
+                                           "12",
+                                           "1.5",
+                                           "-0.0",
+                                           "1e5",
+                                           "1E+2",
+                                           "2.5e-3",
+                                           "1e99",
+                                           "1e400",
+                                           "-1e400",
+                                           "123456789012345678901234567890",
+                                           "18446744073709551616",
+                                           "true",
+                                           "false",
+                                           "null"};
     std::size_t k = pick(depth > 4 ? 2 : 4);
     if (k == 0) return string();
     if (k == 1) return kScalars[pick(std::size(kScalars))];
@@ -216,7 +250,8 @@ class LineMaker {
     for (std::size_t n = pick(4); n > 0; --n) members.push_back(key() + ":" + value(1));
     if (pick(10) != 0) members.push_back("\"text\":" + space() + (pick(5) ? string() : value(1)));
     if (pick(10) != 0) {
-      members.push_back("\"meta\":{\"n\":" + value(2) + ",\"text\":" + (pick(5) ? string() : value(2)) + "}");
+      members.push_back("\"meta\":{\"n\":" + value(2) +
+                        ",\"text\":" + (pick(5) ? string() : value(2)) + "}");
     }
     std::shuffle(members.begin(), members.end(), rng_);
     std::string s = space();
@@ -231,9 +266,10 @@ class LineMaker {
     return s;
   }
   std::string mutate(std::string s) {
-    static const char kBytes[] = {'"', '\\', '{', '}', '[', ']', ',', ':', 'u', 'e', '0', '-',
-                                  '.', ' ', '\0', '\x1f', '\x80', '\xbf', '\xc0', '\xc3',
-                                  '\xed', '\xf0', '\xf4', '\xff', 'd', '8'};
+    static const char kBytes[] = {'"',    '\\',   '{',    '}',    '[',    ']',    ',',
+                                  ':',    'u',    'e',    '0',    '-',    '.',    ' ',
+                                  '\0',   '\x1f', '\x80', '\xbf', '\xc0', '\xc3', '\xed',
+                                  '\xf0', '\xf4', '\xff', 'd',    '8'};
     if (s.empty()) return s;
     std::size_t at = pick(s.size());
     switch (pick(4)) {
@@ -303,28 +339,62 @@ TEST_CASE("jsonl: the scanner and the SAX reader agree on random and mutated lin
 
 TEST_CASE("jsonl: the scanner and the SAX reader agree on hostile lines") {
   using namespace std::string_literals;
-  const std::string cases[] = {
-      R"({"text":"\ud800"})", R"({"text":"\udc00"})", R"({"text":"\ud800\u0041"})",
-      R"({"text":"\ud800\ud800"})", R"({"text":"\ud83d\ude00"})", R"({"text":"\u12"})",
-      R"({"text":"\x"})", R"({"text":"\u00E9\u00e9"})", "{\"text\":\"\xc0\xaf\"}",
-      "{\"text\":\"\xed\xa0\x80\"}", "{\"text\":\"\xf4\x90\x80\x80\"}", "{\"text\":\"\xe6\x97\"}",
-      "{\"text\":\"\xff\"}", "{\"text\":\"a\tb\"}", "{\"text\":\"a\x7f\"}",
-      "\xef\xbb\xbf{\"text\":\"bom\"}", "{\"text\":\"crlf\"}\r", " {\"text\":\"x\"} \t",
-      "{\"text\":\"a\"}\0"s, R"({"text":"a",})", R"({"text":"a" "b"})", R"({,"text":"a"})",
-      R"({"text":01})", R"({"text":-})", R"({"text":1.})", R"({"text":.5})", R"({"text":1e})",
-      R"({"text":tru})", R"({"text":nul})", R"({"text":"a","n":1e400})", R"({"text":"a","n":-0})",
-      R"({"text":"a","n":1e-400})", R"({"text":"a","n":)" + std::string(400, '9') + "}",
-      R"({"text":"a","n":0.)" + std::string(400, '1') + "}", R"({"text":1,"text":"b"})",
-      R"({"text":"b","text":1})", R"({"te\u0078t":"esc key"})", R"({"text":"a"}{})", "{}",
-      "[]", R"("text")", "  ", "", R"({"text":"a"]})", R"({"text":["a"]})",
-      R"({"text":{"text":"a"}})", "{\"text\":\"" + std::string(3, '\\') + "\"}",
-      "{\"" + std::string(1000, 'k') + "\":1,\"text\":\"long key\"}"};
+  const std::string cases[] = {R"({"text":"\ud800"})",
+                               R"({"text":"\udc00"})",
+                               R"({"text":"\ud800\u0041"})",
+                               R"({"text":"\ud800\ud800"})",
+                               R"({"text":"\ud83d\ude00"})",
+                               R"({"text":"\u12"})",
+                               R"({"text":"\x"})",
+                               R"({"text":"\u00E9\u00e9"})",
+                               "{\"text\":\"\xc0\xaf\"}",
+                               "{\"text\":\"\xed\xa0\x80\"}",
+                               "{\"text\":\"\xf4\x90\x80\x80\"}",
+                               "{\"text\":\"\xe6\x97\"}",
+                               "{\"text\":\"\xff\"}",
+                               "{\"text\":\"a\tb\"}",
+                               "{\"text\":\"a\x7f\"}",
+                               "\xef\xbb\xbf{\"text\":\"bom\"}",
+                               "{\"text\":\"crlf\"}\r",
+                               " {\"text\":\"x\"} \t",
+                               "{\"text\":\"a\"}\0"s,
+                               R"({"text":"a",})",
+                               R"({"text":"a" "b"})",
+                               R"({,"text":"a"})",
+                               R"({"text":01})",
+                               R"({"text":-})",
+                               R"({"text":1.})",
+                               R"({"text":.5})",
+                               R"({"text":1e})",
+                               R"({"text":tru})",
+                               R"({"text":nul})",
+                               R"({"text":"a","n":1e400})",
+                               R"({"text":"a","n":-0})",
+                               R"({"text":"a","n":1e-400})",
+                               R"({"text":"a","n":)" + std::string(400, '9') + "}",
+                               R"({"text":"a","n":0.)" + std::string(400, '1') + "}",
+                               R"({"text":1,"text":"b"})",
+                               R"({"text":"b","text":1})",
+                               R"({"te\u0078t":"esc key"})",
+                               R"({"text":"a"}{})",
+                               "{}",
+                               "[]",
+                               R"("text")",
+                               "  ",
+                               "",
+                               R"({"text":"a"]})",
+                               R"({"text":["a"]})",
+                               R"({"text":{"text":"a"}})",
+                               "{\"text\":\"" + std::string(3, '\\') + "\"}",
+                               "{\"" + std::string(1000, 'k') + "\":1,\"text\":\"long key\"}"};
   for (const char* path : {"text", "meta.text"}) {
     auto f = parse_jsonl_field(path);
     REQUIRE(f.ok());
-    for (const std::string& line : cases) CHECK_MESSAGE(through_reader(line, *f) == through_sax(line, *f), line);
+    for (const std::string& line : cases)
+      CHECK_MESSAGE(through_reader(line, *f) == through_sax(line, *f), line);
     for (std::size_t depth : {62u, 63u, 64u, 65u, 200u}) {
-      std::string deep = "{\"text\":\"x\",\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+      std::string deep =
+          "{\"text\":\"x\",\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
       CHECK_MESSAGE(through_reader(deep, *f) == through_sax(deep, *f), depth);
       std::string objs = "{\"meta\":";
       for (std::size_t i = 0; i < depth; ++i) objs += "{\"meta\":";

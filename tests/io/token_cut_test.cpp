@@ -1,13 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <random>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
+#include "formats/registry.hpp"
 #include "io/stream_count.hpp"
 #include "io/token_cut.hpp"
-#include "formats/registry.hpp"
 
 using namespace tok;
 using bpe::SpecialMode;
@@ -30,7 +30,7 @@ std::size_t count(std::string_view s) { return o200k().count(s, SpecialMode::kTe
 // runs of spaces before words, digits, CJK, newlines, punctuation.
 std::string adversarial(std::size_t n, unsigned seed) {
   const char* parts[] = {"a", "  ", " b", "\n\n", "   ", "123456", "héllo", "世界", "'s",
-                         " ", "\t", "!!", "x", "\n", " 42", "don't", "  \n", "ﬁ"};
+                         " ", "\t", "!!", "x",    "\n",  " 42",    "don't", "  \n", "ﬁ"};
   std::mt19937 rng(seed);
   std::string s;
   while (s.size() < n) s += parts[rng() % (sizeof(parts) / sizeof(*parts))];
@@ -102,7 +102,8 @@ TEST_CASE("chunks tile the text, each within budget, with overlap") {
 TEST_CASE("counts are identical for 1..4 threads on adversarial input") {
   std::string text = adversarial(6 << 20, 11);
   std::size_t one = o200k().count(text, SpecialMode::kText, 1).value();
-  for (unsigned t = 2; t <= 4; ++t) CHECK(o200k().count(text, SpecialMode::kText, t).value() == one);
+  for (unsigned t = 2; t <= 4; ++t)
+    CHECK(o200k().count(text, SpecialMode::kText, t).value() == one);
 }
 
 TEST_CASE("streamed counting in small blocks equals counting the whole, for two vocabularies") {
@@ -132,6 +133,7 @@ TEST_CASE("streamed counting in small blocks equals counting the whole, for two 
   if (o200k().pretokenizers()[0].safe_boundary(probe, 1000, 1 << 19) < probe.size()) {
     CHECK(sc->peak_buffer < (2u << 20));
   } else {
-    MESSAGE("NOT CHECKED: memory bound of streamed counting: this pre-tokenizer has no safe_boundary");
+    MESSAGE(
+        "NOT CHECKED: memory bound of streamed counting: this pre-tokenizer has no safe_boundary");
   }
 }

@@ -166,7 +166,8 @@ TEST_CASE("paged cache: byte budget reports no free block and changes nothing") 
   auto tiny = small_config();
   tiny.budget_bytes = 1000;
   CHECK(PagedKvCache::create(tiny).error().message ==
-        "KV budget 1000 B (1000 bytes) is smaller than one block (2048 bytes = 4 tokens of 512 bytes)");
+        "KV budget 1000 B (1000 bytes) is smaller than one block (2048 bytes = 4 tokens of 512 "
+        "bytes)");
 }
 
 TEST_CASE("paged cache: stats and to_json") {
@@ -256,8 +257,8 @@ TEST_CASE(
   CHECK(cache.pool().in_use() == 2);
   CHECK(cache.evict(s, shift).value() == 0);  // within capacity: nothing to do
   CHECK(cache.stats().evicted_tokens == 4);
-  CHECK(cache.stats().to_json().find("\"kv_policy\":\"sinks:2,window:3\",\"kv_evicted_tokens\":4}") !=
-        std::string::npos);
+  CHECK(cache.stats().to_json().find(
+            "\"kv_policy\":\"sinks:2,window:3\",\"kv_evicted_tokens\":4}") != std::string::npos);
   // New tokens continue at cache position length(s) with their text position.
   append_tag(cache, s, 9, 9);
   CHECK(cache.original_position(s, 5) == 9);

@@ -76,7 +76,8 @@ TEST_CASE("q8_0: ggml layout on an exact block") {
   CHECK(y[16] == 0.0f);
 }
 
-TEST_CASE("q8_0: max abs error < 0.5625 d per block (d the stored scale; llama.cpp's reference rule)") {
+TEST_CASE(
+    "q8_0: max abs error < 0.5625 d per block (d the stored scale; llama.cpp's reference rule)") {
   std::mt19937 rng(2);
   for (int trial = 0; trial < 2000; ++trial) {
     float spread = std::ldexp(1.0f, trial % 16 - 4);  // 1/16 .. 2048

@@ -7,11 +7,11 @@
 // gives the contiguous cache's logits, for every RoPE variant.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "formats/gguf_writer.hpp"
@@ -54,10 +54,14 @@ std::string write_model(const Family& f, const std::string& name) {
   tok::formats::GgufWriter w;
   const std::string& a = f.arch;
   w.set_string("general.architecture", a);
-  for (auto [k, v] : {std::pair<const char*, int>{"context_length", kCtx}, {"embedding_length", f.dim},
-                      {"block_count", f.layers}, {"feed_forward_length", f.ffn},
-                      {"attention.head_count", f.heads}, {"attention.head_count_kv", f.kv_heads},
-                      {"attention.key_length", f.head_dim}, {"rope.dimension_count", f.n_rot}}) {
+  for (auto [k, v] : {std::pair<const char*, int>{"context_length", kCtx},
+                      {"embedding_length", f.dim},
+                      {"block_count", f.layers},
+                      {"feed_forward_length", f.ffn},
+                      {"attention.head_count", f.heads},
+                      {"attention.head_count_kv", f.kv_heads},
+                      {"attention.key_length", f.head_dim},
+                      {"rope.dimension_count", f.n_rot}}) {
     w.set_u32(a + "." + k, static_cast<std::uint32_t>(v));
   }
   w.set_f32(a + ".rope.freq_base", 1000.0f);
@@ -68,7 +72,8 @@ std::string write_model(const Family& f, const std::string& name) {
     w.set_u32(a + ".rope.scaling.original_context_length", 32);
   }
   std::uint32_t s = 7;
-  auto add = [&](const std::string& n, std::uint64_t cols, std::uint64_t rows, float scale, float offset = 0) {
+  auto add = [&](const std::string& n, std::uint64_t cols, std::uint64_t rows, float scale,
+                 float offset = 0) {
     std::vector<std::uint64_t> dims = {cols};
     if (rows) dims.push_back(rows);
     std::size_t count = cols * (rows ? rows : 1);
@@ -115,13 +120,15 @@ std::string write_model(const Family& f, const std::string& name) {
   }
   add("output_norm.weight", d, 0, 0.1f, 1.0f);
   std::string path = (std::filesystem::temp_directory_path() /
-                      ("tok-arch-" + name + "-" + std::to_string(getpid()) + ".gguf")).string();
+                      ("tok-arch-" + name + "-" + std::to_string(getpid()) + ".gguf"))
+                         .string();
   REQUIRE(w.write(path).ok());
   return path;
 }
 
 struct TempModel {
-  explicit TempModel(const Family& f, const std::string& tag = "") : path(write_model(f, f.arch + tag)) {}
+  explicit TempModel(const Family& f, const std::string& tag = "")
+      : path(write_model(f, f.arch + tag)) {}
   ~TempModel() { std::filesystem::remove(path); }
   std::string path;
 };
@@ -179,7 +186,8 @@ TEST_CASE("each architecture's metadata sets its switches") {
   }
 }
 
-TEST_CASE("each architecture: prefill equals one token at a time, unrotated keys equal rotated ones") {
+TEST_CASE(
+    "each architecture: prefill equals one token at a time, unrotated keys equal rotated ones") {
   std::vector<TokenId> ids = prompt(24);
   for (const Family& f : kFamilies) {
     CAPTURE(f.arch);
@@ -201,7 +209,8 @@ TEST_CASE("each architecture: prefill equals one token at a time, unrotated keys
     for (std::size_t i = 0; i < ids.size(); ++i) {
       auto one = fwd.eval(std::span<const TokenId>(&ids[i], 1), flat2);
       REQUIRE(one.ok());
-      worst = std::max(worst, max_abs_diff(*one, std::span<const float>(want).subspan(i * kVocab, kVocab)));
+      worst = std::max(
+          worst, max_abs_diff(*one, std::span<const float>(want).subspan(i * kVocab, kVocab)));
     }
     CHECK(worst < 1e-4 * biggest);
     // Keys stored before RoPE, rotated by attention as it reads them.

@@ -19,7 +19,8 @@ namespace {
 
 // Feeds n rows (positions 0..n-1) of one layer with `heads` heads; weight(h,
 // pos) gives head h's row at position pos.
-void feed(AttentionReport& r, int layer, int n, int heads, const std::function<std::vector<float>(int, int)>& weight) {
+void feed(AttentionReport& r, int layer, int n, int heads,
+          const std::function<std::vector<float>(int, int)>& weight) {
   std::size_t stride = static_cast<std::size_t>(n);
   std::vector<float> probs(static_cast<std::size_t>(heads) * stride);
   for (int pos = 0; pos < n; ++pos) {
@@ -184,7 +185,8 @@ TEST_CASE("attention svg: well-formed, escaped, self-contained") {
   AttentionReport r(2, 3, o);
   feed(r, 0, 12, 3, synthetic);
   feed(r, 1, 12, 3, synthetic);
-  AttentionSvgInput in{"a <title> & \x01 more", {"<s>", " the", "&amp", "\"q\"", "\xE2\x80\x9C", "b"}};
+  AttentionSvgInput in{"a <title> & \x01 more",
+                       {"<s>", " the", "&amp", "\"q\"", "\xE2\x80\x9C", "b"}};
   std::string svg = render_attention_svg(r, in);
   CHECK(well_formed(svg));
   CHECK(svg.find("&lt;title&gt; &amp;") != std::string::npos);
@@ -198,14 +200,16 @@ TEST_CASE("attention svg: well-formed, escaped, self-contained") {
 TEST_CASE("attention report on the default model: schema and invariants") {
   auto m = Model::load(std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf", true);
   REQUIRE(m.ok());
-  auto enc = m->tokenizer().encode("In the beginning God created the heaven and the earth. And the earth was "
-                                   "without form, and void.",
-                                   tok::bpe::SpecialMode::kText);
+  auto enc = m->tokenizer().encode(
+      "In the beginning God created the heaven and the earth. And the earth was "
+      "without form, and void.",
+      tok::bpe::SpecialMode::kText);
   REQUIRE(enc.ok());
   std::vector<tok::bpe::TokenId> ids;
   if (m->tokenizer().bos) ids.push_back(*m->tokenizer().bos);
   ids.insert(ids.end(), enc->begin(), enc->end());
-  int layers = static_cast<int>(m->config().n_layers), heads = static_cast<int>(m->config().n_heads);
+  int layers = static_cast<int>(m->config().n_layers),
+      heads = static_cast<int>(m->config().n_heads);
   AttentionReport r(layers, heads, opts(ids.size()));
   ThreadPool pool(1);
   GenerateOptions g;
@@ -224,7 +228,8 @@ TEST_CASE("attention report on the default model: schema and invariants") {
   REQUIRE(j["heads"].size() == static_cast<std::size_t>(layers * heads));
   std::size_t labelled = 0;
   for (const auto& h : j["heads"]) {
-    double sum = h["sink_mass"].get<double>() + h["local_mass"].get<double>() + h["far_mass"].get<double>();
+    double sum =
+        h["sink_mass"].get<double>() + h["local_mass"].get<double>() + h["far_mass"].get<double>();
     CHECK(sum == doctest::Approx(1).epsilon(1e-3));
     CHECK(h["entropy_norm"].get<double>() >= 0);
     CHECK(h["entropy_norm"].get<double>() <= 1.0001);
@@ -232,7 +237,8 @@ TEST_CASE("attention report on the default model: schema and invariants") {
     std::string l = h["label"];
     CHECK((l == "sink" || l == "local" || l == "long_range"));
   }
-  for (const char* k : {"sink", "local", "long_range"}) labelled += j["summary"][k].get<std::size_t>();
+  for (const char* k : {"sink", "local", "long_range"})
+    labelled += j["summary"][k].get<std::size_t>();
   CHECK(labelled == static_cast<std::size_t>(layers * heads));
   CHECK(j["summary"]["layers"].size() == static_cast<std::size_t>(layers));
   CHECK(j["heatmap_heads"].size() >= 1);

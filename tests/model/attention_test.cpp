@@ -31,7 +31,8 @@ struct Case {
 // Softmax-weighted values of one query head, in doubles, from the rows the
 // cache returns through key()/value() (which decode the whole row).
 std::vector<double> reference(const KvCache& c, int layer, int kvh, int hd, const float* q, int pos,
-                              const std::vector<float>& cs, bool rotate, std::vector<double>& probs) {
+                              const std::vector<float>& cs, bool rotate,
+                              std::vector<double>& probs) {
   std::vector<double> s(static_cast<std::size_t>(pos) + 1);
   double mx = -1e300;
   for (int p = 0; p <= pos; ++p) {
@@ -86,7 +87,8 @@ void check(const Case& k, const DotKernels& kernels) {
   int hd = k.head_dim;
   std::vector<float> inv_freq, cs(static_cast<std::size_t>(k.positions * hd));
   for (int i = 0; i < hd / 2; ++i) inv_freq.push_back(std::pow(10000.0f, -2.0f * i / hd));
-  for (int p = 0; p < k.positions; ++p) rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
+  for (int p = 0; p < k.positions; ++p)
+    rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
   std::vector<float> q(static_cast<std::size_t>(k.group * hd)), out(q.size());
   for (float& x : q) x = nd(rng);
   std::size_t stride = static_cast<std::size_t>(k.positions) + 3;
@@ -94,8 +96,19 @@ void check(const Case& k, const DotKernels& kernels) {
   AttentionScratch scratch;
   for (int pos : {0, k.block - 1, k.block, k.positions - 1}) {
     for (int kvh = 0; kvh < k.kv_heads; ++kvh) {
-      AttentionTask t{&cache, 1, pos, kvh, hd, k.group, q.data(), out.data(), probs.data(), stride,
-                      k.before_rope ? cs.data() : nullptr, false, 1.0f / std::sqrt(float(hd))};
+      AttentionTask t{&cache,
+                      1,
+                      pos,
+                      kvh,
+                      hd,
+                      k.group,
+                      q.data(),
+                      out.data(),
+                      probs.data(),
+                      stride,
+                      k.before_rope ? cs.data() : nullptr,
+                      false,
+                      1.0f / std::sqrt(float(hd))};
       attend(kernels, t, scratch);
       for (int g = 0; g < k.group; ++g) {
         std::vector<double> p;
@@ -110,7 +123,8 @@ void check(const Case& k, const DotKernels& kernels) {
 }  // namespace
 
 TEST_CASE("attention over spans equals a double-precision reference for every KV type") {
-  for (kv::KvType type : {kv::KvType::kF32, kv::KvType::kF16, kv::KvType::kQ8_0, kv::KvType::kQ4_0}) {
+  for (kv::KvType type :
+       {kv::KvType::kF32, kv::KvType::kF16, kv::KvType::kQ8_0, kv::KvType::kQ4_0}) {
     for (const DotKernels* k : {&scalar_kernels(), &best_kernels()}) {
       check({type, 2, 32, 3, 4, 11, false}, *k);   // heads aligned with 32-value blocks
       check({type, 2, 16, 2, 5, 13, false}, *k);   // a block spans two heads: whole rows decoded
@@ -148,7 +162,8 @@ TEST_CASE("every attention kernel set's softmax equals a double-precision softma
       for (auto& v : x) v = d(rng);
       double max = *std::max_element(x.begin(), x.end()), sum = 0;
       std::vector<double> want(x.size());
-      for (std::size_t i = 0; i < x.size(); ++i) sum += want[i] = std::exp(static_cast<double>(x[i]) - max);
+      for (std::size_t i = 0; i < x.size(); ++i)
+        sum += want[i] = std::exp(static_cast<double>(x[i]) - max);
       for (auto& w : want) w /= sum;
       for (const AttentionKernels* k : sets) {
         std::vector<float> got = x;
@@ -200,7 +215,8 @@ TEST_CASE("attention over a block of rows equals each row's own attention, bit f
         }
         std::vector<float> inv_freq, cs(static_cast<std::size_t>(positions * hd));
         for (int i = 0; i < hd / 2; ++i) inv_freq.push_back(std::pow(10000.0f, -2.0f * i / hd));
-        for (int p = 0; p < positions; ++p) rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
+        for (int p = 0; p < positions; ++p)
+          rope_angles(hd, p, inv_freq.data(), &cs[p * hd], &cs[p * hd + hd / 2]);
         const int rows = 16, first_pos = 120;
         const std::size_t stride = positions + 1;
         std::vector<float> q(static_cast<std::size_t>(rows * group * hd));
@@ -208,11 +224,22 @@ TEST_CASE("attention over a block of rows equals each row's own attention, bit f
         for (int window : {0, 70}) {
           CAPTURE(window);
           std::vector<float> out_rows(q.size(), NAN), out_one(q.size(), NAN);
-          std::vector<float> probs_rows(rows * group * stride, -1.0f), probs_one(probs_rows.size(), -1.0f);
+          std::vector<float> probs_rows(rows * group * stride, -1.0f),
+              probs_one(probs_rows.size(), -1.0f);
           auto task = [&](int b, std::vector<float>& out, std::vector<float>& probs) {
             int pos = first_pos + b;
-            AttentionTask t{&cache, 0, pos, 1, hd, group, q.data() + b * group * hd, out.data() + b * group * hd,
-                            probs.data() + b * group * stride, stride, before_rope ? cs.data() : nullptr, false,
+            AttentionTask t{&cache,
+                            0,
+                            pos,
+                            1,
+                            hd,
+                            group,
+                            q.data() + b * group * hd,
+                            out.data() + b * group * hd,
+                            probs.data() + b * group * stride,
+                            stride,
+                            before_rope ? cs.data() : nullptr,
+                            false,
                             1.0f / std::sqrt(float(hd))};
             t.first = window > 0 ? std::max(0, pos - window + 1) : 0;
             return t;
@@ -223,7 +250,8 @@ TEST_CASE("attention over a block of rows equals each row's own attention, bit f
           attend_rows(*k, block.data(), rows, s1);
           for (int b = 0; b < rows; ++b) attend(*k, task(b, out_one, probs_one), s2);
           CHECK(std::memcmp(out_rows.data(), out_one.data(), out_rows.size() * sizeof(float)) == 0);
-          CHECK(std::memcmp(probs_rows.data(), probs_one.data(), probs_rows.size() * sizeof(float)) == 0);
+          CHECK(std::memcmp(probs_rows.data(), probs_one.data(),
+                            probs_rows.size() * sizeof(float)) == 0);
           CHECK(out_rows[0] == out_rows[0]);  // written (not NaN)
         }
       }
@@ -247,7 +275,8 @@ TEST_CASE("the AVX-512 attention kernels give the AVX2 kernels' scores and sums 
         CAPTURE(group);
         CAPTURE(n);
         const std::size_t key_stride = static_cast<std::size_t>(hd + 12) * sizeof(float);
-        std::vector<float> q(static_cast<std::size_t>(group * hd)), keys(static_cast<std::size_t>(n) * (hd + 12));
+        std::vector<float> q(static_cast<std::size_t>(group * hd)),
+            keys(static_cast<std::size_t>(n) * (hd + 12));
         for (float& x : q) x = nd(rng);
         for (float& x : keys) x = nd(rng);
         const std::size_t s_stride = static_cast<std::size_t>(n) + 5;

@@ -20,7 +20,9 @@ using tok::bpe::TokenId;
 
 namespace {
 
-std::string default_model() { return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf"; }
+std::string default_model() {
+  return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf";
+}
 
 tok::kv::KvConfig config_for(const Model& m, int block, std::uint64_t budget = 0) {
   tok::kv::KvConfig c;
@@ -65,9 +67,9 @@ Alone run_alone(const Model& m, ThreadPool& pool, const BatchRequest& r, int ctx
 }
 
 std::vector<BatchRequest> requests(const Model& m) {
-  const char* prompts[] = {"In the beginning", "And Jesus said unto them",
-                           "The LORD is my shepherd", "Blessed are the", "And God said, Let there be",
-                           "Now the serpent was"};
+  const char* prompts[] = {"In the beginning",           "And Jesus said unto them",
+                           "The LORD is my shepherd",    "Blessed are the",
+                           "And God said, Let there be", "Now the serpent was"};
   std::vector<BatchRequest> rs;
   for (int i = 0; i < 12; ++i) {
     BatchRequest r;
@@ -149,7 +151,8 @@ TEST_CASE("a request whose prompt exceeds the budget or the context is refused u
   CHECK_FALSE(check_batch_request(r, *cache, 96).ok());
   CHECK_FALSE(check_batch_request(r, *probe, 4).ok());
   CHECK(check_batch_request(r, *probe, 96).ok());
-  auto st = run_batch(*m, pool, *cache, {r}, BatchOptions{96, 64}, [](std::size_t, BatchResult&&) {});
+  auto st =
+      run_batch(*m, pool, *cache, {r}, BatchOptions{96, 64}, [](std::size_t, BatchResult&&) {});
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message.find("request 0") != std::string::npos);
 }
@@ -232,7 +235,8 @@ TEST_CASE("beam search: one beam is greedy; scores are the summed log-probabilit
   std::size_t nv = static_cast<std::size_t>(m->config().n_vocab);
   double sum = 0;
   for (std::size_t t = prompt.size() - 1; t + 1 < all.size(); ++t) {
-    sum += logprob_of(logits->subspan(t * nv, std::min(nv, m->tokenizer().vocab_size())), all[t + 1]);
+    sum +=
+        logprob_of(logits->subspan(t * nv, std::min(nv, m->tokenizer().vocab_size())), all[t + 1]);
   }
   CHECK(sum == doctest::Approx(best.score).epsilon(1e-4));
   CHECK(cache->pool().in_use() == 0);

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "model/forward.hpp"
 #include "model/generator.hpp"
@@ -17,7 +17,6 @@
 
 using namespace tok::model;
 using tok::ThreadPool;
-
 
 namespace {
 
@@ -27,7 +26,9 @@ nlohmann::json reference() {
   return nlohmann::json::parse(in);
 }
 
-std::string default_model() { return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf"; }
+std::string default_model() {
+  return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf";
+}
 
 double rel_err(std::span<const float> got, const std::vector<double>& want) {
   double dmax = 0, lmax = 0;
@@ -50,7 +51,8 @@ void check_model(const Model& m, double tol, bool check_greedy, unsigned threads
     REQUIRE(all.ok());
     std::size_t nv = static_cast<std::size_t>(m.config().n_vocab);
     double e_first = rel_err(all->subspan(0, nv), p["first_logits"].get<std::vector<double>>());
-    double e_last = rel_err(all->subspan((ids.size() - 1) * nv, nv), p["last_logits"].get<std::vector<double>>());
+    double e_last = rel_err(all->subspan((ids.size() - 1) * nv, nv),
+                            p["last_logits"].get<std::vector<double>>());
     CHECK(e_first <= tol);
     CHECK(e_last <= tol);
     if (!check_greedy) continue;
@@ -87,9 +89,10 @@ double max_rel_err(const Model& m, unsigned threads) {
     auto all = fwd.eval(ids, cache, true);
     REQUIRE(all.ok());
     std::size_t nv = static_cast<std::size_t>(m.config().n_vocab);
-    worst = std::max(worst, rel_err(all->subspan(0, nv), p["first_logits"].get<std::vector<double>>()));
+    worst =
+        std::max(worst, rel_err(all->subspan(0, nv), p["first_logits"].get<std::vector<double>>()));
     worst = std::max(worst, rel_err(all->subspan((ids.size() - 1) * nv, nv),
-                                     p["last_logits"].get<std::vector<double>>()));
+                                    p["last_logits"].get<std::vector<double>>()));
   }
   return worst;
 }
@@ -107,14 +110,16 @@ TEST_CASE("quantized copies of the default model stay within their stated logit 
   auto dir = std::filesystem::temp_directory_path();
   for (Case c : {Case{DType::kF16, 1.2e-3}, Case{DType::kQ8_0, 3.5e-2}, Case{DType::kQ4_0, 0.35}}) {
     std::string path = (dir / ("tok-forward-test-" + std::to_string(getpid()) + "-" +
-                               std::string(tok::ggml::type_name(c.type)) + ".gguf")).string();
+                               std::string(tok::ggml::type_name(c.type)) + ".gguf"))
+                           .string();
     auto q = quantize_file(default_model(), path, c.type);
     REQUIRE_MESSAGE(q.ok(), q.error().message);
     auto m = Model::load(path, false);
     std::filesystem::remove(path);
     REQUIRE_MESSAGE(m.ok(), m.error().message);
     double e1 = max_rel_err(*m, 1), e2 = max_rel_err(*m, 2);
-    MESSAGE(tok::ggml::type_name(c.type) << ": max|d logit| / max|logit| = " << e1 << " (1 thread), " << e2 << " (2)");
+    MESSAGE(tok::ggml::type_name(c.type)
+            << ": max|d logit| / max|logit| = " << e1 << " (1 thread), " << e2 << " (2)");
     CAPTURE(tok::ggml::type_name(c.type));
     CHECK(e1 <= c.tol);
     CHECK(e2 <= c.tol);
@@ -132,7 +137,8 @@ TEST_CASE("scalar kernels give the same logits as the SIMD ones") {
   auto m = Model::load(default_model(), false);
   REQUIRE(m.ok());
   ThreadPool pool(1);
-  std::vector<tok::bpe::TokenId> ids = reference()["prompts"][0]["ids"].get<std::vector<tok::bpe::TokenId>>();
+  std::vector<tok::bpe::TokenId> ids =
+      reference()["prompts"][0]["ids"].get<std::vector<tok::bpe::TokenId>>();
   Forward a(*m, pool, scalar_kernels()), b(*m, pool, best_kernels());
   ContiguousKvCache ca(a.kv_shape(64)), cb(b.kv_shape(64));
   auto la = a.eval(ids, ca);

@@ -13,17 +13,15 @@
 #include <random>
 #include <vector>
 
+#include "kernel_sets.hpp"
 #include "model/act_q8_k.hpp"
 #include "model/kernels.hpp"
-#include "kernel_sets.hpp"
 
 using namespace tok::model;
 namespace ggml = tok::ggml;
 using tok::model::test::randn;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("q8_K activations: ggml's scale, rounding, cap and 32-value sums") {
   std::vector<float> x(512);
@@ -108,7 +106,8 @@ TEST_CASE("Q4_K / Q5_K / Q6_K gemm over q8_K activations equals a double-precisi
   }
 }
 
-TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a double-precision reference") {
+TEST_CASE(
+    "Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a double-precision reference") {
   std::mt19937 rng(6);
   for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
     for (std::int64_t cols : {256, 768}) {
@@ -155,19 +154,23 @@ TEST_CASE("Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a doubl
   }
 }
 
-TEST_CASE("q8_K activations: every kernel set's quantizers agree bit for bit with the scalar ones") {
+TEST_CASE(
+    "q8_K activations: every kernel set's quantizers agree bit for bit with the scalar ones") {
   std::mt19937 rng(21);
   constexpr std::int64_t kCols = 4 * ggml::kQKK;
   std::vector<std::vector<float>> rows;
   for (int r = 0; r < 16; ++r) rows.push_back(randn(kCols, rng, r % 2 ? 1.f : 50.f));
   std::vector<float> edge(kCols, 0.f);  // block 0 all zero (and -0)
   edge[3] = -0.f;
-  edge[ggml::kQKK + 7] = -3.5f;  // block 1: the largest is negative, with a tie of opposite sign later
+  edge[ggml::kQKK + 7] =
+      -3.5f;  // block 1: the largest is negative, with a tie of opposite sign later
   edge[ggml::kQKK + 9] = 3.5f;
-  for (int i = 2 * ggml::kQKK; i < 3 * ggml::kQKK; ++i) edge[i] = 1e-3f * static_cast<float>(i % 7);  // block 2: one huge value
+  for (int i = 2 * ggml::kQKK; i < 3 * ggml::kQKK; ++i)
+    edge[i] = 1e-3f * static_cast<float>(i % 7);  // block 2: one huge value
   edge[2 * ggml::kQKK + 100] = 1e6f;
   // Block 3: largest 127, so iscale = -1 and every other value, k + 0.5, is a tie (to even).
-  for (int i = 3 * ggml::kQKK; i < 4 * ggml::kQKK; ++i) edge[i] = static_cast<float>(i % 50) - 24.5f;
+  for (int i = 3 * ggml::kQKK; i < 4 * ggml::kQKK; ++i)
+    edge[i] = static_cast<float>(i % 50) - 24.5f;
   edge[3 * ggml::kQKK + 5] = 127.f;
   rows.push_back(edge);
   for (const DotKernels* k : tok::model::test::all_kernels()) {

@@ -25,7 +25,8 @@ using tok::model::test::randn;
 namespace {
 
 // A (rows, cols) weight matrix of `type` made from random floats.
-std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64_t cols, std::mt19937& rng) {
+std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64_t cols,
+                                       std::mt19937& rng) {
   TensorView shape{type, rows, cols, nullptr};
   std::vector<std::uint8_t> out(shape.bytes());
   std::size_t rb = shape.row_bytes();
@@ -42,8 +43,12 @@ std::vector<std::uint8_t> make_weights(DType type, std::int64_t rows, std::int64
           std::memcpy(row + 2 * i, &h, 2);
         }
         break;
-      case DType::kQ8_0: ggml::quantize_row_q8_0(f.data(), reinterpret_cast<ggml::BlockQ8_0*>(row), cols); break;
-      case DType::kQ4_0: ggml::quantize_row_q4_0(f.data(), reinterpret_cast<ggml::BlockQ4_0*>(row), cols); break;
+      case DType::kQ8_0:
+        ggml::quantize_row_q8_0(f.data(), reinterpret_cast<ggml::BlockQ8_0*>(row), cols);
+        break;
+      case DType::kQ4_0:
+        ggml::quantize_row_q4_0(f.data(), reinterpret_cast<ggml::BlockQ4_0*>(row), cols);
+        break;
       case DType::kQ4_K:
       case DType::kQ6_K:  // random bytes with small super-block scales
         for (std::size_t i = 0; i < rb; ++i) row[i] = static_cast<std::uint8_t>(byte(rng));
@@ -107,7 +112,8 @@ RefDot ref_dot(DType type, const std::uint8_t* row, const ggml::BlockQ8_0* x, st
     } else {
       const auto& w = reinterpret_cast<const ggml::BlockQ4_0*>(row)[b];
       for (int j = 0; j < ggml::kQK / 2; ++j) {
-        acc += ((w.qs[j] & 0xF) - 8) * x[b].qs[j] + ((w.qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
+        acc +=
+            ((w.qs[j] & 0xF) - 8) * x[b].qs[j] + ((w.qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
       }
       d *= ggml::fp16_to_f32(w.d);
     }
@@ -143,10 +149,12 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
               random_blocks(reinterpret_cast<ggml::BlockQ4_0*>(row), blocks, d, rng);
             }
           }
-          for (std::int64_t n : {1, 2, 3, 5, 37}) {  // 37: two blocks of prepared tokens, partial tiles
+          for (std::int64_t n :
+               {1, 2, 3, 5, 37}) {  // 37: two blocks of prepared tokens, partial tiles
             std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
             for (auto& b : xq) {
-              b.d = d ? d : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
+              b.d = d ? d
+                      : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
               for (auto& q : b.qs) q = static_cast<std::int8_t>(act(rng));
             }
             std::vector<float> x(static_cast<std::size_t>(n * cols));
@@ -167,9 +175,11 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
                   CAPTURE(r);
                   CAPTURE(t);
                   const ggml::BlockQ8_0* xt = xq.data() + t * blocks;
-                  RefDot want = ref_dot(type, static_cast<const std::uint8_t*>(w.row(r)), xt, blocks);
+                  RefDot want =
+                      ref_dot(type, static_cast<const std::uint8_t*>(w.row(r)), xt, blocks);
                   Activation one{x.data() + t * cols, xt};
-                  float g = got[static_cast<std::size_t>(t * rows + r)], dot = dot_row(*k, w, r, one);
+                  float g = got[static_cast<std::size_t>(t * rows + r)],
+                        dot = dot_row(*k, w, r, one);
                   float s = dot_row(scalar_kernels(), w, r, one);
                   if (d) {
                     CHECK(g == want.sum);
@@ -194,15 +204,16 @@ TEST_CASE("Q8_0 / Q4_0 gemm and dots: every kernel set, odd shapes, extreme byte
 TEST_CASE("gemm equals one dot product per row and token, for every type and tile remainder") {
   std::mt19937 rng(11);
   const std::int64_t rows = 13, cols = 512;
-  for (DType type : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0, DType::kQ4_K,
-                     DType::kQ6_K, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
-                     DType::kQ5_K}) {
+  for (DType type : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0,
+                     DType::kQ4_K, DType::kQ6_K, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1,
+                     DType::kQ2_K, DType::kQ3_K, DType::kQ5_K}) {
     auto wbytes = make_weights(type, rows, cols, rng);
     TensorView w{type, rows, cols, wbytes.data()};
     for (std::int64_t n : {1, 2, 3, 4, 5, 7}) {
       auto x = randn(static_cast<std::size_t>(n * cols), rng);
       std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * cols / ggml::kQK));
-      for (std::int64_t t = 0; t < n; ++t) quantize_act_q8_0(x.data() + t * cols, xq.data() + t * cols / ggml::kQK, cols);
+      for (std::int64_t t = 0; t < n; ++t)
+        quantize_act_q8_0(x.data() + t * cols, xq.data() + t * cols / ggml::kQK, cols);
       ActBatch a{x.data(), cols, wants_q8(type) ? xq.data() : nullptr, cols / ggml::kQK, n};
       std::vector<float> want(static_cast<std::size_t>(n * rows)), got(want.size(), NAN);
       gemm_by_rows(scalar_kernels(), w, 0, rows, a, want.data(), rows);
@@ -215,7 +226,8 @@ TEST_CASE("gemm equals one dot product per row and token, for every type and til
           CAPTURE(static_cast<int>(k->isa));
           CAPTURE(n);
           CAPTURE(i);
-          CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(std::sqrt(static_cast<double>(cols))));
+          CHECK(got[i] ==
+                doctest::Approx(want[i]).epsilon(1e-4).scale(std::sqrt(static_cast<double>(cols))));
         }
       }
     }

@@ -66,9 +66,12 @@ TEST_CASE("float dot products match the reference") {
     for (const DotKernels* k : all_kernels()) {
       CAPTURE(n);
       CAPTURE(static_cast<int>(k->isa));
-      CHECK(std::fabs(k->f32(a.data(), b.data(), static_cast<std::int64_t>(n)) - ref_dot(a.data(), b.data(), n)) < tol);
-      CHECK(std::fabs(k->f16(h.data(), b.data(), static_cast<std::int64_t>(n)) - ref_dot(ah.data(), b.data(), n)) < tol);
-      CHECK(std::fabs(k->bf16(bf.data(), b.data(), static_cast<std::int64_t>(n)) - ref_dot(abf.data(), b.data(), n)) < tol);
+      CHECK(std::fabs(k->f32(a.data(), b.data(), static_cast<std::int64_t>(n)) -
+                      ref_dot(a.data(), b.data(), n)) < tol);
+      CHECK(std::fabs(k->f16(h.data(), b.data(), static_cast<std::int64_t>(n)) -
+                      ref_dot(ah.data(), b.data(), n)) < tol);
+      CHECK(std::fabs(k->bf16(bf.data(), b.data(), static_cast<std::int64_t>(n)) -
+                      ref_dot(abf.data(), b.data(), n)) < tol);
     }
   }
 }
@@ -88,13 +91,16 @@ TEST_CASE("Q8_0 and Q4_0 dots equal dequantized integer dots") {
   dequantize_row(DType::kQ8_0, x8.data(), dx8.data(), n);
   // Quantization error is bounded by half a step per element.
   for (std::size_t i = 0; i < n; ++i) {
-    CHECK(std::fabs(dw8[i] - w[i]) <= ggml::fp16_to_f32(w8[i / 32].d) * 0.57f + 1e-6f);  // + fp16 rounding of d
+    CHECK(std::fabs(dw8[i] - w[i]) <=
+          ggml::fp16_to_f32(w8[i / 32].d) * 0.57f + 1e-6f);  // + fp16 rounding of d
     CHECK(std::fabs(dw4[i] - w[i]) <= std::fabs(ggml::fp16_to_f32(w4[i / 32].d)) * 1.0f + 1e-6f);
   }
   for (const DotKernels* k : all_kernels()) {
     CAPTURE(static_cast<int>(k->isa));
-    CHECK(k->q8_0(w8.data(), x8.data(), n) == doctest::Approx(ref_dot(dw8.data(), dx8.data(), n)).epsilon(1e-5));
-    CHECK(k->q4_0(w4.data(), x8.data(), n) == doctest::Approx(ref_dot(dw4.data(), dx8.data(), n)).epsilon(1e-5));
+    CHECK(k->q8_0(w8.data(), x8.data(), n) ==
+          doctest::Approx(ref_dot(dw8.data(), dx8.data(), n)).epsilon(1e-5));
+    CHECK(k->q4_0(w4.data(), x8.data(), n) ==
+          doctest::Approx(ref_dot(dw4.data(), dx8.data(), n)).epsilon(1e-5));
   }
 }
 
@@ -117,10 +123,13 @@ TEST_CASE("Q4_K and Q6_K dots equal dequantize-then-dot") {
   int q = ((q6[0].ql[0] & 0xF) | ((q6[0].qh[0] & 3) << 4)) - 32;
   CHECK(d6[0] == doctest::Approx(ggml::fp16_to_f32(q6[0].d) * q6[0].scales[0] * q));
   int sc0 = q4[0].scales[0] & 63, m0 = q4[0].scales[4] & 63;
-  CHECK(d4[0] == doctest::Approx(ggml::fp16_to_f32(q4[0].d) * sc0 * (q4[0].qs[0] & 0xF) - ggml::fp16_to_f32(q4[0].dmin) * m0));
+  CHECK(d4[0] == doctest::Approx(ggml::fp16_to_f32(q4[0].d) * sc0 * (q4[0].qs[0] & 0xF) -
+                                 ggml::fp16_to_f32(q4[0].dmin) * m0));
   for (const DotKernels* k : all_kernels()) {
-    CHECK(k->q4_k(q4.data(), x.data(), n) == doctest::Approx(ref_dot(d4.data(), x.data(), n)).epsilon(1e-4));
-    CHECK(k->q6_k(q6.data(), x.data(), n) == doctest::Approx(ref_dot(d6.data(), x.data(), n)).epsilon(1e-4));
+    CHECK(k->q4_k(q4.data(), x.data(), n) ==
+          doctest::Approx(ref_dot(d4.data(), x.data(), n)).epsilon(1e-4));
+    CHECK(k->q6_k(q6.data(), x.data(), n) ==
+          doctest::Approx(ref_dot(d6.data(), x.data(), n)).epsilon(1e-4));
   }
 }
 
@@ -130,7 +139,8 @@ TEST_CASE("rmsnorm, softmax, rope, swiglu and geglu match their definitions") {
   std::vector<float> out(64);
   rmsnorm(out.data(), x.data(), w.data(), 64, 1e-5f);
   double ms = ref_dot(x.data(), x.data(), 64) / 64;
-  for (int i = 0; i < 64; ++i) CHECK(out[i] == doctest::Approx(x[i] / std::sqrt(ms + 1e-5) * w[i]).epsilon(1e-5));
+  for (int i = 0; i < 64; ++i)
+    CHECK(out[i] == doctest::Approx(x[i] / std::sqrt(ms + 1e-5) * w[i]).epsilon(1e-5));
 
   auto s = randn(10, rng, 5);
   auto p = s;
@@ -160,7 +170,9 @@ TEST_CASE("rmsnorm, softmax, rope, swiglu and geglu match their definitions") {
   // GeGLU, GELU in its tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
   std::vector<float> ge{1.0f, -2.0f};
   geglu(ge.data(), u.data(), 2);
-  auto gelu = [](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))); };
+  auto gelu = [](double v) {
+    return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+  };
   CHECK(ge[0] == doctest::Approx(gelu(1.0) * 3).epsilon(1e-6));
   CHECK(ge[1] == doctest::Approx(gelu(-2.0) * 0.5).epsilon(1e-6));
 }

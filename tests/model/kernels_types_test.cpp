@@ -94,7 +94,8 @@ void check_type(DType type, Dot dot) {
   // 32, 96, 160: one, three and five 32-value blocks (the AVX-512 kernels'
   // odd last block); 256, 1280, 1792: one, five and seven super-blocks.
   for (std::int64_t n : {32, 96, 160, 256, 512, 1280, 1792, 4096}) {
-    if (n % tok::ggml::traits(type).block_size != 0 || n % kActValues<Act> != 0) continue;  // 32-value blocks only
+    if (n % tok::ggml::traits(type).block_size != 0 || n % kActValues<Act> != 0)
+      continue;  // 32-value blocks only
     for (float scale : {1e-7f, 1e-3f, 0.25f, 60000.0f}) {
       auto row = random_row<Block>(n / tok::ggml::traits(type).block_size, scale, rng);
       std::vector<float> x(static_cast<std::size_t>(n)), w(x.size()), xs(x.size());  // (n) each
@@ -115,7 +116,10 @@ void check_type(DType type, Dot dot) {
         // The same row through dot_row, the entry point of the forward pass.
         TensorView v{type, 1, n, row.data()};
         Activation a{x.data()};
-        if constexpr (std::is_same_v<Act, ggml::BlockQ8_0>) a.xq = xq.data(); else a.xk8 = xq.data();
+        if constexpr (std::is_same_v<Act, ggml::BlockQ8_0>)
+          a.xq = xq.data();
+        else
+          a.xk8 = xq.data();
         CHECK(dot_row(*k, v, 0, a) == got);
       }
     }
@@ -124,22 +128,31 @@ void check_type(DType type, Dot dot) {
 
 }  // namespace
 
-TEST_CASE("Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
-  check_type<ggml::BlockQ4_1, ggml::BlockQ8_0>(DType::kQ4_1, [](const DotKernels& k, const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q4_1(w, xq, n); });
-  check_type<ggml::BlockQ5_0, ggml::BlockQ8_0>(DType::kQ5_0, [](const DotKernels& k, const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q5_0(w, xq, n); });
-  check_type<ggml::BlockQ5_1, ggml::BlockQ8_0>(DType::kQ5_1, [](const DotKernels& k, const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q5_1(w, xq, n); });
+TEST_CASE(
+    "Q4_1, Q5_0 and Q5_1 kernels equal the double dot of their codes and the Q8_0 activations") {
+  check_type<ggml::BlockQ4_1, ggml::BlockQ8_0>(
+      DType::kQ4_1, [](const DotKernels& k, const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q4_1(w, xq, n); });
+  check_type<ggml::BlockQ5_0, ggml::BlockQ8_0>(
+      DType::kQ5_0, [](const DotKernels& k, const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q5_0(w, xq, n); });
+  check_type<ggml::BlockQ5_1, ggml::BlockQ8_0>(
+      DType::kQ5_1, [](const DotKernels& k, const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q5_1(w, xq, n); });
 }
 
-TEST_CASE("Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 activations") {
-  check_type<ggml::BlockQ2_K, ggml::BlockQ8_0>(DType::kQ2_K, [](const DotKernels& k, const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q2_k(w, xq, n); });
-  check_type<ggml::BlockQ3_K, ggml::BlockQ8_0>(DType::kQ3_K, [](const DotKernels& k, const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q3_k(w, xq, n); });
-  check_type<ggml::BlockQ5_K, ggml::BlockQ8_0>(DType::kQ5_K, [](const DotKernels& k, const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* xq,
-                                         std::int64_t n) { return k.q5_k(w, xq, n); });
+TEST_CASE(
+    "Q2_K, Q3_K and Q5_K kernels equal the double dot of their dequantization and the Q8_0 "
+    "activations") {
+  check_type<ggml::BlockQ2_K, ggml::BlockQ8_0>(
+      DType::kQ2_K, [](const DotKernels& k, const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q2_k(w, xq, n); });
+  check_type<ggml::BlockQ3_K, ggml::BlockQ8_0>(
+      DType::kQ3_K, [](const DotKernels& k, const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q3_k(w, xq, n); });
+  check_type<ggml::BlockQ5_K, ggml::BlockQ8_0>(
+      DType::kQ5_K, [](const DotKernels& k, const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* xq,
+                       std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
 TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation types") {
@@ -155,17 +168,23 @@ TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation ty
   CHECK((k->q5_k != a->q5_k));
 }
 
-TEST_CASE("Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K activations") {
+TEST_CASE(
+    "Q4_K and Q6_K integer kernels equal the double dot of their dequantization and the Q8_K "
+    "activations") {
   REQUIRE((avx2_kernels() == nullptr || avx2_kernels()->q4_k_q8k != nullptr));
-  check_type<ggml::BlockQ4_K, ggml::BlockQ8_K>(DType::kQ4_K, [](const DotKernels& k, const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* xk,
-                                                    std::int64_t n) { return k.q4_k_q8k(w, xk, n); });
-  check_type<ggml::BlockQ6_K, ggml::BlockQ8_K>(DType::kQ6_K, [](const DotKernels& k, const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* xk,
-                                                    std::int64_t n) { return k.q6_k_q8k(w, xk, n); });
+  check_type<ggml::BlockQ4_K, ggml::BlockQ8_K>(
+      DType::kQ4_K, [](const DotKernels& k, const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* xk,
+                       std::int64_t n) { return k.q4_k_q8k(w, xk, n); });
+  check_type<ggml::BlockQ6_K, ggml::BlockQ8_K>(
+      DType::kQ6_K, [](const DotKernels& k, const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* xk,
+                       std::int64_t n) { return k.q6_k_q8k(w, xk, n); });
 }
 
-TEST_CASE("Q8_K activation blocks: ggml's rounding, and bsums that are the sums of each 16 values") {
+TEST_CASE(
+    "Q8_K activation blocks: ggml's rounding, and bsums that are the sums of each 16 values") {
   std::vector<float> x(ggml::kQKK);
-  for (int i = 0; i < ggml::kQKK; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) - 3.5f;
+  for (int i = 0; i < ggml::kQKK; ++i)
+    x[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) - 3.5f;
   x[5] = -7;  // the value of largest magnitude is negative: scale -127 / -7
   ggml::BlockQ8_K b;
   quantize_row_q8_k(x.data(), &b, ggml::kQKK);
@@ -183,22 +202,26 @@ TEST_CASE("Q8_K activation blocks: ggml's rounding, and bsums that are the sums 
   CHECK(b.qs[0] == 0);
 }
 
-TEST_CASE("Q4_K and Q6_K rows take Q8_K activations one token at a time where the set has integer kernels") {
+TEST_CASE(
+    "Q4_K and Q6_K rows take Q8_K activations one token at a time where the set has integer "
+    "kernels") {
   for (const DotKernels* k : all_kernels()) {
     CAPTURE(static_cast<int>(k->isa));
     CHECK(wants_q8_k_rows(*k, DType::kQ4_K, 1) == (k->q4_k_q8k != nullptr));
     CHECK(wants_q8_k_rows(*k, DType::kQ6_K, 1) == (k->q6_k_q8k != nullptr));
-    CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ4_K, kKQuantTileMinTokens));  // tiles: floats or int16 q8_K
+    CHECK_FALSE(
+        wants_q8_k_rows(*k, DType::kQ4_K, kKQuantTileMinTokens));  // tiles: floats or int16 q8_K
     CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ8_0, 1));
   }
 }
 
 TEST_CASE("the weight types with integer kernels ask for Q8_0 activations, the others for floats") {
-  for (DType t : {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
-                  DType::kQ5_K}) {
+  for (DType t : {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ5_0, DType::kQ5_1,
+                  DType::kQ2_K, DType::kQ3_K, DType::kQ5_K}) {
     CHECK(wants_q8(t));
   }
-  for (DType t : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ4_K, DType::kQ6_K}) CHECK_FALSE(wants_q8(t));
+  for (DType t : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ4_K, DType::kQ6_K})
+    CHECK_FALSE(wants_q8(t));
 }
 
 TEST_CASE("a Q5_0 row whose 5th bits are all set or all clear: codes 0..15 and -16..-1") {

@@ -22,7 +22,9 @@ namespace kv = tok::kv;
 
 namespace {
 
-std::string default_model() { return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf"; }
+std::string default_model() {
+  return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf";
+}
 
 // Loaded once, with its tokenizer (generate() and the sample text need it).
 const Model& tiny() {
@@ -43,7 +45,8 @@ kv::KvConfig config(const std::string& policy, kv::KvType type = kv::KvType::kF3
 
 std::vector<TokenId> tokens(std::size_t n) {
   std::vector<TokenId> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back(static_cast<TokenId>((i * 7919 + 13) % 4000 + 5));
+  for (std::size_t i = 0; i < n; ++i)
+    ids.push_back(static_cast<TokenId>((i * 7919 + 13) % 4000 + 5));
   return ids;
 }
 
@@ -81,10 +84,12 @@ void check_free(const kv::PagedKvCache& c) {
 struct H2oReference final : AttentionObserver {
   std::vector<int> pos;
   std::vector<float> mass;
-  void on_attention(int, const BatchRow& row, int heads, const float* probs, std::size_t stride) override {
+  void on_attention(int, const BatchRow& row, int heads, const float* probs,
+                    std::size_t stride) override {
     for (int p = 0; p <= row.pos; ++p) {
       float m = 0.0f;  // summed over heads first, as AttentionMass does: the same rounding
-      for (int h = 0; h < heads; ++h) m += probs[static_cast<std::size_t>(h) * stride + static_cast<std::size_t>(p)];
+      for (int h = 0; h < heads; ++h)
+        m += probs[static_cast<std::size_t>(h) * stride + static_cast<std::size_t>(p)];
       mass[static_cast<std::size_t>(p)] += m;
     }
   }
@@ -206,12 +211,14 @@ TEST_CASE("eviction keeps exactly the intended positions: h2o follows the attent
     REQUIRE(seq.eval(std::span<const TokenId>(&ids[i], 1)).ok());
     REQUIRE(kept(seq.cache()) == ref.pos);
     for (int s = 0; s < seq.cache().size(); ++s) {
-      CHECK(cache->attention(seq.cache().seq(), s) == doctest::Approx(ref.mass[static_cast<std::size_t>(s)]));
+      CHECK(cache->attention(seq.cache().seq(), s) ==
+            doctest::Approx(ref.mass[static_cast<std::size_t>(s)]));
     }
   }
   std::vector<int> pos = kept(seq.cache());
   CHECK(pos.size() == 11);
-  CHECK(std::vector<int>(pos.end() - 7, pos.end()) == range(53, 60));  // the window + the current token
+  CHECK(std::vector<int>(pos.end() - 7, pos.end()) ==
+        range(53, 60));  // the window + the current token
   CHECK(cache->stats().evicted_tokens == 60 - 11);
 }
 

@@ -17,10 +17,12 @@ using tok::bpe::TokenId;
 
 namespace {
 
-std::string default_model() { return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf"; }
+std::string default_model() {
+  return std::string(TOK_VOCAB_DIR_FOR_TESTS) + "/tok-tiny-bible.gguf";
+}
 
-const std::vector<TokenId> kPrompt = {4095, 464, 1091, 12, 300, 77, 2001, 5, 930, 17, 88, 1500,
-                                      23, 640, 2, 3000, 41, 9, 1200, 65};
+const std::vector<TokenId> kPrompt = {4095, 464,  1091, 12,  300, 77,   2001, 5, 930,  17,
+                                      88,   1500, 23,   640, 2,   3000, 41,   9, 1200, 65};
 
 tok::kv::KvConfig config_for(const Model& m, tok::kv::KvType type, int block = 16) {
   tok::kv::KvConfig c;
@@ -151,8 +153,9 @@ TEST_CASE("quantized KV storage stays close to f32") {
   for (float x : w) lmax = std::max(lmax, std::fabs(double(x)));
   // Relative logit error bounds with about 2x margin over what was measured
   // on the current default model (1.7e-4, 4.0e-3, 8.9e-2).
-  for (auto case_ : {std::pair{tok::kv::KvType::kF16, 3e-4}, std::pair{tok::kv::KvType::kQ8_0, 1e-2},
-                      std::pair{tok::kv::KvType::kQ4_0, 0.18}}) {
+  for (auto case_ :
+       {std::pair{tok::kv::KvType::kF16, 3e-4}, std::pair{tok::kv::KvType::kQ8_0, 1e-2},
+        std::pair{tok::kv::KvType::kQ4_0, 0.18}}) {
     // Plain locals: clang 14 cannot capture a structured binding in CAPTURE's lambda.
     tok::kv::KvType type = case_.first;
     double tol = case_.second;

@@ -2,12 +2,12 @@
 // an _M mix puts Q6_K where llama-quantize does.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <string>
-#include <unistd.h>
 
 #include "formats/gguf.hpp"
 #include "model/quantize.hpp"
@@ -33,7 +33,8 @@ std::string write_model(const std::filesystem::path& dir, std::uint64_t cols = 2
     REQUIRE(w.add_tensor(name, ggml::Type::kF32, dims, std::move(data)).ok());
   };
   for (int l = 0; l < 8; ++l) {
-    for (const char* t : {"attn_v", "attn_q", "ffn_down"}) add("blk." + std::to_string(l) + "." + t + ".weight", {cols, 2});
+    for (const char* t : {"attn_v", "attn_q", "ffn_down"})
+      add("blk." + std::to_string(l) + "." + t + ".weight", {cols, 2});
   }
   add("output.weight", {cols, 2});
   add("output_norm.weight", {cols});
@@ -52,8 +53,10 @@ std::map<std::string, ggml::Type> tensor_types(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("quantize: q4_K_M gives output, and attn_v / ffn_down of llama.cpp's chosen layers, Q6_K") {
-  auto dir = std::filesystem::temp_directory_path() / ("tok_quantize_test_" + std::to_string(::getpid()));
+TEST_CASE(
+    "quantize: q4_K_M gives output, and attn_v / ffn_down of llama.cpp's chosen layers, Q6_K") {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tok_quantize_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string in = write_model(dir), out = (dir / "out.gguf").string();
   auto rep = model::quantize_file(in, out, ggml::Type::kQ4_K, {.mixed = true});
@@ -84,7 +87,9 @@ TEST_CASE("quantize: q4_K_M gives output, and attn_v / ffn_down of llama.cpp's c
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("quantize: rows that are not whole K-quant blocks get llama-quantize's fallback type, each reported") {
+TEST_CASE(
+    "quantize: rows that are not whole K-quant blocks get llama-quantize's fallback type, each "
+    "reported") {
   using ggml::Type;
   CHECK(model::fallback_type(Type::kQ4_K, 256) == Type::kQ4_K);
   CHECK(model::fallback_type(Type::kQ4_K, 128) == Type::kQ5_0);
@@ -94,7 +99,8 @@ TEST_CASE("quantize: rows that are not whole K-quant blocks get llama-quantize's
   CHECK(model::fallback_type(Type::kQ3_K, 96) == Type::kQ4_0);
   CHECK(model::fallback_type(Type::kQ4_K, 100) == Type::kF16);  // not whole Q5_0 blocks either
   CHECK(model::fallback_type(Type::kQ8_0, 100) == Type::kF16);
-  auto dir = std::filesystem::temp_directory_path() / ("tok_quantize_fb_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tok_quantize_fb_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string in = write_model(dir, 128), out = (dir / "out.gguf").string();
   auto rep = model::quantize_file(in, out, Type::kQ4_K, {.mixed = true});
@@ -116,9 +122,11 @@ TEST_CASE("quantize: rows that are not whole K-quant blocks get llama-quantize's
 }
 
 TEST_CASE("quantize: a quantized input is converted again only with allow_requantize") {
-  auto dir = std::filesystem::temp_directory_path() / ("tok_quantize_rq_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tok_quantize_rq_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::string in = write_model(dir), q8 = (dir / "q8.gguf").string(), out = (dir / "out.gguf").string();
+  std::string in = write_model(dir), q8 = (dir / "q8.gguf").string(),
+              out = (dir / "out.gguf").string();
   REQUIRE(model::quantize_file(in, q8, ggml::Type::kQ8_0).ok());
   auto again = model::quantize_file(q8, out, ggml::Type::kQ4_0);
   REQUIRE_FALSE(again.ok());

@@ -40,15 +40,11 @@ std::vector<std::uint8_t> random_q4_k(std::int64_t rows, std::int64_t cols, std:
 }
 
 // The two layouts behind one interface.
-bool repackable(const TensorView& w) {
-  return q4_kx16_repackable(w) || q6_kx16_repackable(w);
-}
+bool repackable(const TensorView& w) { return q4_kx16_repackable(w) || q6_kx16_repackable(w); }
 TensorView repack(const TensorView& w, void* data) {
   return w.type == DType::kQ4_K ? repack_q4_kx16(w, data) : repack_q6_kx16(w, data);
 }
-bool repacked(const TensorView& w) {
-  return w.q4_kx16 || w.q6_kx16;
-}
+bool repacked(const TensorView& w) { return w.q4_kx16 || w.q6_kx16; }
 std::int64_t grouped_rows(const TensorView& w) {
   return q4_kx16_grouped_rows(w) + q6_kx16_grouped_rows(w);
 }
@@ -118,7 +114,8 @@ TEST_CASE(
             if (wants_q8_k(*k, type, n)) {
               quantize_act_q8_k(x.data(), cols, n, cols, xk);
               a.xk = &xk;
-              for (std::size_t i = 0; i < xd.size(); ++i) xd[i] = double(xk.d[i / ggml::kQKK]) * xk.q[i];
+              for (std::size_t i = 0; i < xd.size(); ++i)
+                xd[i] = double(xk.d[i / ggml::kQKK]) * xk.q[i];
             } else if (wants_q8_k_rows(*k, type, n)) {
               xk8.resize(static_cast<std::size_t>(n * cols / ggml::kQKK));
               for (std::int64_t t = 0; t < n; ++t)

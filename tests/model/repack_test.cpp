@@ -45,7 +45,8 @@ Ref ref_dot(const ggml::BlockQ4_0* w, const ggml::BlockQ8_0* x, std::int64_t blo
   for (std::int64_t b = 0; b < blocks; ++b) {
     std::int64_t acc = 0, abs_x = 0;
     for (int j = 0; j < ggml::kQK / 2; ++j) {
-      acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j] + ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
+      acc += ((w[b].qs[j] & 0xF) - 8) * x[b].qs[j] +
+             ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + ggml::kQK / 2];
     }
     for (int j = 0; j < ggml::kQK; ++j) abs_x += std::abs(x[b].qs[j]);
     double d = static_cast<double>(ggml::fp16_to_f32(w[b].d)) * ggml::fp16_to_f32(x[b].d);
@@ -71,7 +72,8 @@ TEST_CASE("Q4_0x4 repacking keeps the bytes and unpacks to the original rows") {
       CHECK(q4_0x4_grouped_rows(p) == rows / 4 * 4);
       CHECK_FALSE(q4_0x4_repackable(p));  // never twice
       // Plain rows after the last group keep their place and bytes.
-      CHECK(std::memcmp(p.row(rows / 4 * 4), w.row(rows / 4 * 4), static_cast<std::size_t>(rows % 4) * w.row_bytes()) == 0);
+      CHECK(std::memcmp(p.row(rows / 4 * 4), w.row(rows / 4 * 4),
+                        static_cast<std::size_t>(rows % 4) * w.row_bytes()) == 0);
       std::vector<ggml::BlockQ4_0> row(static_cast<std::size_t>(cols / ggml::kQK));
       for (std::int64_t r = 0; r < rows; ++r) {
         CAPTURE(rows);
@@ -88,7 +90,8 @@ TEST_CASE("Q4_0x4 repacking keeps the bytes and unpacks to the original rows") {
   CHECK_FALSE(q4_0x4_repackable(TensorView{DType::kQ4_0, 3, 128, nullptr}));
 }
 
-TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd rows and cut groups") {
+TEST_CASE(
+    "Q4_0x4 products: every kernel set against the double reference, odd rows and cut groups") {
   std::mt19937 rng(22);
   std::uniform_int_distribution<int> act(-127, 127);
   // Unit scales: the sums are integers below 2^24, so every kernel must
@@ -103,10 +106,12 @@ TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd r
         auto packed = plain;
         TensorView w{DType::kQ4_0, rows, cols, plain.data()};
         TensorView p = repack_q4_0x4(w, packed.data());
-        for (std::int64_t n : {1, 2, 5, 9, 37}) {  // 9: a tile and one more; 37: two blocks of prepared tokens
+        for (std::int64_t n :
+             {1, 2, 5, 9, 37}) {  // 9: a tile and one more; 37: two blocks of prepared tokens
           std::vector<ggml::BlockQ8_0> xq(static_cast<std::size_t>(n * blocks));
           for (auto& b : xq) {
-            b.d = d ? d : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
+            b.d =
+                d ? d : ggml::f32_to_fp16(std::uniform_real_distribution<float>(0.001f, 0.1f)(rng));
             for (auto& q : b.qs) q = static_cast<std::int8_t>(act(rng));
           }
           std::vector<float> x(static_cast<std::size_t>(n * cols));
@@ -149,14 +154,16 @@ TEST_CASE("Q4_0x4 products: every kernel set against the double reference, odd r
   }
 }
 
-TEST_CASE("repack_weights: the layers' Q4_0 matrices, once each, never a tied output or other types") {
+TEST_CASE(
+    "repack_weights: the layers' Q4_0 matrices, once each, never a tied output or other types") {
   if (best_kernels().isa != Isa::kAvx512Vnni) {
     MESSAGE("no AVX-512 VNNI kernels here (or TOK_NO_AVX512): nothing is repacked");
     return;
   }
   std::mt19937 rng(23);
   const std::int64_t rows = 8, cols = 256;
-  auto a = random_q4_0(rows * cols / ggml::kQK, 0, rng), b = a, embd = a, c = random_q4_0(3 * cols / ggml::kQK, 0, rng);
+  auto a = random_q4_0(rows * cols / ggml::kQK, 0, rng), b = a, embd = a,
+       c = random_q4_0(3 * cols / ggml::kQK, 0, rng);
   const auto a0 = a, embd0 = embd, c0 = c;
   std::vector<float> f32(static_cast<std::size_t>(rows * cols));
   Weights w;
@@ -184,6 +191,7 @@ TEST_CASE("repack_weights: the layers' Q4_0 matrices, once each, never a tied ou
   std::vector<ggml::BlockQ4_0> row(static_cast<std::size_t>(cols / ggml::kQK));
   for (std::int64_t i = 0; i < rows; ++i) {
     unpack_row_q4_0x4(r.wq, i, row.data());
-    CHECK(std::memcmp(row.data(), a0.data() + i * cols / ggml::kQK, row.size() * sizeof(ggml::BlockQ4_0)) == 0);
+    CHECK(std::memcmp(row.data(), a0.data() + i * cols / ggml::kQK,
+                      row.size() * sizeof(ggml::BlockQ4_0)) == 0);
   }
 }

@@ -43,7 +43,8 @@ TEST_CASE("spans of a small text") {
 }
 
 TEST_CASE("spans tile invalid UTF-8, split characters and special tokens") {
-  std::string input = "caf\xc3\xa9 \xff\xfe x \xe4\xbd\xa0\xe5\xa5\xbd <|endoftext|> \xf0\x9f\x98\x80!";
+  std::string input =
+      "caf\xc3\xa9 \xff\xfe x \xe4\xbd\xa0\xe5\xa5\xbd <|endoftext|> \xf0\x9f\x98\x80!";
   for (auto mode : {bpe::SpecialMode::kText, bpe::SpecialMode::kAllow}) {
     auto t = show::build_spans(o200k(), input, mode).value();
     check_tiling(t, input);

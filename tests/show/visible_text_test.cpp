@@ -28,7 +28,9 @@ TEST_CASE("partial UTF-8 is drawn as hex") {
   CHECK(drawn("\xe4\xbd") == "⟨e4 bd⟩");
   CHECK(drawn("a\xa0") == "a⟨a0⟩");
   CHECK(drawn("\xe4\xbd\xa0") == "你");
-  auto g = visible_glyphs("\xff\xfe" "ab");
+  auto g = visible_glyphs(
+      "\xff\xfe"
+      "ab");
   REQUIRE(g.size() == 2);
   CHECK(g[0].kind == GlyphKind::kBytes);
   CHECK(g[1].kind == GlyphKind::kText);

@@ -92,9 +92,19 @@ TEST_CASE("alignment: random mixes of composing, lengthening and invalid bytes")
   // lengths, decompose under NFKC (the ligature "fi"), are invalid, or cut
   // the text into normalization runs.
   // U+1E06B and U+1DF6 are newer than HF's normalization tables (kept).
-  const char* pieces[] = {"e", "\xCC\x81", "A", "\xC8\xBA", " ", "\xFF", "\xE1\x84\x80",
-                          "\xE1\x85\xA1", "\xEF\xAC\x81", "\xC3\x89", "x",
-                          "\xF0\x9E\x81\xAB", "\xE1\xB7\xB6"};
+  const char* pieces[] = {"e",
+                          "\xCC\x81",
+                          "A",
+                          "\xC8\xBA",
+                          " ",
+                          "\xFF",
+                          "\xE1\x84\x80",
+                          "\xE1\x85\xA1",
+                          "\xEF\xAC\x81",
+                          "\xC3\x89",
+                          "x",
+                          "\xF0\x9E\x81\xAB",
+                          "\xE1\xB7\xB6"};
   std::uint32_t seed = 12345;
   auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
   auto valid = [](const Map& m, std::size_t in, std::size_t out) {

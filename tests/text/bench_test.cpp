@@ -4,9 +4,9 @@
 //   TOK_TEXT_BENCH=/tmp/en.txt build/test_text -tc='*throughput*' --no-skip
 #include <doctest/doctest.h>
 
-#include <ctime>
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>

@@ -41,8 +41,8 @@ TEST_CASE("normalize: Hangul and marks of 9.0 as in Unicode") {
 TEST_CASE("normalize: the tables' edge") {
   CHECK(in_normalization_tables(U'a'));
   CHECK(in_normalization_tables(0x00E9));
-  CHECK(in_normalization_tables(0x1F600));  // emoji, 6.1
-  CHECK(in_normalization_tables(0x1F91E));  // 9.0
+  CHECK(in_normalization_tables(0x1F600));        // emoji, 6.1
+  CHECK(in_normalization_tables(0x1F91E));        // 9.0
   CHECK_FALSE(in_normalization_tables(0x1F92F));  // 10.0
   CHECK_FALSE(in_normalization_tables(0x1E06B));  // 15.0
   CHECK_FALSE(in_normalization_tables(0x0378));   // unassigned
@@ -52,9 +52,13 @@ TEST_CASE("normalize: invalid bytes are kept and the text around them is normali
   // tok's rule for invalid UTF-8 (docs/encode.md): the bytes stay, what is
   // valid is the text it is. HF, given a string, sees U+FFFD there.
   Map m;
-  CHECK(unicode_normalize("e\xCC\x81\xFF" "e\xCC\x81", "NFC", &m) == "\xC3\xA9\xFF\xC3\xA9");
+  CHECK(unicode_normalize("e\xCC\x81\xFF"
+                          "e\xCC\x81",
+                          "NFC", &m) == "\xC3\xA9\xFF\xC3\xA9");
   CHECK(m == Map{0, 3, 3, 4, 7, 7});
-  CHECK(unicode_normalize("\xE5\xEF\xAC\x81", "NFKC") == "\xE5" "fi");
+  CHECK(unicode_normalize("\xE5\xEF\xAC\x81", "NFKC") ==
+        "\xE5"
+        "fi");
 }
 
 TEST_CASE("lowercase: the full mapping, as Hugging Face's Lowercase (Rust) gives it") {

@@ -22,18 +22,96 @@ namespace {
 
 std::string machine_text(unsigned seed, std::size_t bytes) {
   static const char* const kFragments[] = {
-      "a", "b", "s", "S", "d", "D", "m", "t", "T", "l", "L", "ll", "lL", "v", "V", "r", "R", "e",
-      "E", "ve", "re", "RE", "x", "Zz", "HTML", "Parser", "aB", "ABc", "I'M", "it's", "0", "1", "12", "123", "4567", " ", "  ", "   ", "\t",
-      "\t\t", "\v", "\f", "\n", "\r\n", "\n\n", "\r", " \n", "\n ", "'", "''", "'s", "'S", "'ll",
-      "'lL", "'l", "'ve", "'Ve", "'v", "'re", "'r", "'m", "'d", "'t", ".", ",", "...", "(", ")",
-      "{", "}", ";", "/", "//", ".\n/", "-", "_", "=", "\"", "#", "!?", "\x01", "\x1f", "\x7f",
-      "\xc3\xa9",          // é: a letter
-      "\xc5\xbf",          // ſ: folds to s in a contraction
-      "\xd9\xa4",          // Arabic-Indic four: a digit
-      "\xc2\xa0",          // no-break space: White_Space
-      "\xe2\x80\x9c",      // left double quotation mark
-      "\xe4\xb8\xad",      // a CJK ideograph
-      "\xcc\x81",          // combining acute accent: a mark
+      "a",
+      "b",
+      "s",
+      "S",
+      "d",
+      "D",
+      "m",
+      "t",
+      "T",
+      "l",
+      "L",
+      "ll",
+      "lL",
+      "v",
+      "V",
+      "r",
+      "R",
+      "e",
+      "E",
+      "ve",
+      "re",
+      "RE",
+      "x",
+      "Zz",
+      "HTML",
+      "Parser",
+      "aB",
+      "ABc",
+      "I'M",
+      "it's",
+      "0",
+      "1",
+      "12",
+      "123",
+      "4567",
+      " ",
+      "  ",
+      "   ",
+      "\t",
+      "\t\t",
+      "\v",
+      "\f",
+      "\n",
+      "\r\n",
+      "\n\n",
+      "\r",
+      " \n",
+      "\n ",
+      "'",
+      "''",
+      "'s",
+      "'S",
+      "'ll",
+      "'lL",
+      "'l",
+      "'ve",
+      "'Ve",
+      "'v",
+      "'re",
+      "'r",
+      "'m",
+      "'d",
+      "'t",
+      ".",
+      ",",
+      "...",
+      "(",
+      ")",
+      "{",
+      "}",
+      ";",
+      "/",
+      "//",
+      ".\n/",
+      "-",
+      "_",
+      "=",
+      "\"",
+      "#",
+      "!?",
+      "\x01",
+      "\x1f",
+      "\x7f",
+      "\xc3\xa9",      // é: a letter
+      "\xc5\xbf",      // ſ: folds to s in a contraction
+      "\xd9\xa4",      // Arabic-Indic four: a digit
+      "\xc2\xa0",      // no-break space: White_Space
+      "\xe2\x80\x9c",  // left double quotation mark
+      "\xe4\xb8\xad",  // a CJK ideograph
+      "\xcc\x81",      // combining acute accent: a mark
   };
   constexpr std::size_t kCount = sizeof(kFragments) / sizeof(kFragments[0]);
   constexpr std::size_t kAsciiCount = kCount - 7;
@@ -42,8 +120,8 @@ std::string machine_text(unsigned seed, std::size_t bytes) {
   while (s.size() < bytes) {
     // One fragment in 40 is non-ASCII: the escapes are exercised, but most
     // runs stay on the machine.
-    std::size_t k = rng() % 40 == 0 ? kAsciiCount + rng() % (kCount - kAsciiCount)
-                                    : rng() % kAsciiCount;
+    std::size_t k =
+        rng() % 40 == 0 ? kAsciiCount + rng() % (kCount - kAsciiCount) : rng() % kAsciiCount;
     s += kFragments[k];
   }
   return s;
@@ -56,7 +134,8 @@ struct Pattern {
   bool ws_run_to_end;
 };
 
-const Pattern kPatterns[] = {{false, 3, true}, {false, 3, false}, {false, 1, false}, {true, 3, false}};
+const Pattern kPatterns[] = {
+    {false, 3, true}, {false, 3, false}, {false, 1, false}, {true, 3, false}};
 
 std::vector<std::size_t> ends_of(std::string_view text, const Pattern& p, ScanEngine engine,
                                  std::size_t batch) {
@@ -64,10 +143,9 @@ std::vector<std::size_t> ends_of(std::string_view text, const Pattern& p, ScanEn
   std::vector<std::size_t> ends(batch);
   std::size_t pos = 0;
   while (pos < text.size()) {
-    std::size_t k =
-        p.o200k ? tok::text::scan_o200k(text, pos, ends.data(), batch, engine)
-                : tok::text::scan_cl100k(text, pos, ends.data(), batch, p.max_digits,
-                                         p.ws_run_to_end, engine);
+    std::size_t k = p.o200k ? tok::text::scan_o200k(text, pos, ends.data(), batch, engine)
+                            : tok::text::scan_cl100k(text, pos, ends.data(), batch, p.max_digits,
+                                                     p.ws_run_to_end, engine);
     REQUIRE(k >= 1);
     REQUIRE(k <= batch);
     for (std::size_t i = 0; i < k; ++i) {
@@ -118,9 +196,9 @@ TEST_CASE("the machines split as the per-piece scanners do") {
 
 TEST_CASE("the machines at the end of the text") {
   // Every state meets the end: a text ending in each fragment of each kind.
-  for (const char* tail : {"a", "A", "aB", "'", "'l", "'v", "'s", "x'", "x'l", "x'v", "x's",
-                           "1", "12", "123", " ", "\t", "\n", ".", ".\n", ".\n/", " .", "  ",
-                           " \n", "x\n\n"}) {
+  for (const char* tail :
+       {"a",  "A",   "aB", "'",  "'l", "'v", "'s",  "x'",   "x'l", "x'v", "x's", "1",
+        "12", "123", " ",  "\t", "\n", ".",  ".\n", ".\n/", " .",  "  ",  " \n", "x\n\n"}) {
     for (const char* head : {"", "x", "X", " ", "1", ".", "'"}) {
       std::string text = std::string(head) + tail;
       CAPTURE(text);
@@ -149,8 +227,8 @@ TEST_CASE("the machines equal PCRE2 on their own kind of text") {
                                        : static_cast<std::size_t>(regex[i].data() - text.data());
       std::string a = i < hand.size() ? std::string(hand[i]) : "-";
       std::string b = i < regex.size() ? std::string(regex[i]) : "-";
-      FAIL("piece " << i << " differs near byte " << at << ": '" << context(text, at)
-                    << "': '" << context(a, 0) << "' against PCRE2's '" << context(b, 0) << "'");
+      FAIL("piece " << i << " differs near byte " << at << ": '" << context(text, at) << "': '"
+                    << context(a, 0) << "' against PCRE2's '" << context(b, 0) << "'");
     }
   }
 }

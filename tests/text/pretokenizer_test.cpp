@@ -95,8 +95,9 @@ TEST_CASE("names, aliases and patterns") {
   CHECK(named("o200k_base").scanner() == Scanner::kO200k);
   CHECK(named("llama3").scanner() == Scanner::kCl100k);
   CHECK(named("qwen2").scanner() == Scanner::kCl100k);
-  CHECK(named("cl100k").pattern() ==
-        R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)");
+  CHECK(
+      named("cl100k").pattern() ==
+      R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)");
   auto bad = PreTokenizer::named("gpt5");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("o200k") != std::string::npos);
@@ -128,7 +129,11 @@ TEST_CASE("general regexes") {
   // Empty matches advance by one character and leave it to the gap.
   auto empty = PreTokenizer::from_regex("x*");
   REQUIRE(empty.ok());
-  CHECK(pieces(*empty, "\xc3\xa9" "bx") == Pieces{"\xc3\xa9" "b", "x"});
+  CHECK(pieces(*empty,
+               "\xc3\xa9"
+               "bx") == Pieces{"\xc3\xa9"
+                               "b",
+                               "x"});
   auto bad = PreTokenizer::from_regex("(a");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("offset") != std::string::npos);
@@ -143,11 +148,11 @@ TEST_CASE("general regexes") {
 // 10.42's tables; tiktoken and Hugging Face tokenizers classify them by
 // Unicode 16.0, as tok's tables do, in the scanners and the regex path alike.
 TEST_CASE("Unicode 15 and 16 characters: the scanners and the regex path follow tok's tables") {
-  const std::string nag_o = "\xF0\x9E\x93\x90";     // U+1E4D0 NAG MUNDARI LETTER O (Lo, 15.0)
+  const std::string nag_o = "\xF0\x9E\x93\x90";      // U+1E4D0 NAG MUNDARI LETTER O (Lo, 15.0)
   const std::string kawi_sign = "\xF0\x91\xBC\x82";  // U+11F02 KAWI SIGN REPHA (Lo, 15.0)
   const std::string kannada = "\xE0\xB3\xB3";        // U+0CF3 (Mc, 15.0)
-  const std::string garay = "\xF0\x90\xB5\x8E";     // U+10D4E GARAY VOWEL LENGTH MARK (Lm, 16.0)
-  const std::string tulu = "\xF0\x91\x8E\x8E";      // U+1138E TULU-TIGALARI LETTER A (Lo, 16.0)
+  const std::string garay = "\xF0\x90\xB5\x8E";      // U+10D4E GARAY VOWEL LENGTH MARK (Lm, 16.0)
+  const std::string tulu = "\xF0\x91\x8E\x8E";       // U+1138E TULU-TIGALARI LETTER A (Lo, 16.0)
   const std::string sunuwar_5 = "\xF0\x91\xAF\xB5";  // U+11BF5 SUNUWAR DIGIT FIVE (Nd, 16.0)
   const std::string gurung_3 = "\xF0\x96\x84\xB3";   // U+16133 GURUNG KHEMA DIGIT THREE (Nd, 16.0)
   for (const char* name : {"gpt2", "cl100k", "o200k", "llama3", "qwen2"}) {
@@ -156,9 +161,9 @@ TEST_CASE("Unicode 15 and 16 characters: the scanners and the regex path follow 
     auto rx = PreTokenizer::from_regex("(?:" + named_pt.pattern() + ")");
     REQUIRE(rx.ok());
     REQUIRE(rx->scanner() == Scanner::kRegex);
-    for (const std::string& text :
-         {"a" + nag_o, " " + nag_o + "x!", kawi_sign + "'s " + nag_o, "\xE0\xB2\x95" + kannada + "1",
-          garay + "'l", " " + tulu + "'S", "x" + sunuwar_5 + gurung_3 + "12 " + garay}) {
+    for (const std::string& text : {"a" + nag_o, " " + nag_o + "x!", kawi_sign + "'s " + nag_o,
+                                    "\xE0\xB2\x95" + kannada + "1", garay + "'l", " " + tulu + "'S",
+                                    "x" + sunuwar_5 + gurung_3 + "12 " + garay}) {
       CAPTURE(name);
       CAPTURE(text);
       CHECK(pieces(*rx, text) == pieces(named_pt, text));
@@ -170,10 +175,12 @@ TEST_CASE("Unicode 15 and 16 characters: the scanners and the regex path follow 
   // ids [172,238,113,236,54602]); as an unassigned character it took the "'".
   CHECK(pieces(named("o200k"), garay + "'l") == Pieces{garay, "'l"});
   CHECK(pieces(named("gpt2"), " " + tulu + "!") == Pieces{" " + tulu, "!"});
-  CHECK(pieces(named("cl100k"), sunuwar_5 + gurung_3 + "12") == Pieces{sunuwar_5 + gurung_3 + "1", "2"});
+  CHECK(pieces(named("cl100k"), sunuwar_5 + gurung_3 + "12") ==
+        Pieces{sunuwar_5 + gurung_3 + "1", "2"});
   auto letters = PreTokenizer::from_regex("\\p{L}+|\\P{L}+");
   REQUIRE(letters.ok());
-  CHECK(pieces(*letters, "a" + nag_o + garay + tulu + "!?") == Pieces{"a" + nag_o + garay + tulu, "!?"});
+  CHECK(pieces(*letters, "a" + nag_o + garay + tulu + "!?") ==
+        Pieces{"a" + nag_o + garay + tulu, "!?"});
   auto others = PreTokenizer::from_regex("[^\\p{Letter}]+");
   REQUIRE(others.ok());
   CHECK(pieces(*others, "!" + garay + "?") == Pieces{"!", garay, "?"});
@@ -220,8 +227,9 @@ TEST_CASE("valid_utf8_prefix reads nothing past the input, whatever its length")
   // Exactly sized heap buffers (no terminating NUL after the last byte), so
   // a read one past the end is a sanitizer error, not a quiet read of '\0'.
   std::mt19937 rng(7);
-  const std::string pool[] = {"a", " ", "\n", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
-                              "\xff", "\x80", "\xe4\xb8", "\xed\xa0\x80"};
+  const std::string pool[] = {
+      "a",    " ",    "\n",       "\xc3\xa9",    "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
+      "\xff", "\x80", "\xe4\xb8", "\xed\xa0\x80"};
   for (std::size_t n = 0; n <= 130; ++n) {
     for (int variant = 0; variant < 4; ++variant) {
       std::string text;
@@ -271,8 +279,10 @@ TEST_CASE("the property table matches tok's Unicode tables for every code point"
   for (char32_t cp = 0; cp < 0x110000; ++cp) {
     int c = static_cast<int>(tok::text::general_category(cp));
     bool letter = c <= static_cast<int>(GeneralCategory::kLo);
-    bool mark = c >= static_cast<int>(GeneralCategory::kMn) && c <= static_cast<int>(GeneralCategory::kMe);
-    bool number = c >= static_cast<int>(GeneralCategory::kNd) && c <= static_cast<int>(GeneralCategory::kNo);
+    bool mark =
+        c >= static_cast<int>(GeneralCategory::kMn) && c <= static_cast<int>(GeneralCategory::kMe);
+    bool number =
+        c >= static_cast<int>(GeneralCategory::kNd) && c <= static_cast<int>(GeneralCategory::kNo);
     while (next_space < spaces.size() && spaces[next_space].last < cp) ++next_space;
     bool space = next_space < spaces.size() && spaces[next_space].first <= cp;
     std::uint8_t p = props(cp);

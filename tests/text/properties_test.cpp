@@ -137,8 +137,9 @@ TEST_CASE("safe_boundary stays in (from, from + limit] or returns size") {
   CHECK(pt->safe_boundary("    x = 1\n    y", 9, 100) == 15);  // none after from
   CHECK(pt->safe_boundary("f(x);\n  g(y);\n  else\n  h", 0, 100) == 20);
   CHECK(pt->safe_boundary("a.\n b;\n c \n d\xc3\xa9\n e", 0, 100) == 18);  // none
-  CHECK(pt->safe_boundary("x \nA", 0, 100) == 4);  // size: none found  // space before '\n': not safe
-  CHECK(pt->safe_boundary("\nA", 0, 100) == 2);     // nothing before '\n'
+  CHECK(pt->safe_boundary("x \nA", 0, 100) ==
+        4);                                      // size: none found  // space before '\n': not safe
+  CHECK(pt->safe_boundary("\nA", 0, 100) == 2);  // nothing before '\n'
   CHECK(pt->safe_boundary("", 0, 100) == 0);
 }
 
@@ -148,19 +149,19 @@ TEST_CASE("safe_boundary stays in (from, from + limit] or returns size") {
 // character, must still split as PCRE2 does.
 TEST_CASE("long ASCII letter and space runs equal PCRE2") {
   constexpr std::string_view kPrefixes[] = {"", " ", "x", "X", "\n", "'", ".", "\xc3\xa9"};
-  constexpr std::string_view kSuffixes[] = {"",   " ",  "\xc3\xa9", "\xc3\x89", "\n", "'s", "'LL",
-                                            "1",  "A",  "a",        "  x",      "\t", "\xe2\x80\x83",
-                                            ".",  "\xcc\x81"};
+  constexpr std::string_view kSuffixes[] = {
+      "",  " ", "\xc3\xa9", "\xc3\x89", "\n",           "'s", "'LL",     "1",
+      "A", "a", "  x",      "\t",       "\xe2\x80\x83", ".",  "\xcc\x81"};
   auto run = [](int kind, std::size_t n) {
     std::string s;
     for (std::size_t i = 0; i < n; ++i) {
       switch (kind) {
-        case 0: s += char('a' + i % 26); break;                   // lower case
-        case 1: s += char('A' + i % 26); break;                   // upper case
+        case 0: s += char('a' + i % 26); break;  // lower case
+        case 1: s += char('A' + i % 26); break;  // upper case
         case 2: s += i % 7 == 3 ? char('A' + i % 26) : char('a' + i % 26); break;
-        case 3: s += i + 1 < n ? 'A' : 'b'; break;                // capitals, then one lower
-        case 4: s += ' '; break;                                  // spaces
-        default: s += i % 9 == 8 ? '\n' : ' '; break;             // spaces and newlines
+        case 3: s += i + 1 < n ? 'A' : 'b'; break;     // capitals, then one lower
+        case 4: s += ' '; break;                       // spaces
+        default: s += i % 9 == 8 ? '\n' : ' '; break;  // spaces and newlines
       }
     }
     return s;

@@ -87,13 +87,19 @@ TEST_CASE("a Unicode 16.0 letter is matched by \\p{L} in a user pattern") {
   // Negated inside a class: every code point not a letter.
   CHECK(pieces(R"([\P{L}x]+)", "!x" + kGaray + "?") == Pieces{"!x", kGaray, "?"});
   CHECK(pieces(R"([^\p{L}]+)", "!" + kTulu + "?") == Pieces{"!", kTulu, "?"});
-  CHECK(pieces(R"(\p{N}+)", "a" + kSunuwar + kGurung + "1") == Pieces{"a", kSunuwar + kGurung + "1"});
+  CHECK(pieces(R"(\p{N}+)", "a" + kSunuwar + kGurung + "1") ==
+        Pieces{"a", kSunuwar + kGurung + "1"});
 }
 
 TEST_CASE("\\s, \\d and \\w mean what they mean to the references") {
   // \s is White_Space: not U+180E (PCRE2's \s has it), but U+0085 and U+3000.
-  CHECK(pieces(R"(\s+)", "a\xe1\xa0\x8e" "b") == Pieces{"a\xe1\xa0\x8e" "b"});
-  CHECK(pieces(R"(\s+)", "a\xc2\x85\xe3\x80\x80" "b") == Pieces{"a", "\xc2\x85\xe3\x80\x80", "b"});
+  CHECK(pieces(R"(\s+)",
+               "a\xe1\xa0\x8e"
+               "b") == Pieces{"a\xe1\xa0\x8e"
+                              "b"});
+  CHECK(pieces(R"(\s+)",
+               "a\xc2\x85\xe3\x80\x80"
+               "b") == Pieces{"a", "\xc2\x85\xe3\x80\x80", "b"});
   CHECK(pieces(R"(\S+)", "a\xe1\xa0\x8e b") == Pieces{"a\xe1\xa0\x8e", " ", "b"});
   CHECK(pieces(R"([\S]+)", "a\xe1\xa0\x8e b") == Pieces{"a\xe1\xa0\x8e", " ", "b"});
   // \d is Nd, 16.0 digits included; not other numbers (U+00BD).

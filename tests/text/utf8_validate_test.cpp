@@ -21,8 +21,8 @@ TEST_CASE("vector and scalar UTF-8 validation agree on every byte pair at every 
   for (int b1 = 0x80; b1 <= 0xFF; ++b1) {
     for (int b2 = 0; b2 <= 0xFF; ++b2) {
       for (int b3 : {0x41, 0x80, 0x9F, 0xA0, 0xBF}) {
-        for (std::size_t at : {0u, 12u, 13u, 14u, 15u, 16u, 29u, 30u, 31u, 32u, 46u, 47u, 61u, 62u,
-                                63u, 64u, 93u, 109u, 125u, 126u, 127u, 128u}) {
+        for (std::size_t at : {0u,  12u, 13u, 14u, 15u, 16u, 29u,  30u,  31u,  32u,  46u,
+                               47u, 61u, 62u, 63u, 64u, 93u, 109u, 125u, 126u, 127u, 128u}) {
           std::string s = base;
           s[at] = static_cast<char>(b1);
           s[at + 1] = static_cast<char>(b2);
@@ -47,7 +47,8 @@ TEST_CASE("a character cut off at the end of a block or step, then only ASCII") 
           std::string s(end + tail, 'x');
           std::size_t at = end - 1 - static_cast<std::size_t>(cont);
           s[at] = static_cast<char>(lead);
-          for (int k = 1; k <= cont; ++k) s[at + static_cast<std::size_t>(k)] = static_cast<char>(0xA0);
+          for (int k = 1; k <= cont; ++k)
+            s[at + static_cast<std::size_t>(k)] = static_cast<char>(0xA0);
           if (valid_utf8_prefix(s) != valid_prefix_scalar(s)) ++disagreements;
           ++cases;
         }
@@ -59,9 +60,23 @@ TEST_CASE("a character cut off at the end of a block or step, then only ASCII") 
 }
 
 TEST_CASE("vector and scalar UTF-8 validation agree on damaged mixed-script text") {
-  const char* chars[] = {"a", " ", "\n", "é", "ß", "—", "中", "の", "😀", "𝄞", "\xef\xbf\xbf",
-                         "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf", "\xe0\xa0\x80", "\xf0\x90\x80\x80"};
-  const unsigned char damage[] = {0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF, 0x00};
+  const char* chars[] = {"a",
+                         " ",
+                         "\n",
+                         "é",
+                         "ß",
+                         "—",
+                         "中",
+                         "の",
+                         "😀",
+                         "𝄞",
+                         "\xef\xbf\xbf",
+                         "\xed\x9f\xbf",
+                         "\xf4\x8f\xbf\xbf",
+                         "\xe0\xa0\x80",
+                         "\xf0\x90\x80\x80"};
+  const unsigned char damage[] = {0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0,
+                                  0xED, 0xF0, 0xF4, 0xF5, 0xFF, 0x00};
   std::mt19937 rng(5);
   std::size_t checked = 0;
   for (int i = 0; i < 20000; ++i) {
