@@ -48,3 +48,12 @@ wait_bounded() {
   done
   wait "$pid"
 }
+# tiktoken_suite: prints the folder of tiktoken's own test suite
+# (../shared/testsuites/tiktoken beside the repository; a worktree under wt/
+# sits one level deeper), or nothing when it is absent.
+tiktoken_suite() {
+  local d
+  for d in "$TOK_ROOT/../shared" "$TOK_ROOT/../../shared"; do
+    [ -d "$d/testsuites/tiktoken/tests" ] && { echo "$d/testsuites/tiktoken"; return 0; }
+  done
+}

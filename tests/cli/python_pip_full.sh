@@ -68,10 +68,7 @@ PY
 done
 echo "installed by pip install . and from $(basename "$WHEEL"): tok $VERSION"
 
-SUITE=
-for d in "$TOK_ROOT/../shared" "$TOK_ROOT/../../shared"; do
-  [ -d "$d/testsuites/tiktoken/tests" ] && { SUITE="$d/testsuites/tiktoken"; break; }
-done
+SUITE=$(tiktoken_suite)
 if [ -z "$SUITE" ]; then
   echo "SKIPPED: tiktoken's test suite against the installed package: not found (no ../shared/testsuites/tiktoken beside the repository)"
   exit 0

@@ -2,11 +2,7 @@
 # against tok.tiktoken: `import tiktoken` resolves to it through
 # tests/python/tiktoken_shim. Skipped, saying so, when the suite is absent.
 source "$TOK_ROOT/tests/cli/lib.sh"
-# ../shared beside the repository (a worktree under wt/ sits one level deeper).
-SUITE=
-for d in "$TOK_ROOT/../shared" "$TOK_ROOT/../../shared"; do
-  [ -d "$d/testsuites/tiktoken/tests" ] && { SUITE="$d/testsuites/tiktoken"; break; }
-done
+SUITE=$(tiktoken_suite)
 if [ -z "$SUITE" ]; then
   echo "SKIPPED: tiktoken's test suite not found (no ../shared/testsuites/tiktoken beside the repository)"
   exit 0
