@@ -3,11 +3,13 @@
 // and each block of weight rows is decoded once per batch to int16 values
 // that already carry their sub-block scale (Q4_K: q * sc, at most 15 * 63;
 // Q6_K: (q - 32) * sc, at most 32 * 128 in magnitude; Q3_K: q * sc with q
-// in -4..3 and sc in -32..31, at most 128; Q2_K: q * sc, at most 3 * 15), beside the fp16
-// super-block scales as floats. Then a tile of RM rows x RN tokens is one
-// vpdpwssd per 32 values per row and token (32 products summed in pairs into
-// int32, exact: a super-block's sum stays below 2^24 per lane), and per
-// super-block one convert and one multiply-add by d_w * d_x. Q4_K's min term
+// in -4..3 and sc in -32..31, at most 128; Q2_K: q * sc, at most 3 * 15,
+// kept as unsigned bytes), beside the fp16 super-block scales as floats.
+// Then a tile of RM rows x RN tokens is one vpdpwssd per 32 values per row
+// and token (32 products summed in pairs into int32, exact: a super-block's
+// sum stays below 2^24 per lane; Q2_K: one vpdpbusd per 64 values, with the
+// activations' bytes), and per super-block one convert and one multiply-add
+// by d_w * d_x. Q4_K's min term
 //   - sum over sub-blocks j of (dmin * m_j) * (d_x * sum of x over j)
 // is a float dot product over the sub-blocks (1/32 of the values), from the
 // sums act_q8_k keeps; Q2_K's is the same over its 16-value sub-blocks (the
@@ -54,6 +56,7 @@ constexpr std::int64_t kSubs = ggml::kQKK / ggml::kQK;  // Q4_K sub-blocks (and 
 struct IntRows {
   std::int64_t cols = 0;
   IsaVector<std::int16_t> q;  // (block_rows(cols), cols) quant times sub-block scale
+  IsaVector<std::uint8_t> b;  // (block_rows(cols), cols) Q2_K: the same as bytes (at most 45)
   IsaVector<float> d;         // (block_rows(cols), cols / 256) super-block scales
   IsaVector<float> mins;      // (block_rows(cols), cols / 16) Q4_K (cols / 32) and Q2_K: dmin * m of each sub-block
 };
@@ -126,7 +129,7 @@ void decode_q3_k(const ggml::BlockQ3_K* b, std::int64_t nb, std::int16_t* q, flo
 
 // As ggml's dequantize_row_q2_K: value 128 h + 32 k + l at bits 2k of
 // qs[32 h + l], sub-block 8h + 2k + l / 16 with scale | min << 4 in one byte.
-void decode_q2_k(const ggml::BlockQ2_K* b, std::int64_t nb, std::int16_t* q, float* d, float* mins) {
+void decode_q2_k(const ggml::BlockQ2_K* b, std::int64_t nb, std::uint8_t* q, float* d, float* mins) {
   for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
     d[s] = ggml::fp16_to_f32(b[s].d);
     const float dmin = ggml::fp16_to_f32(b[s].dmin);
@@ -135,7 +138,7 @@ void decode_q2_k(const ggml::BlockQ2_K* b, std::int64_t nb, std::int16_t* q, flo
       const std::uint8_t* qs = b[s].qs + 32 * h;
       for (int k = 0; k < 4; ++k) {
         for (int l = 0; l < 32; ++l) {
-          q[128 * h + 32 * k + l] = static_cast<std::int16_t>(((qs[l] >> (2 * k)) & 3) * (b[s].scales[8 * h + 2 * k + l / 16] & 0xF));
+          q[128 * h + 32 * k + l] = static_cast<std::uint8_t>(((qs[l] >> (2 * k)) & 3) * (b[s].scales[8 * h + 2 * k + l / 16] & 0xF));
         }
       }
     }
@@ -152,7 +155,8 @@ void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& o
     } else if (w.type == DType::kQ3_K) {
       decode_q3_k(reinterpret_cast<const ggml::BlockQ3_K*>(w.row(r + i)), nb, q, d);
     } else if (w.type == DType::kQ2_K) {
-      decode_q2_k(reinterpret_cast<const ggml::BlockQ2_K*>(w.row(r + i)), nb, q, d, out.mins.data() + i * w.cols / 16);
+      decode_q2_k(reinterpret_cast<const ggml::BlockQ2_K*>(w.row(r + i)), nb, out.b.data() + i * w.cols, d,
+                  out.mins.data() + i * w.cols / 16);
     } else {
       decode_q6_k(reinterpret_cast<const ggml::BlockQ6_K*>(w.row(r + i)), nb, q, d);
     }
@@ -180,7 +184,9 @@ __m128 reduce4(__m512 a, __m512 b, __m512 c, __m512 d) {
 }
 
 // y[(t + j) * ldy + m] = (decoded row i + m) . (token t + j), m < RM, j < RN.
-template <int RM, int RN>
+// Bytes: the rows' unsigned bytes (w.b) with the activations' bytes, 64
+// products per vpdpbusd, where the int16 values take two vpdpwssd.
+template <int RM, int RN, bool Bytes>
 void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, int mins, float* y, std::int64_t ldy) {
   const std::int64_t cols = w.cols, nb = cols / ggml::kQKK;
   const std::int16_t* wq[RM];
@@ -188,9 +194,11 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, int
   const std::int16_t* xq[RN];
   const float* xd[RN];
   TOK_UNROLL
-  for (int m = 0; m < RM; ++m) wq[m] = w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
+  for (int m = 0; m < RM; ++m) wq[m] = Bytes ? nullptr : w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
   TOK_UNROLL
-  for (int j = 0; j < RN; ++j) xq[j] = x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+  for (int j = 0; j < RN; ++j) xq[j] = Bytes ? nullptr : x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+  const std::uint8_t* wb = Bytes ? w.b.data() + i * cols : nullptr;
+  const std::int8_t* xb = Bytes ? x.q8.data() + t * cols : nullptr;
   __m512 acc[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m) {
@@ -204,16 +212,31 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, int
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_setzero_si512();
     }
-    TOK_UNROLL
-    for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 32) {
-      __m512i xv[RN];
+    if constexpr (Bytes) {
       TOK_UNROLL
-      for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
-      TOK_UNROLL
-      for (int m = 0; m < RM; ++m) {
-        __m512i wv = _mm512_loadu_si512(wq[m] + c);
+      for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 64) {
+        __m512i xv[RN];
         TOK_UNROLL
-        for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpwssd_epi32(isum[m][j], wv, xv[j]);
+        for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xb + j * cols + c);
+        TOK_UNROLL
+        for (int m = 0; m < RM; ++m) {
+          __m512i wv = _mm512_loadu_si512(wb + m * cols + c);
+          TOK_UNROLL
+          for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpbusd_epi32(isum[m][j], wv, xv[j]);
+        }
+      }
+    } else {
+      TOK_UNROLL
+      for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 32) {
+        __m512i xv[RN];
+        TOK_UNROLL
+        for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
+        TOK_UNROLL
+        for (int m = 0; m < RM; ++m) {
+          __m512i wv = _mm512_loadu_si512(wq[m] + c);
+          TOK_UNROLL
+          for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpwssd_epi32(isum[m][j], wv, xv[j]);
+        }
       }
     }
     __m512 xs[RN];
@@ -250,12 +273,13 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, int
 }
 
 // Decoded rows [0, rows) times tokens [t0, t1), into y (row 0's column).
+template <bool Bytes>
 void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0, std::int64_t t1, int mins,
            float* y, std::int64_t ldy) {
   auto row_tile = [&]<int M>(std::int64_t i) {
     std::int64_t t = t0;
-    for (; t + kRn <= t1; t += kRn) tile<M, kRn>(w, i, x, t, mins, y + i, ldy);
-    for (; t < t1; ++t) tile<M, 1>(w, i, x, t, mins, y + i, ldy);
+    for (; t + kRn <= t1; t += kRn) tile<M, kRn, Bytes>(w, i, x, t, mins, y + i, ldy);
+    for (; t < t1; ++t) tile<M, 1, Bytes>(w, i, x, t, mins, y + i, ldy);
   };
   std::int64_t i = 0;
   for (; i + kRm <= rows; i += kRm) row_tile.template operator()<kRm>(i);
@@ -285,7 +309,12 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
   const std::int64_t block_m = block_rows(w.cols);
   IntRows rows;
   rows.cols = w.cols;
-  rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
+  const bool bytes = w.type == DType::kQ2_K;
+  if (bytes) {
+    rows.b.resize(static_cast<std::size_t>(block_m * w.cols));
+  } else {
+    rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
+  }
   rows.d.resize(static_cast<std::size_t>(block_m * w.cols / ggml::kQKK));
   rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / 16));
   const int mins = min_span(w.type);
@@ -293,7 +322,8 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
     std::int64_t m = std::min(block_m, r1 - r);
     decode_rows(w, r, m, rows);
     for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
-      block(rows, m, x, t, std::min(a.n, t + kBlockTokens), mins, y + r, ldy);
+      const std::int64_t t1 = std::min(a.n, t + kBlockTokens);
+      bytes ? block<true>(rows, m, x, t, t1, mins, y + r, ldy) : block<false>(rows, m, x, t, t1, mins, y + r, ldy);
     }
   }
 }
