@@ -72,6 +72,7 @@ void resize_act_q8_k(std::int64_t n, std::int64_t cols, ActQ8K& out) {
   out.q8.resize(static_cast<std::size_t>(n * cols));
   out.d.resize(static_cast<std::size_t>(n * (cols / ggml::kQKK)));
   out.sums.resize(static_cast<std::size_t>(n * cols / ggml::kQK));
+  out.sums16.resize(static_cast<std::size_t>(n * cols / 16));
 }
 
 void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_stride,
@@ -88,6 +89,12 @@ void quantize_act_q8_k_rows(const DotKernels& k, const float* x, std::int64_t x_
     std::transform(out.q.begin() + t * cols, out.q.begin() + (t + 1) * cols,
                    out.q8.begin() + t * cols,
                    [](std::int16_t v) { return static_cast<std::int8_t>(v); });
+    for (std::int64_t i = t * cols / 16; i < (t + 1) * cols / 16; ++i) {
+      int s = 0;
+      for (int l = 0; l < 16; ++l) s += out.q[static_cast<std::size_t>(16 * i + l)];
+      out.sums16[static_cast<std::size_t>(i)] =
+          out.d[static_cast<std::size_t>(16 * i / ggml::kQKK)] * static_cast<float>(s);
+    }
   }
 }
 
@@ -113,7 +120,9 @@ void quantize_row_q8_k(const float* x, ggml::BlockQ8_K* y, std::int64_t n) {
 
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n) {
   return k.isa == Isa::kAvx512Vnni &&
-         (t == DType::kQ4_K || t == DType::kQ5_K || t == DType::kQ6_K) && n >= kKQuantTileMinTokens;
+         (t == DType::kQ2_K || t == DType::kQ3_K || t == DType::kQ4_K || t == DType::kQ5_K ||
+          t == DType::kQ6_K) &&
+         n >= kKQuantTileMinTokens;
 }
 
 }  // namespace tok::model

@@ -1,10 +1,11 @@
 // Activations quantized as ggml's q8_K (256-value blocks, one float scale
-// each, values in -127..127) for the K-quant prefill tiles: Q4_K and Q6_K
+// each, values in -127..127) for the K-quant prefill tiles: Q2_K to Q6_K
 // weights times a batch of tokens become integer dot products, as llama.cpp
-// computes them (ggml_vec_dot_q4_K_q8_K / q6_K_q8_K), instead of float
+// computes them (ggml_vec_dot_q4_K_q8_K / q6_K_q8_K / ...), instead of float
 // products with decoded weights. The values are kept widened to int16 (the
-// Q6_K tiles multiply them with int16 weights, quant times sub-block scale,
-// by vpdpwssd) and as bytes (the Q4_K tiles, by vpdpbusd with the nibbles).
+// Q2_K, Q3_K and Q6_K tiles multiply them with int16 weights, quant times
+// sub-block scale, by vpdpwssd) and as bytes (the Q4_K and Q5_K tiles, by
+// vpdpbusd with the nibbles).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ struct ActQ8K {
   std::vector<std::int8_t> q8;  // (n, cols) the same values as bytes: the Q4_K byte tiles
   std::vector<float> d;         // (n, cols / 256) block scales
   std::vector<float> sums;      // (n, cols / 32) d * (sum of each 32 values): Q4_K's min terms
+  std::vector<float> sums16;    // (n, cols / 16) d * (sum of each 16 values): Q2_K's min terms
 };
 
 // Rows x[t * x_stride ...] for t < n (cols a multiple of 256) into out, with
@@ -45,7 +47,7 @@ void quantize_act_q8_k(const DotKernels& k, const float* x, std::int64_t x_strid
 void quantize_row_q8_k(const DotKernels& k, const float* x, ggml::BlockQ8_K* y, std::int64_t n);
 
 // Does a product of this many tokens with weights of type t go through q8_K
-// activations with these kernels? (AVX-512 VNNI, Q4_K / Q5_K / Q6_K, several
+// activations with these kernels? (AVX-512 VNNI, Q2_K to Q6_K, several
 // tokens; Q5_K's decode keeps its Q8_0 kernels: decode keeps the fused float kernels, which read
 // the weights once either way.)
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n);

@@ -90,7 +90,7 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   // A prompt's activations are quantized by all the threads (one thread
   // quantizing them while the others waited cost 3-4% of a 2-thread Q4_K or
   // Q8_0 prefill).
-  // q8_K first: Q5_K prompts take it with AVX-512 (the byte tiles), its decode Q8_0.
+  // q8_K first: Q2_K, Q3_K and Q5_K prompts take it with AVX-512 (the tiles), their decode Q8_0.
   if (wants_q8_k(k_, w.type, n)) {
     resize_act_q8_k(n, cols, xk_);
     over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {

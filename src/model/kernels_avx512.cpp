@@ -559,7 +559,8 @@ void gemm_avx512(const DotKernels& k, const TensorView& w, std::int64_t r0, std:
                                   : tiled<VnniQ4_0, Vnni512Q4_0>(c, r0, r1);
   }
   if (w.type == DType::kQ4_K && a.xk8 && a.n == 1) return q4_k_decode_avx512(w, r0, r1, a.xk8, y);
-  if (a.xk && (w.type == DType::kQ4_K || w.type == DType::kQ5_K || w.type == DType::kQ6_K)) {
+  if (a.xk && (w.type == DType::kQ2_K || w.type == DType::kQ3_K || w.type == DType::kQ4_K ||
+               w.type == DType::kQ5_K || w.type == DType::kQ6_K)) {
     return gemm_k_avx512(w, r0, r1, a, y, ldy);
   }
   if (a.n > 1 && float_tiled(w, a)) return float_gemm(w, r0, r1, a, y, ldy);

@@ -1,16 +1,21 @@
-// Q4_K and Q6_K weights times several tokens (prefill) in integers, AVX-512
+// Q2_K, Q3_K, Q4_K and Q6_K weights times several tokens (prefill) in integers, AVX-512
 // VNNI: the activations come as q8_K (act_q8_k.hpp, made once per batch),
 // and each block of weight rows is decoded once per batch to int16 values
 // that already carry their sub-block scale (Q4_K: q * sc, at most 15 * 63;
-// Q6_K: (q - 32) * sc, at most 32 * 128 in magnitude), beside the fp16
-// super-block scales as floats. Then a tile of RM rows x RN tokens is one
-// vpdpwssd per 32 values per row and token (32 products summed in pairs into
-// int32, exact: a super-block's sum stays below 2^24 per lane), and per
-// super-block one convert and one multiply-add by d_w * d_x. Q4_K's min term
+// Q6_K: (q - 32) * sc, at most 32 * 128 in magnitude; Q3_K: q * sc with q
+// in -4..3 and sc in -32..31, at most 128; Q2_K: q * sc, at most 3 * 15,
+// kept as unsigned bytes), beside the fp16 super-block scales as floats.
+// Then a tile of RM rows x RN tokens is one vpdpwssd per 32 values per row
+// and token (32 products summed in pairs into int32, exact: a super-block's
+// sum stays below 2^24 per lane; Q2_K: one vpdpbusd per 64 values, with the
+// activations' bytes), and per super-block one convert and one multiply-add
+// by d_w * d_x. Q4_K's min term
 //   - sum over sub-blocks j of (dmin * m_j) * (d_x * sum of x over j)
 // is a float dot product over the sub-blocks (1/32 of the values), from the
-// sums act_q8_k keeps. The integer sums are ggml's (ggml_vec_dot_q4_K_q8_K,
-// q6_K_q8_K); only the order of the float steps differs.
+// sums act_q8_k keeps; Q2_K's is the same over its 16-value sub-blocks (the
+// sums of 16). The integer sums are ggml's (ggml_vec_dot_q4_K_q8_K,
+// q6_K_q8_K, q3_K_q8_K, q2_K_q8_K); only the order of the float steps
+// differs.
 //
 // Why int16 and vpdpwssd rather than the bytes and vpdpbusd: the sub-block
 // scales differ every 32 (Q4_K) or 16 (Q6_K) values, so byte dots would
@@ -52,9 +57,15 @@ constexpr std::int64_t kSubs =
 struct IntRows {
   std::int64_t cols = 0;
   IsaVector<std::int16_t> q;  // (block_rows(cols), cols) quant times sub-block scale
+  IsaVector<std::uint8_t> b;  // (block_rows(cols), cols) Q2_K: the same as bytes (at most 45)
   IsaVector<float> d;         // (block_rows(cols), cols / 256) super-block scales
-  IsaVector<float> mins;      // (block_rows(cols), cols / 32) Q4_K: dmin * m of each sub-block
+  IsaVector<float>
+      mins;  // (block_rows(cols), cols / 16) Q4_K (cols / 32) and Q2_K: dmin * m of each sub-block
 };
+
+// Values per sub-block with a min term (the mins' and the activation sums'
+// stride), 0 for none.
+int min_span(DType t) { return t == DType::kQ4_K ? ggml::kQK : t == DType::kQ2_K ? 16 : 0; }
 
 void decode_q4_k(const ggml::BlockQ4_K* b, std::int64_t nb, std::int16_t* q, float* d,
                  float* mins) {
@@ -98,6 +109,51 @@ void decode_q6_k(const ggml::BlockQ6_K* b, std::int64_t nb, std::int16_t* q, flo
   }
 }
 
+// As ggml's dequantize_row_q3_K: value 128 h + 32 k + l (k < 4, l < 32)
+// has its low 2 bits at bits 2k of qs[32 h + l], its high bit (set: no
+// offset, clear: minus 4) at bit 4h + k of hmask[l], and scale 8h + 2k + l / 16.
+void decode_q3_k(const ggml::BlockQ3_K* b, std::int64_t nb, std::int16_t* q, float* d) {
+  for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
+    d[s] = ggml::fp16_to_f32(b[s].d);
+    const std::uint8_t* p = b[s].scales;
+    int sc[16];  // ggml's 6-bit scales, centred: low nibbles in bytes 0..7, high 2 bits in
+                 // bytes 8..11
+    for (int j = 0; j < 16; ++j) {
+      int low = j < 8 ? p[j] & 0xF : p[j - 8] >> 4;
+      sc[j] = (low | (((p[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32;
+    }
+    for (int h = 0; h < 2; ++h) {
+      const std::uint8_t* qs = b[s].qs + 32 * h;
+      for (int k = 0; k < 4; ++k) {
+        for (int l = 0; l < 32; ++l) {
+          int v = ((qs[l] >> (2 * k)) & 3) - ((b[s].hmask[l] >> (4 * h + k)) & 1 ? 0 : 4);
+          q[128 * h + 32 * k + l] = static_cast<std::int16_t>(v * sc[8 * h + 2 * k + l / 16]);
+        }
+      }
+    }
+  }
+}
+
+// As ggml's dequantize_row_q2_K: value 128 h + 32 k + l at bits 2k of
+// qs[32 h + l], sub-block 8h + 2k + l / 16 with scale | min << 4 in one byte.
+void decode_q2_k(const ggml::BlockQ2_K* b, std::int64_t nb, std::uint8_t* q, float* d,
+                 float* mins) {
+  for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
+    d[s] = ggml::fp16_to_f32(b[s].d);
+    const float dmin = ggml::fp16_to_f32(b[s].dmin);
+    for (int j = 0; j < 16; ++j) mins[16 * s + j] = dmin * static_cast<float>(b[s].scales[j] >> 4);
+    for (int h = 0; h < 2; ++h) {
+      const std::uint8_t* qs = b[s].qs + 32 * h;
+      for (int k = 0; k < 4; ++k) {
+        for (int l = 0; l < 32; ++l) {
+          q[128 * h + 32 * k + l] = static_cast<std::uint8_t>(
+              ((qs[l] >> (2 * k)) & 3) * (b[s].scales[8 * h + 2 * k + l / 16] & 0xF));
+        }
+      }
+    }
+  }
+}
+
 void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& out) {
   const std::int64_t nb = w.cols / ggml::kQKK;
   for (std::int64_t i = 0; i < m; ++i) {
@@ -106,6 +162,11 @@ void decode_rows(const TensorView& w, std::int64_t r, std::int64_t m, IntRows& o
     if (w.type == DType::kQ4_K) {
       decode_q4_k(reinterpret_cast<const ggml::BlockQ4_K*>(w.row(r + i)), nb, q, d,
                   out.mins.data() + i * w.cols / ggml::kQK);
+    } else if (w.type == DType::kQ3_K) {
+      decode_q3_k(reinterpret_cast<const ggml::BlockQ3_K*>(w.row(r + i)), nb, q, d);
+    } else if (w.type == DType::kQ2_K) {
+      decode_q2_k(reinterpret_cast<const ggml::BlockQ2_K*>(w.row(r + i)), nb,
+                  out.b.data() + i * w.cols, d, out.mins.data() + i * w.cols / 16);
     } else {
       decode_q6_k(reinterpret_cast<const ggml::BlockQ6_K*>(w.row(r + i)), nb, q, d);
     }
@@ -137,8 +198,10 @@ __m128 reduce4(__m512 a, __m512 b, __m512 c, __m512 d) {
 }
 
 // y[(t + j) * ldy + m] = (decoded row i + m) . (token t + j), m < RM, j < RN.
-template <int RM, int RN>
-void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, bool mins, float* y,
+// Bytes: the rows' unsigned bytes (w.b) with the activations' bytes, 64
+// products per vpdpbusd, where the int16 values take two vpdpwssd.
+template <int RM, int RN, bool Bytes>
+void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, int mins, float* y,
           std::int64_t ldy) {
   const std::int64_t cols = w.cols, nb = cols / ggml::kQKK;
   const std::int16_t* wq[RM];
@@ -147,10 +210,12 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
   const float* xd[RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m)
-    wq[m] = w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
+    wq[m] = Bytes ? nullptr : w.q.data() + (i + m) * cols, wd[m] = w.d.data() + (i + m) * nb;
   TOK_UNROLL
   for (int j = 0; j < RN; ++j)
-    xq[j] = x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+    xq[j] = Bytes ? nullptr : x.q.data() + (t + j) * cols, xd[j] = x.d.data() + (t + j) * nb;
+  const std::uint8_t* wb = Bytes ? w.b.data() + i * cols : nullptr;
+  const std::int8_t* xb = Bytes ? x.q8.data() + t * cols : nullptr;
   __m512 acc[RM][RN];
   TOK_UNROLL
   for (int m = 0; m < RM; ++m) {
@@ -164,16 +229,31 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
       TOK_UNROLL
       for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_setzero_si512();
     }
-    TOK_UNROLL
-    for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 32) {
-      __m512i xv[RN];
+    if constexpr (Bytes) {
       TOK_UNROLL
-      for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
-      TOK_UNROLL
-      for (int m = 0; m < RM; ++m) {
-        __m512i wv = _mm512_loadu_si512(wq[m] + c);
+      for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 64) {
+        __m512i xv[RN];
         TOK_UNROLL
-        for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpwssd_epi32(isum[m][j], wv, xv[j]);
+        for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xb + j * cols + c);
+        TOK_UNROLL
+        for (int m = 0; m < RM; ++m) {
+          __m512i wv = _mm512_loadu_si512(wb + m * cols + c);
+          TOK_UNROLL
+          for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpbusd_epi32(isum[m][j], wv, xv[j]);
+        }
+      }
+    } else {
+      TOK_UNROLL
+      for (std::int64_t c = s * ggml::kQKK; c < (s + 1) * ggml::kQKK; c += 32) {
+        __m512i xv[RN];
+        TOK_UNROLL
+        for (int j = 0; j < RN; ++j) xv[j] = _mm512_loadu_si512(xq[j] + c);
+        TOK_UNROLL
+        for (int m = 0; m < RM; ++m) {
+          __m512i wv = _mm512_loadu_si512(wq[m] + c);
+          TOK_UNROLL
+          for (int j = 0; j < RN; ++j) isum[m][j] = _mm512_dpwssd_epi32(isum[m][j], wv, xv[j]);
+        }
       }
     }
     __m512 xs[RN];
@@ -189,14 +269,14 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
       }
     }
   }
-  if (mins) {
+  if (mins) {  // the values per min: 32 (Q4_K, x.sums) or 16 (Q2_K, x.sums16)
+    const float* sums = mins == ggml::kQK ? x.sums.data() : x.sums16.data();
+    const std::int64_t n = cols / mins;
     TOK_UNROLL
     for (int m = 0; m < RM; ++m) {
       TOK_UNROLL
-      for (int j = 0; j < RN; ++j) {
-        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * cols / ggml::kQK,
-                              x.sums.data() + (t + j) * cols / ggml::kQK, cols / ggml::kQK);
-      }
+      for (int j = 0; j < RN; ++j)
+        acc[m][j] = minus_dot(acc[m][j], w.mins.data() + (i + m) * n, sums + (t + j) * n, n);
     }
   }
   TOK_UNROLL
@@ -212,12 +292,13 @@ void tile(const IntRows& w, std::int64_t i, const ActQ8K& x, std::int64_t t, boo
 }
 
 // Decoded rows [0, rows) times tokens [t0, t1), into y (row 0's column).
+template <bool Bytes>
 void block(const IntRows& w, std::int64_t rows, const ActQ8K& x, std::int64_t t0, std::int64_t t1,
-           bool mins, float* y, std::int64_t ldy) {
+           int mins, float* y, std::int64_t ldy) {
   auto row_tile = [&]<int M>(std::int64_t i) {
     std::int64_t t = t0;
-    for (; t + kRn <= t1; t += kRn) tile<M, kRn>(w, i, x, t, mins, y + i, ldy);
-    for (; t < t1; ++t) tile<M, 1>(w, i, x, t, mins, y + i, ldy);
+    for (; t + kRn <= t1; t += kRn) tile<M, kRn, Bytes>(w, i, x, t, mins, y + i, ldy);
+    for (; t < t1; ++t) tile<M, 1, Bytes>(w, i, x, t, mins, y + i, ldy);
   };
   std::int64_t i = 0;
   for (; i + kRm <= rows; i += kRm) row_tile.template operator()<kRm>(i);
@@ -232,7 +313,7 @@ void gemm_q4_k_x16_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1,
 void gemm_q5_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActQ8K& x,
                       float* y, std::int64_t ldy);
 
-// Called by gemm_avx512 (kernels_avx512.cpp) for Q4_K / Q6_K weights when
+// Called by gemm_avx512 (kernels_avx512.cpp) for Q2_K / Q3_K / Q4_K / Q5_K / Q6_K weights when
 // a.xk holds the batch as q8_K.
 void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const ActBatch& a,
                    float* y, std::int64_t ldy) {
@@ -247,15 +328,22 @@ void gemm_k_avx512(const TensorView& w, std::int64_t r0, std::int64_t r1, const 
   const std::int64_t block_m = block_rows(w.cols);
   IntRows rows;
   rows.cols = w.cols;
-  rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
+  const bool bytes = w.type == DType::kQ2_K;
+  if (bytes) {
+    rows.b.resize(static_cast<std::size_t>(block_m * w.cols));
+  } else {
+    rows.q.resize(static_cast<std::size_t>(block_m * w.cols));
+  }
   rows.d.resize(static_cast<std::size_t>(block_m * w.cols / ggml::kQKK));
-  rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / ggml::kQK));
-  const bool mins = w.type == DType::kQ4_K;
+  rows.mins.resize(static_cast<std::size_t>(block_m * w.cols / 16));
+  const int mins = min_span(w.type);
   for (std::int64_t r = r0; r < r1; r += block_m) {
     std::int64_t m = std::min(block_m, r1 - r);
     decode_rows(w, r, m, rows);
     for (std::int64_t t = 0; t < a.n; t += kBlockTokens) {
-      block(rows, m, x, t, std::min(a.n, t + kBlockTokens), mins, y + r, ldy);
+      const std::int64_t t1 = std::min(a.n, t + kBlockTokens);
+      bytes ? block<true>(rows, m, x, t, t1, mins, y + r, ldy)
+            : block<false>(rows, m, x, t, t1, mins, y + r, ldy);
     }
   }
 }

@@ -1,4 +1,4 @@
-// Q4_K / Q5_K / Q6_K prefill over q8_K activations (act_q8_k.hpp and the AVX-512
+// Q2_K / Q3_K / Q4_K / Q5_K / Q6_K prefill over q8_K activations (act_q8_k.hpp and the AVX-512
 // tiles of kernels_avx512_gemm_k.cpp): the quantizer on exact tiny blocks,
 // then the tiles against a double-precision product of the dequantized
 // weights and the dequantized activations, on odd shapes (rows that leave
@@ -23,7 +23,7 @@ using tok::model::test::randn;
 
 namespace {}  // namespace
 
-TEST_CASE("q8_K activations: ggml's scale, rounding, cap and 32-value sums") {
+TEST_CASE("q8_K activations: ggml's scale, rounding, cap and 32- and 16-value sums") {
   std::vector<float> x(512);
   for (int i = 0; i < 256; ++i) x[i] = static_cast<float>(i - 100) * 0.5f;  // largest: +77.5
   // Block 2 all zero.
@@ -41,16 +41,25 @@ TEST_CASE("q8_K activations: ggml's scale, rounding, cap and 32-value sums") {
   CHECK(a.d[1] == 0);
   CHECK(a.q[300] == 0);
   CHECK(a.sums[9] == 0);
+  s = 0;
+  for (int i = 16; i < 32; ++i) s += a.q[i];
+  CHECK(a.sums16[1] == doctest::Approx(a.d[0] * s));
+  s = 0;
+  for (int i = 240; i < 256; ++i) s += a.q[i];
+  CHECK(a.sums16[15] == doctest::Approx(a.d[0] * s));
+  CHECK(a.sums16[17] == 0);
 }
 
-TEST_CASE("Q4_K / Q5_K / Q6_K gemm over q8_K activations equals a double-precision reference") {
+TEST_CASE(
+    "Q2_K / Q3_K / Q4_K / Q5_K / Q6_K gemm over q8_K activations equals a double-precision "
+    "reference") {
   const DotKernels* k = avx512_kernels();
   if (!k) {
     MESSAGE("no AVX-512 VNNI on this CPU: the q8_K tiles are not used");
     return;
   }
   std::mt19937 rng(5);
-  for (DType type : {DType::kQ4_K, DType::kQ5_K, DType::kQ6_K}) {
+  for (DType type : {DType::kQ2_K, DType::kQ3_K, DType::kQ4_K, DType::kQ5_K, DType::kQ6_K}) {
     for (std::int64_t cols : {256, 768, 4096}) {
       for (std::int64_t rows : {1, 6, 37, 70}) {
         TensorView w{type, rows, cols, nullptr};
@@ -73,8 +82,9 @@ TEST_CASE("Q4_K / Q5_K / Q6_K gemm over q8_K activations equals a double-precisi
           std::int64_t split = rows / 2 + 1;  // a row range ending inside a tile
           k->gemm(*k, w, 0, split, a, got.data(), rows);
           k->gemm(*k, w, split, rows, a, got.data(), rows);
-          // The float kernels, where the type has them (Q5_K's take Q8_0 blocks).
-          const bool has_float = type != DType::kQ5_K;
+          // The float kernels, where the type has them (Q2_K's, Q3_K's and Q5_K's take Q8_0
+          // blocks).
+          const bool has_float = type == DType::kQ4_K || type == DType::kQ6_K;
           ActBatch floats{x.data(), cols, nullptr, 0, n};
           if (has_float) k->gemm(*k, w, 0, rows, floats, plain.data(), rows);
           for (std::int64_t t = 0; t < n; ++t) {
