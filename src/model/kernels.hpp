@@ -44,7 +44,7 @@ struct ActBatch {
   const ggml::BlockQ8_0* xq = nullptr;
   std::int64_t xq_stride = 0;
   std::int64_t n = 0;
-  // For Q4_K / Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
+  // For Q2_K to Q6_K weights where wants_q8_k (act_q8_k.hpp): the same n rows
   // as q8_K; null: the kernels use the floats.
   const ActQ8K* xk = nullptr;
   // Where wants_q8_k_rows: the n rows as Q8_K blocks (row stride xk8_stride).
