@@ -124,7 +124,7 @@ int hex_digit(unsigned char c) {
 
 // The scanner of read_document's fast path: one pass over a line that
 // accepts only strict JSON (RFC 8259, as nlohmann reads it: valid UTF-8 as
-// text/utf8.hpp defines it, \u escapes in valid surrogate pairs, no raw
+// core/utf8.hpp defines it, \u escapes in valid surrogate pairs, no raw
 // control bytes in strings) and follows the field path as FieldFinder does, the last
 // occurrence of the path deciding. It answers "the line's document" or
 // "not sure": an error, and the rare valid forms it leaves to nlohmann

@@ -135,7 +135,7 @@ std::string unicode_normalize(std::string_view text, std::string_view form,
   AlignedWriter w(out, to_input);
   std::size_t run = 0;  // start of the current run of known code points
   for (std::size_t i = 0; i < text.size();) {
-    // tok's UTF-8 rule (text/utf8.hpp), so that what is invalid here is what
+    // tok's UTF-8 rule (core/utf8.hpp), so that what is invalid here is what
     // the pre-tokenizer and the merge loop take as invalid.
     const auto* p = reinterpret_cast<const unsigned char*>(text.data()) + i;
     if (*p < 0x80) {
