@@ -16,15 +16,17 @@ mkdir -p "$T/corpus"  # compare's own corpus takes minutes to gather, whatever i
 cp "$root"/vocab/samples/{en,de,ja}.txt "$T/corpus/"
 export TOK
 
-# need WHAT...: the npm packages (or "python-module") a benchmark needs;
+# need WHAT...: the npm packages (or "python-module", built if missing) a benchmark needs;
 # prints the missing ones. (scripts/bench/quicktok names its own: the
 # quicktok tarball of the shared peers folder.)
 need() {
   local p missing=()
   for p in "$@"; do
     case $p in
-      python-module) compgen -G "$root/build/python/tok/_tok*.so" >/dev/null ||
-        missing+=("the Python module (scripts/python)") ;;
+      # Built here if no other test has built it yet (scripts/python takes a
+      # lock, so a parallel Python test waits rather than racing it).
+      python-module) "$root/scripts/python" >/dev/null 2>&1 ||
+        missing+=("the Python module (scripts/python failed)") ;;
       *) [ -d "$npm/$p" ] || missing+=("npm $p (scripts/peers)") ;;
     esac
   done
