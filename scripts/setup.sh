@@ -105,6 +105,10 @@ tok_build() {
       cat "$log" >&2; echo "tok: error: cmake configure failed ($dir)" >&2; exit 1; }
   fi
   local jobs; jobs=$(nproc 2>/dev/null || echo 2)
+  # Paths under the tree reach ccache relative to it, so that two folders
+  # built with the same flags (build-python/ and pip's build-pip/ in a copy)
+  # share their objects.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TOK_ROOT}"
   local targets=()
   [ -n "${TOK_BUILD_TARGETS:-}" ] && targets=(--target $TOK_BUILD_TARGETS)
   local mode=lines
