@@ -61,7 +61,8 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
         if (fd > 0) ::close(fd);
       }
     } closer{fd};
-    JsonlReader reader(fd, name);
+    const MappedFile mapped = map_jsonl(fd, path);
+    JsonlReader reader = mapped.size() ? JsonlReader(mapped.bytes(), name) : JsonlReader(fd, name);
     for (;;) {
       TOK_ASSIGN(bool more, reader.next(batch));
       if (!more) break;

@@ -1,6 +1,7 @@
 #include "io/jsonl_reader.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -481,9 +482,14 @@ LineKind read_document_sax(std::string_view line, const JsonlField& field, std::
 JsonlReader::JsonlReader(int fd, std::string name, std::size_t block, std::size_t max_line)
     : fd_(fd), name_(std::move(name)), block_(block), max_line_(max_line) {}
 
+JsonlReader::JsonlReader(std::string_view data, std::string name, std::size_t block,
+                         std::size_t max_line)
+    : data_(data), name_(std::move(name)), block_(block), max_line_(max_line) {}
+
 Result<bool> JsonlReader::next(JsonlBatch& batch) {
   batch.lines.clear();
   batch.bytes = 0;
+  if (fd_ < 0) return next_in_memory(batch);
   std::memmove(buf_.data(), buf_.data() + used_, size_ - used_);
   size_ -= used_;
   used_ = 0;
@@ -509,7 +515,35 @@ Result<bool> JsonlReader::next(JsonlBatch& batch) {
   }
   std::size_t end = eof_ ? size_ : last_nl + 1;
   if (end == 0) return false;
-  std::string_view all(buf_.data(), end);
+  TOK_TRY(cut_lines({buf_.data(), end}, batch));
+  used_ = end;
+  return true;
+}
+
+// The batches the stream reader would give: the whole lines of the next
+// block, or the one line that is longer than a block. So a line that is too
+// long is refused only after the lines before it were handed out, as from a
+// stream, and a file with no newline is refused after max_line_ bytes
+// instead of searched to its end.
+Result<bool> JsonlReader::next_in_memory(JsonlBatch& batch) {
+  const std::size_t left = data_.size() - pos_;
+  if (left == 0) return false;
+  std::string_view rest = data_.substr(pos_);
+  std::size_t end = rest.size();
+  if (left > block_) {
+    std::size_t nl = rest.substr(0, block_).rfind('\n');
+    if (nl == std::string_view::npos) {
+      nl = rest.substr(0, max_line_ + 1).find('\n', block_);
+      if (nl == std::string_view::npos && left > max_line_) return line_too_long(line_);
+    }
+    if (nl != std::string_view::npos) end = nl + 1;
+  }
+  TOK_TRY(cut_lines(rest.substr(0, end), batch));
+  pos_ += end;
+  return true;
+}
+
+Status JsonlReader::cut_lines(std::string_view all, JsonlBatch& batch) {
   std::size_t pos = 0;
   while (pos < all.size()) {
     std::size_t nl = all.find('\n', pos);
@@ -520,10 +554,9 @@ Result<bool> JsonlReader::next(JsonlBatch& batch) {
     pos = nl + 1;
   }
   batch.first_line = line_;
-  batch.bytes = end;
+  batch.bytes = all.size();
   line_ += batch.lines.size();
-  used_ = end;
-  return true;
+  return {};
 }
 
 Error JsonlReader::line_too_long(std::uint64_t line) const {
@@ -536,6 +569,17 @@ Result<int> open_jsonl(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error("{}: cannot open: {}", path, std::strerror(errno));
   return fd;
+}
+
+MappedFile map_jsonl(int fd, const std::string& path) {
+  struct stat st {};
+  if (path == "-" || path.empty() || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size <= 0) {
+    return {};
+  }
+  Result<MappedFile> m = MappedFile::open(path);
+  if (!m.ok()) return {};
+  return std::move(m).value();
 }
 
 }  // namespace tok::io
