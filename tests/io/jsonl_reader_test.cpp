@@ -70,7 +70,9 @@ TEST_CASE("jsonl: batches hold whole lines, numbered, at any block size") {
     REQUIRE(::pipe(fds) == 0);
     REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
     ::close(fds[1]);
-    JsonlReader reader(fds[0], "<pipe>", block);
+    // A stream and the same bytes in memory (a mapped file), read alike.
+    const bool memory = block == 3 || block == 64;
+    JsonlReader reader = memory ? JsonlReader(input, "<pipe>", block) : JsonlReader(fds[0], "<pipe>", block);
     JsonlBatch batch;
     std::string joined;
     std::uint64_t next_line = 1, bytes = 0;
@@ -104,14 +106,17 @@ TEST_CASE("jsonl: split_batch gives every slot a contiguous share") {
 
 namespace {
 
-// Reads `input` through a pipe with the given block and line limit: the
-// lines handed out joined by '|', or the error.
-std::string read_lines(const std::string& input, std::size_t block, std::size_t max_line) {
+// Reads `input` through a pipe (or from memory, as a mapped file is read)
+// with the given block and line limit: the lines handed out joined by '|',
+// each batch ended by '/', or the error.
+std::string read_lines_from(const std::string& input, std::size_t block, std::size_t max_line,
+                            bool memory) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
   ::close(fds[1]);
-  JsonlReader reader(fds[0], "<pipe>", block, max_line);
+  JsonlReader reader = memory ? JsonlReader(input, "<pipe>", block, max_line)
+                              : JsonlReader(fds[0], "<pipe>", block, max_line);
   JsonlBatch batch;
   std::string joined;
   for (;;) {
@@ -122,9 +127,25 @@ std::string read_lines(const std::string& input, std::size_t block, std::size_t 
     }
     if (!*more) break;
     for (auto l : batch.lines) joined += std::string(l) + "|";
+    joined += "/";
   }
   ::close(fds[0]);
   return joined;
+}
+
+// The lines without the batch marks; the stream and memory readers must
+// hand out the same lines and errors (their batches may be cut apart
+// differently, never an error's place among the lines).
+std::string read_lines(const std::string& input, std::size_t block, std::size_t max_line) {
+  auto lines = [](std::string s) {
+    std::erase(s, '/');
+    return s;
+  };
+  std::string stream = read_lines_from(input, block, max_line, false);
+  std::string memory = read_lines_from(input, block, max_line, true);
+  CHECK_MESSAGE(lines(stream) == lines(memory), "block ", block, ": ", stream, " against ",
+                memory);
+  return lines(stream);
 }
 
 }  // namespace
