@@ -7,7 +7,8 @@
 // core's ThreadPool, in order; after the batch, flush(slots) runs on the
 // calling thread, which reads the slots in order 0, 1, ... (the input order)
 // and resets them.
-// Memory is one batch plus what the slots hold for one batch.
+// Memory is one batch (a stream's; a regular file is mapped) plus what the
+// slots hold for one batch.
 #pragma once
 
 #include <unistd.h>

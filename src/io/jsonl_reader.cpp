@@ -1,8 +1,8 @@
 #include "io/jsonl_reader.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bit>
@@ -24,12 +24,14 @@ namespace tok::io {
 namespace {
 
 // Where a JSON string's plain run ends: the offset in [p, p + n) of the
-// first '"', '\\' or control byte (< 0x20), or an offset at most 8 bytes
-// before n when there is none so far (the caller takes the rest a word or a
-// byte at a time). The string scan of every line goes through here: a
-// document's text is most of its line, and 32 bytes a step (AVX2), else
-// 16 (SSE2, in the x86-64 base), took the scanner from about 6% of a
-// one-thread `tok encode --jsonl` to about N% (scripts/bench/jsonl's corpus).
+// first '"', '\\' or control byte (< 0x20), or, with none there, an offset
+// fewer than 8 bytes before n (the caller takes those a byte at a time).
+// Every string of every line goes through here, and a document's text is
+// most of its line: 32 bytes a step (AVX2), else 16 (SSE2, in the x86-64
+// base), else a word. In `perf record` of a one-thread `tok encode --jsonl`
+// on scripts/bench/jsonl's corpus the scanner's own code went from about 6%
+// of the samples (words) to 5%: the first pass over a line's bytes waits on
+// memory more than it computes.
 std::size_t plain_run_words(const unsigned char* p, std::size_t n) {
   constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
   std::size_t i = 0;
@@ -53,8 +55,9 @@ std::size_t plain_run_sse2(const unsigned char* p, std::size_t n) {
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
-                                     _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));  // v <= 0x1f
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
+                     _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));  // v <= 0x1f
     if (const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(hit))) {
       return i + static_cast<std::size_t>(std::countr_zero(m));
     }
@@ -415,7 +418,9 @@ class FieldScanner {
     if (c != 'u') {
       char d;
       switch (c) {
-        case '"': case '\\': case '/': d = static_cast<char>(c); break;
+        case '"':
+        case '\\':
+        case '/': d = static_cast<char>(c); break;
         case 'b': d = '\b'; break;
         case 'f': d = '\f'; break;
         case 'n': d = '\n'; break;
@@ -457,12 +462,27 @@ class FieldScanner {
   const unsigned char* end_;
   const JsonlField& f_;
   std::string& scratch_;
-  std::string_view target_;  // the last string at the path, raw
+  std::string_view target_;      // the last string at the path, raw
   bool target_escaped_ = false;  // then its text is in scratch_
-  bool have_ = false;  // the last value at the path is a string
+  bool have_ = false;            // the last value at the path is a string
 };
 
 }  // namespace
+
+std::optional<std::size_t> string_step(StringStep isa, std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  switch (isa) {
+    case StringStep::kWords: return plain_run_words(p, s.size());
+#if defined(TOK_JSONL_X86)
+    case StringStep::kSse2: return plain_run_sse2(p, s.size());
+    case StringStep::kAvx2:
+      if (cpu_features().avx2) return plain_run_avx2(p, s.size());
+      break;
+#endif
+    default: break;
+  }
+  return std::nullopt;
+}
 
 Result<JsonlField> parse_jsonl_field(std::string_view dotted) {
   JsonlField f;

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,14 @@ bool scan_document(std::string_view line, const JsonlField& field, std::string_v
 LineKind read_document_sax(std::string_view line, const JsonlField& field, std::string& text,
                            std::string& reason);
 
+// The scanner's string step (jsonl_reader.cpp) in one instruction set, for
+// the test that holds each to the definition: the offset of the first '"',
+// '\\' or byte below 0x20 of s, or, with none there, an offset fewer than 8
+// bytes before s's end (the scanner takes those a byte at a time); nullopt
+// for a set this CPU or build lacks.
+enum class StringStep { kWords, kSse2, kAvx2 };
+std::optional<std::size_t> string_step(StringStep isa, std::string_view s);
+
 // Lines [0, lines.size()) are lines first_line, first_line + 1, ... (1-based)
 // of the input; each view excludes its '\n'.
 struct JsonlBatch {
@@ -100,9 +109,9 @@ class JsonlReader {
   // Cuts all (whole lines, the last one's '\n' optional) into batch.
   Status cut_lines(std::string_view all, JsonlBatch& batch);
   Error line_too_long(std::uint64_t line) const;
-  int fd_ = -1;             // the stream, or -1 for bytes in memory
-  std::string_view data_;   // the bytes in memory
-  std::size_t pos_ = 0;     // of data_: the start of the next batch
+  int fd_ = -1;            // the stream, or -1 for bytes in memory
+  std::string_view data_;  // the bytes in memory
+  std::size_t pos_ = 0;    // of data_: the start of the next batch
   std::string name_;
   std::size_t block_;
   std::size_t max_line_;
