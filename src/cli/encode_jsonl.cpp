@@ -20,6 +20,7 @@
 #include "cli/ids_format.hpp"
 #include "cli/progress_bar.hpp"
 #include "core/atomic_file.hpp"
+#include "core/huge_pages.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
@@ -235,10 +236,23 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     TOK_TRY(r.ids->write(npy_header(npy_u16, 0)));
     if (npy_u16) r.format = Format::kU16;
   }
+  const std::uint64_t total = total_input_bytes(paths);
   std::vector<EncodeSlot> slots(threads);
+  for (EncodeSlot& s : slots) {
+    // Sized once, as plain encode sizes its scratch and ids for a file:
+    // grown on the way, the encoder's caches were emptied or rehashed at
+    // every doubling, and the ids' vector copied and faulted in page by
+    // page (with the reader's read(2) buffer, 13,800 page faults on
+    // scripts/bench/jsonl's corpus against plain encode's 3,000; with the
+    // file mapped and this, 3,300). A slot's share of a batch holds about a
+    // block / slots bytes of text, so at most as many ids (and a few per
+    // document).
+    s.scratch.expect_bytes(total ? total / threads : io::kJsonlBlock);
+    s.ids.reserve(io::kJsonlBlock / threads + (std::size_t{1} << 16));
+    advise_huge_pages(s.ids.data(), s.ids.capacity() * sizeof(bpe::TokenId));
+  }
   {
     // A bar only where a run can be long: a stream, or inputs of 16 MB or more.
-    const std::uint64_t total = total_input_bytes(paths);
     ProgressBar bar(
         "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
         !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));

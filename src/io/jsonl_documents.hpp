@@ -7,7 +7,8 @@
 // core's ThreadPool, in order; after the batch, flush(slots) runs on the
 // calling thread, which reads the slots in order 0, 1, ... (the input order)
 // and resets them.
-// Memory is one batch plus what the slots hold for one batch.
+// Memory is one batch (a stream's; a regular file is mapped) plus what the
+// slots hold for one batch.
 #pragma once
 
 #include <unistd.h>
@@ -61,7 +62,8 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
         if (fd > 0) ::close(fd);
       }
     } closer{fd};
-    JsonlReader reader(fd, name);
+    const MappedFile mapped = map_jsonl(fd, path);
+    JsonlReader reader = mapped.size() ? JsonlReader(mapped.bytes(), name) : JsonlReader(fd, name);
     for (;;) {
       TOK_ASSIGN(bool more, reader.next(batch));
       if (!more) break;

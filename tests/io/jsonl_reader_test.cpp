@@ -70,7 +70,10 @@ TEST_CASE("jsonl: batches hold whole lines, numbered, at any block size") {
     REQUIRE(::pipe(fds) == 0);
     REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
     ::close(fds[1]);
-    JsonlReader reader(fds[0], "<pipe>", block);
+    // A stream and the same bytes in memory (a mapped file), read alike.
+    const bool memory = block == 3 || block == 64;
+    JsonlReader reader =
+        memory ? JsonlReader(input, "<pipe>", block) : JsonlReader(fds[0], "<pipe>", block);
     JsonlBatch batch;
     std::string joined;
     std::uint64_t next_line = 1, bytes = 0;
@@ -104,14 +107,17 @@ TEST_CASE("jsonl: split_batch gives every slot a contiguous share") {
 
 namespace {
 
-// Reads `input` through a pipe with the given block and line limit: the
-// lines handed out joined by '|', or the error.
-std::string read_lines(const std::string& input, std::size_t block, std::size_t max_line) {
+// Reads `input` through a pipe (or from memory, as a mapped file is read)
+// with the given block and line limit: the lines handed out joined by '|',
+// each batch ended by '/', or the error.
+std::string read_lines_from(const std::string& input, std::size_t block, std::size_t max_line,
+                            bool memory) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
   ::close(fds[1]);
-  JsonlReader reader(fds[0], "<pipe>", block, max_line);
+  JsonlReader reader = memory ? JsonlReader(input, "<pipe>", block, max_line)
+                              : JsonlReader(fds[0], "<pipe>", block, max_line);
   JsonlBatch batch;
   std::string joined;
   for (;;) {
@@ -122,9 +128,24 @@ std::string read_lines(const std::string& input, std::size_t block, std::size_t 
     }
     if (!*more) break;
     for (auto l : batch.lines) joined += std::string(l) + "|";
+    joined += "/";
   }
   ::close(fds[0]);
   return joined;
+}
+
+// The lines without the batch marks; the stream and memory readers must
+// hand out the same lines and errors (their batches may be cut apart
+// differently, never an error's place among the lines).
+std::string read_lines(const std::string& input, std::size_t block, std::size_t max_line) {
+  auto lines = [](std::string s) {
+    std::erase(s, '/');
+    return s;
+  };
+  std::string stream = read_lines_from(input, block, max_line, false);
+  std::string memory = read_lines_from(input, block, max_line, true);
+  CHECK_MESSAGE(lines(stream) == lines(memory), "block ", block, ": ", stream, " against ", memory);
+  return lines(stream);
 }
 
 }  // namespace
@@ -335,6 +356,43 @@ TEST_CASE("jsonl: the scanner and the SAX reader agree on random and mutated lin
   CHECK(documents > 1000);
   CHECK(scanned * 2 > documents);
   CHECK(mutants > 1000);
+}
+
+TEST_CASE("jsonl: the scanner's string step stops where the definition says, in every set") {
+  std::mt19937 rng(46);
+  const unsigned char bytes[] = {'"',  '\\',     0x00, 0x01, 0x1f, 0x20,
+                                 0x21, 0x5c - 1, 0x7f, 0x80, 0xff, 'a'};
+  auto stop = [](unsigned char c) { return c == '"' || c == '\\' || c < 0x20; };
+  std::size_t sets = 0;
+  for (StringStep isa : {StringStep::kWords, StringStep::kSse2, StringStep::kAvx2}) {
+    if (!string_step(isa, "").has_value()) continue;
+    ++sets;
+    for (int i = 0; i < 20000; ++i) {
+      std::string s(std::uniform_int_distribution<std::size_t>(0, 100)(rng), 'a');
+      // Stops rare or common, so runs are long and short.
+      const unsigned odds = 1u << std::uniform_int_distribution<unsigned>(0, 7)(rng);
+      for (char& c : s) {
+        if (std::uniform_int_distribution<unsigned>(0, odds)(rng) == 0) {
+          c = static_cast<char>(bytes[std::uniform_int_distribution<std::size_t>(0, 11)(rng)]);
+        }
+      }
+      const std::size_t k = *string_step(isa, s);
+      std::size_t first = 0;
+      while (first < s.size() && !stop(static_cast<unsigned char>(s[first]))) ++first;
+      REQUIRE(k <= s.size());
+      if (first < s.size() && first + 8 <= s.size()) {
+        CHECK_MESSAGE(k == first, static_cast<int>(isa), ": ", s.size(), " bytes");
+      } else {
+        // No stop, or one among the last 7 bytes: stopped at it or before
+        // it, fewer than 8 bytes from the end.
+        CHECK(k <= first);
+        CHECK(s.size() - k < 8);
+      }
+    }
+  }
+#if defined(__x86_64__)
+  CHECK(sets >= 2);  // SSE2 is in the x86-64 base
+#endif
 }
 
 TEST_CASE("jsonl: the scanner and the SAX reader agree on hostile lines") {
