@@ -10,6 +10,7 @@
 #include <span>
 #include <tuple>
 
+#include "core/huge_pages.hpp"
 #include "core/system_cpus.hpp"
 #include "core/thread_pool.hpp"
 #include "python/py_convert.hpp"
@@ -92,6 +93,9 @@ char* Utf8Buffer::room(std::size_t bytes) {
   if (bytes > capacity_) {
     data_.reset(new char[bytes]);  // uninitialised: untouched pages cost nothing
     capacity_ = bytes;
+    // A long text's transcoding fills fresh pages: one fault per 2 MiB
+    // (see reserve_ids).
+    if (bytes >= bpe::EncodeScratch::kLargeText) advise_huge_pages(data_.get(), bytes);
   }
   return data_.get();
 }
@@ -216,7 +220,13 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
         Task& task = tasks[t];
         std::size_t bytes = 0;
         for (std::size_t i = task.begin; i < task.end; ++i) bytes += texts.cost(i);
-        task.ids.reserve(bytes / 3 + 16);  // about 4 bytes a token: rarely grown
+        // About 4 bytes a token: rarely grown. A long text's room is
+        // reserved for one token a byte and advised for huge pages.
+        if (bytes >= bpe::EncodeScratch::kLargeText) {
+          reserve_ids(task.ids, bytes);
+        } else {
+          task.ids.reserve(bytes / 3 + 16);
+        }
         task.ends.reserve(task.end - task.begin);
         // Past a failing text nothing more is reported.
         for (std::size_t i = task.begin;

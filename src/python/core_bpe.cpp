@@ -181,6 +181,7 @@ std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
   Status st;
   {
     py::gil_scoped_release release;
+    reserve_ids(out, text.size());
     Engine::Lease scratch(*engine);
     st = engine->encode(text, allowed_set, out, *scratch);
   }
