@@ -20,6 +20,24 @@ namespace tok::python {
 
 using bpe::TokenId;
 
+TextRef::TextRef(PyObject* o) {
+  if (PyBytes_Check(o)) {
+    data_ = PyBytes_AS_STRING(o);
+    units_ = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
+    return;
+  }
+  if (!PyUnicode_Check(o)) {
+    throw py::type_error("expected str, got " + std::string(py::str(py::type::of(o))));
+  }
+#if PY_VERSION_HEX < 0x030C0000
+  // A string built by the legacy wchar_t API gets its compact form here.
+  if (PyUnicode_READY(o) != 0) throw py::error_already_set();
+#endif
+  data_ = PyUnicode_DATA(o);
+  units_ = static_cast<std::size_t>(PyUnicode_GET_LENGTH(o));
+  width_ = PyUnicode_IS_ASCII(o) ? 0 : PyUnicode_KIND(o);
+}
+
 TextBatch::TextBatch(py::handle texts) {
   // A tuple is returned as is; any other sequence is copied into one.
   PyObject* tuple = PySequence_Tuple(texts.ptr());
@@ -27,23 +45,7 @@ TextBatch::TextBatch(py::handle texts) {
   items_ = py::reinterpret_steal<py::tuple>(tuple);
   refs_.resize(items_.size());
   for (std::size_t i = 0; i < refs_.size(); ++i) {
-    PyObject* o = PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(i));
-    Ref& r = refs_[i];
-    if (PyBytes_Check(o)) {
-      r.data = PyBytes_AS_STRING(o);
-      r.units = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
-      continue;
-    }
-    if (!PyUnicode_Check(o)) {
-      throw py::type_error("expected str, got " + std::string(py::str(py::type::of(o))));
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    // A string built by the legacy wchar_t API gets its compact form here.
-    if (PyUnicode_READY(o) != 0) throw py::error_already_set();
-#endif
-    r.data = PyUnicode_DATA(o);
-    r.units = static_cast<std::size_t>(PyUnicode_GET_LENGTH(o));
-    r.width = PyUnicode_IS_ASCII(o) ? 0 : PyUnicode_KIND(o);
+    refs_[i] = TextRef(PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(i)));
   }
 }
 
@@ -100,25 +102,24 @@ char* Utf8Buffer::room(std::size_t bytes) {
   return data_.get();
 }
 
-bool TextBatch::utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const {
-  const Ref& r = refs_[i];
-  if (r.width == 0) {
-    out = {static_cast<const char*>(r.data), r.units};
+bool TextRef::utf8(Utf8Buffer& buffer, std::string_view& out) const {
+  if (width_ == 0) {
+    out = {static_cast<const char*>(data_), units_};
     return true;
   }
-  char* begin = buffer.room(r.units * std::min(2u * r.width, 4u));
-  char* end = r.width == 1   ? to_utf8(static_cast<const std::uint8_t*>(r.data), r.units, begin)
-              : r.width == 2 ? to_utf8(static_cast<const std::uint16_t*>(r.data), r.units, begin)
-                             : to_utf8(static_cast<const std::uint32_t*>(r.data), r.units, begin);
+  char* begin = buffer.room(units_ * std::min(2u * width_, 4u));
+  char* end = width_ == 1   ? to_utf8(static_cast<const std::uint8_t*>(data_), units_, begin)
+              : width_ == 2 ? to_utf8(static_cast<const std::uint16_t*>(data_), units_, begin)
+                            : to_utf8(static_cast<const std::uint32_t*>(data_), units_, begin);
   if (!end) return false;
   out = {begin, static_cast<std::size_t>(end - begin)};
   return true;
 }
 
-void TextBatch::raise_unicode_error(std::size_t i) const {
+void TextRef::raise_unicode_error(PyObject* o) {
   Py_ssize_t size = 0;
-  if (!PyUnicode_AsUTF8AndSize(items_[i].ptr(), &size)) throw py::error_already_set();
-  throw py::value_error("text " + std::to_string(i) + " has no UTF-8 form");  // not reached
+  if (!PyUnicode_AsUTF8AndSize(o, &size)) throw py::error_already_set();
+  throw py::value_error("the text has no UTF-8 form");  // not reached
 }
 
 namespace {
