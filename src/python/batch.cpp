@@ -67,6 +67,18 @@ char* to_utf8(const Unit* p, std::size_t n, char* out) {
         i += 8;
       }
       if (i == n) break;
+    } else if constexpr (sizeof(Unit) == 2) {
+      // So is most 2-byte text (a mix with CJK, say): four at a time.
+      std::uint64_t v;
+      while (i + 4 <= n && (std::memcpy(&v, p + i, 8), (v & 0xFF80FF80FF80FF80u) == 0)) {
+        w[0] = static_cast<unsigned char>(v);
+        w[1] = static_cast<unsigned char>(v >> 16);
+        w[2] = static_cast<unsigned char>(v >> 32);
+        w[3] = static_cast<unsigned char>(v >> 48);
+        w += 4;
+        i += 4;
+      }
+      if (i == n) break;
     }
     std::uint32_t c = p[i++];
     if (c < 0x80) {

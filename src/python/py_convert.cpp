@@ -52,9 +52,10 @@ PyObject* id_object(bpe::TokenId id) {
 
 namespace {
 
-// From this size on, a buffer is a mapping of its own (glibc's mmap
-// threshold is at most 32 MiB; here it is the encoder's kLargeText), so
-// advice for huge pages given before it is written takes effect.
+// From this size on, a buffer is usually a mapping of its own (glibc maps
+// blocks past its mmap threshold, 128 KiB growing to at most 32 MiB), so
+// advice for huge pages given before it is written takes effect; on heap
+// memory it does no harm.
 constexpr std::size_t kLargeBuffer = bpe::EncodeScratch::kLargeText;
 
 }  // namespace
