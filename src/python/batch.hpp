@@ -11,6 +11,7 @@
 //    one long one), each with one flat id buffer.
 //  - The calling thread builds the result lists of finished tasks, taking
 //    the GIL only for that, while the other threads encode the rest.
+// The single encode calls read their text the same way (with_utf8).
 #pragma once
 
 #include <pybind11/pybind11.h>
