@@ -10,6 +10,7 @@
 #include <span>
 #include <tuple>
 
+#include "core/huge_pages.hpp"
 #include "core/system_cpus.hpp"
 #include "core/thread_pool.hpp"
 #include "python/py_convert.hpp"
@@ -19,6 +20,24 @@ namespace tok::python {
 
 using bpe::TokenId;
 
+TextRef::TextRef(PyObject* o) {
+  if (PyBytes_Check(o)) {
+    data_ = PyBytes_AS_STRING(o);
+    units_ = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
+    return;
+  }
+  if (!PyUnicode_Check(o)) {
+    throw py::type_error("expected str, got " + std::string(py::str(py::type::of(o))));
+  }
+#if PY_VERSION_HEX < 0x030C0000
+  // A string built by the legacy wchar_t API gets its compact form here.
+  if (PyUnicode_READY(o) != 0) throw py::error_already_set();
+#endif
+  data_ = PyUnicode_DATA(o);
+  units_ = static_cast<std::size_t>(PyUnicode_GET_LENGTH(o));
+  width_ = PyUnicode_IS_ASCII(o) ? 0 : PyUnicode_KIND(o);
+}
+
 TextBatch::TextBatch(py::handle texts) {
   // A tuple is returned as is; any other sequence is copied into one.
   PyObject* tuple = PySequence_Tuple(texts.ptr());
@@ -26,23 +45,7 @@ TextBatch::TextBatch(py::handle texts) {
   items_ = py::reinterpret_steal<py::tuple>(tuple);
   refs_.resize(items_.size());
   for (std::size_t i = 0; i < refs_.size(); ++i) {
-    PyObject* o = PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(i));
-    Ref& r = refs_[i];
-    if (PyBytes_Check(o)) {
-      r.data = PyBytes_AS_STRING(o);
-      r.units = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
-      continue;
-    }
-    if (!PyUnicode_Check(o)) {
-      throw py::type_error("expected str, got " + std::string(py::str(py::type::of(o))));
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    // A string built by the legacy wchar_t API gets its compact form here.
-    if (PyUnicode_READY(o) != 0) throw py::error_already_set();
-#endif
-    r.data = PyUnicode_DATA(o);
-    r.units = static_cast<std::size_t>(PyUnicode_GET_LENGTH(o));
-    r.width = PyUnicode_IS_ASCII(o) ? 0 : PyUnicode_KIND(o);
+    refs_[i] = TextRef(PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(i)));
   }
 }
 
@@ -62,6 +65,18 @@ char* to_utf8(const Unit* p, std::size_t n, char* out) {
         std::memcpy(w, &v, 8);
         w += 8;
         i += 8;
+      }
+      if (i == n) break;
+    } else if constexpr (sizeof(Unit) == 2) {
+      // So is most 2-byte text (a mix with CJK, say): four at a time.
+      std::uint64_t v;
+      while (i + 4 <= n && (std::memcpy(&v, p + i, 8), (v & 0xFF80FF80FF80FF80u) == 0)) {
+        w[0] = static_cast<unsigned char>(v);
+        w[1] = static_cast<unsigned char>(v >> 16);
+        w[2] = static_cast<unsigned char>(v >> 32);
+        w[3] = static_cast<unsigned char>(v >> 48);
+        w += 4;
+        i += 4;
       }
       if (i == n) break;
     }
@@ -92,29 +107,31 @@ char* Utf8Buffer::room(std::size_t bytes) {
   if (bytes > capacity_) {
     data_.reset(new char[bytes]);  // uninitialised: untouched pages cost nothing
     capacity_ = bytes;
+    // A long text's transcoding fills fresh pages: one fault per 2 MiB
+    // (see reserve_ids).
+    if (bytes >= bpe::EncodeScratch::kLargeText) advise_huge_pages(data_.get(), bytes);
   }
   return data_.get();
 }
 
-bool TextBatch::utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const {
-  const Ref& r = refs_[i];
-  if (r.width == 0) {
-    out = {static_cast<const char*>(r.data), r.units};
+bool TextRef::utf8(Utf8Buffer& buffer, std::string_view& out) const {
+  if (width_ == 0) {
+    out = {static_cast<const char*>(data_), units_};
     return true;
   }
-  char* begin = buffer.room(r.units * std::min(2u * r.width, 4u));
-  char* end = r.width == 1   ? to_utf8(static_cast<const std::uint8_t*>(r.data), r.units, begin)
-              : r.width == 2 ? to_utf8(static_cast<const std::uint16_t*>(r.data), r.units, begin)
-                             : to_utf8(static_cast<const std::uint32_t*>(r.data), r.units, begin);
+  char* begin = buffer.room(units_ * std::min(2u * width_, 4u));
+  char* end = width_ == 1   ? to_utf8(static_cast<const std::uint8_t*>(data_), units_, begin)
+              : width_ == 2 ? to_utf8(static_cast<const std::uint16_t*>(data_), units_, begin)
+                            : to_utf8(static_cast<const std::uint32_t*>(data_), units_, begin);
   if (!end) return false;
   out = {begin, static_cast<std::size_t>(end - begin)};
   return true;
 }
 
-void TextBatch::raise_unicode_error(std::size_t i) const {
+void TextRef::raise_unicode_error(PyObject* o) {
   Py_ssize_t size = 0;
-  if (!PyUnicode_AsUTF8AndSize(items_[i].ptr(), &size)) throw py::error_already_set();
-  throw py::value_error("text " + std::to_string(i) + " has no UTF-8 form");  // not reached
+  if (!PyUnicode_AsUTF8AndSize(o, &size)) throw py::error_already_set();
+  throw py::value_error("the text has no UTF-8 form");  // not reached
 }
 
 namespace {
@@ -129,13 +146,17 @@ struct alignas(64) Task {
   std::atomic<bool> done{false};
 };
 
-// Tasks of about total / (8 per thread) bytes, within [4 KiB, 256 KiB]:
+// Tasks of about total / (8 per thread) bytes, within [4 KiB, 32 KiB]:
 // short texts are taken a few dozen at a time (a shared counter per text
 // would cost as much as encoding it), a long one alone, and eight tasks per
-// thread leave little idle at the end.
+// thread leave little idle at the end. The cap keeps the calling thread,
+// which also builds every list, from spending long on one task while
+// finished ones wait for it: with 256 KiB tasks, 40,000 texts of 100 B
+// measured a CPU-time bound of 1.6-1.8x on two threads, with 32 KiB 1.8-2.2x
+// (scripts/bench/python).
 std::vector<std::pair<std::size_t, std::size_t>> plan_tasks(const TextBatch& texts,
                                                             unsigned threads) {
-  constexpr std::size_t kMinTask = 4 << 10, kMaxTask = 256 << 10;
+  constexpr std::size_t kMinTask = 4 << 10, kMaxTask = 32 << 10;
   std::size_t total = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) total += texts.cost(i);
   std::size_t target =
@@ -168,6 +189,28 @@ struct FirstFailure {
   }
 };
 
+// The cyclic garbage collector held off while the calling thread builds
+// lists: each new list counts toward a collection (one per 700), which
+// traverses every young list, and every tenth an older generation too, all
+// on the one thread that must build the lists. Held off, the batch's lists
+// are traversed once, at the first allocation after it. No Python code runs
+// meanwhile (nothing here calls back into Python), so none sees it off.
+// Under the GIL.
+class GcPause {
+ public:
+#if PY_VERSION_HEX >= 0x030A0000
+  GcPause() : was_enabled_(PyGC_Disable()) {}
+  ~GcPause() {
+    if (was_enabled_) PyGC_Enable();
+  }
+
+ private:
+  int was_enabled_;
+#else
+  GcPause() {}  // Python 3.9 has no C API for it
+#endif
+};
+
 // Each task's texts into result (a list of n NULL slots), under the GIL.
 void to_lists(const Task& task, PyObject* result) {
   std::size_t from = 0;
@@ -192,6 +235,7 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
   FirstFailure failed;
   std::size_t converted = 0;  // tasks [0, converted) are in result
   auto convert_done = [&] {
+    GcPause pause;
     while (converted < m && tasks[converted].done.load(std::memory_order_acquire)) {
       to_lists(tasks[converted++], result.ptr());
     }
@@ -216,7 +260,13 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
         Task& task = tasks[t];
         std::size_t bytes = 0;
         for (std::size_t i = task.begin; i < task.end; ++i) bytes += texts.cost(i);
-        task.ids.reserve(bytes / 3 + 16);  // about 4 bytes a token: rarely grown
+        // About 4 bytes a token: rarely grown. A long text's room is
+        // reserved for one token a byte and advised for huge pages.
+        if (bytes >= bpe::EncodeScratch::kLargeText) {
+          reserve_ids(task.ids, bytes);
+        } else {
+          task.ids.reserve(bytes / 3 + 16);
+        }
         task.ends.reserve(task.end - task.begin);
         // Past a failing text nothing more is reported.
         for (std::size_t i = task.begin;

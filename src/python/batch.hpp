@@ -11,6 +11,7 @@
 //    one long one), each with one flat id buffer.
 //  - The calling thread builds the result lists of finished tasks, taking
 //    the GIL only for that, while the other threads encode the rest.
+// The single encode calls read their text the same way (with_utf8).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -42,6 +43,54 @@ class Utf8Buffer {
   std::size_t capacity_ = 0;
 };
 
+// One Python text as tok reads it: an ASCII str and bytes in place, any
+// other str transcoded from its 1-, 2- or 4-byte form to UTF-8, which needs
+// no GIL. The object must outlive it.
+class TextRef {
+ public:
+  TextRef() = default;
+  // Under the GIL. TypeError for an object that is neither str nor bytes.
+  explicit TextRef(PyObject* o);
+
+  // About how many bytes the text holds (its code units times their width).
+  std::size_t cost() const { return units_ * (width_ ? width_ : 1); }
+  // The text as UTF-8: in place, or transcoded into `buffer`. False when the
+  // str holds a lone surrogate (no UTF-8 form). Needs no GIL.
+  bool utf8(Utf8Buffer& buffer, std::string_view& out) const;
+  // Under the GIL: raises CPython's own UnicodeEncodeError for the str `o`
+  // (one utf8() refused), which tok.tiktoken catches to retry as tiktoken
+  // does.
+  [[noreturn]] static void raise_unicode_error(PyObject* o);
+
+ private:
+  const void* data_ = nullptr;
+  std::size_t units_ = 0;  // code units at data_
+  unsigned width_ = 0;     // 0: UTF-8 already (bytes, ASCII str); else 1, 2 or 4 bytes per unit
+};
+
+// fn(utf8) on one text (str or bytes), read as the batch calls read theirs:
+// CPython's own conversion (PyUnicode_AsUTF8AndSize) would hold the GIL
+// while it transcodes (90 ms for a str of 25 MB on its first call) and keep
+// a second copy of the text in the str. A long text is transcoded with the
+// GIL released; fn releases it itself for its own work. A lone surrogate
+// raises UnicodeEncodeError before fn runs. Under the GIL.
+template <class Fn>
+auto with_utf8(py::handle text, Fn&& fn) {
+  constexpr std::size_t kGilFree = std::size_t{64} << 10;  // bytes
+  TextRef ref(text.ptr());
+  Utf8Buffer buffer;
+  std::string_view s;
+  bool ok;
+  if (ref.cost() >= kGilFree) {
+    py::gil_scoped_release release;
+    ok = ref.utf8(buffer, s);
+  } else {
+    ok = ref.utf8(buffer, s);
+  }
+  if (!ok) TextRef::raise_unicode_error(text.ptr());
+  return fn(s);
+}
+
 // The texts of one batch call, held (a tuple of new references, so a list
 // changed by another thread meanwhile frees nothing) and described for
 // reading without the GIL.
@@ -51,23 +100,17 @@ class TextBatch {
   explicit TextBatch(py::handle texts);
 
   std::size_t size() const { return refs_.size(); }
-  // About how many bytes text i holds (its code units times their width).
-  std::size_t cost(std::size_t i) const { return refs_[i].units * refs_[i].width; }
-  // Text i as UTF-8: in place, or transcoded into `buffer`. False when the
-  // str holds a lone surrogate (no UTF-8 form). Needs no GIL.
-  bool utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const;
-  // Under the GIL: raises CPython's own UnicodeEncodeError for text i (one
-  // utf8() refused), which tok.tiktoken catches to retry as tiktoken does.
-  [[noreturn]] void raise_unicode_error(std::size_t i) const;
+  std::size_t cost(std::size_t i) const { return refs_[i].cost(); }
+  bool utf8(std::size_t i, Utf8Buffer& buffer, std::string_view& out) const {
+    return refs_[i].utf8(buffer, out);
+  }
+  [[noreturn]] void raise_unicode_error(std::size_t i) const {
+    TextRef::raise_unicode_error(items_[i].ptr());
+  }
 
  private:
-  struct Ref {
-    const void* data = nullptr;
-    std::size_t units = 0;  // code units at data
-    unsigned width = 0;     // 0: UTF-8 already (bytes, ASCII str); else 1, 2 or 4 bytes per unit
-  };
   py::tuple items_;
-  std::vector<Ref> refs_;  // (size())
+  std::vector<TextRef> refs_;  // (size())
 };
 
 // Why a text stopped its batch. The batch reports the failure of the lowest

@@ -1,7 +1,9 @@
 // CoreBPE: the native half of tok.tiktoken.Encoding, shaped like tiktoken's
 // own Rust CoreBPE so the Python layer (python/tok/tiktoken/core.py) keeps
-// tiktoken's argument handling and error messages. Every call converts its
-// input under the GIL, then releases it for the encoding itself.
+// tiktoken's argument handling and error messages. The encode calls read a
+// str as the batch calls do (with_utf8: a long one is transcoded without the
+// GIL); the others convert theirs under the GIL. All release it for the
+// encoding itself.
 #include "python/core_bpe.hpp"
 
 #include <pybind11/numpy.h>
@@ -181,6 +183,7 @@ std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
   Status st;
   {
     py::gil_scoped_release release;
+    reserve_ids(out, text.size());
     Engine::Lease scratch(*engine);
     st = engine->encode(text, allowed_set, out, *scratch);
   }
@@ -190,23 +193,25 @@ std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
 
 py::list CoreBPE::encode(py::handle text, const OptNames& allowed_names,
                          const OptNames& disallowed) const {
-  std::string_view s = utf8_view(text);
   SpecialSet a = allowed(allowed_names);
-  check(s, a, disallowed);
-  return to_list(encode_view(s, a));
+  return with_utf8(text, [&](std::string_view s) {
+    check(s, a, disallowed);
+    return to_list(encode_view(s, a));
+  });
 }
 
 py::list CoreBPE::encode_ordinary(py::handle text) const {
-  return to_list(encode_view(utf8_view(text), SpecialSet{}));
+  return with_utf8(text, [&](std::string_view s) { return to_list(encode_view(s, SpecialSet{})); });
 }
 
 py::array CoreBPE::encode_to_numpy(py::handle text, const OptNames& allowed_names,
                                    const OptNames& disallowed) const {
-  std::string_view s = utf8_view(text);
   SpecialSet a = allowed(allowed_names);
-  check(s, a, disallowed);
   // The array borrows the vector's buffer: no copy, no list.
-  auto* ids = new std::vector<TokenId>(encode_view(s, a));
+  auto* ids = new std::vector<TokenId>(with_utf8(text, [&](std::string_view s) {
+    check(s, a, disallowed);
+    return encode_view(s, a);
+  }));
   py::capsule owner(ids, [](void* p) { delete static_cast<std::vector<TokenId>*>(p); });
   return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(ids->size())}, ids->data(), owner);
 }

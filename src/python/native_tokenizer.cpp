@@ -46,6 +46,7 @@ std::vector<TokenId> NativeTokenizer::encode_view(std::string_view text, Special
   Status st;
   {
     py::gil_scoped_release release;
+    reserve_ids(out, text.size());
     Engine::Lease scratch(*engine);
     st = engine->tokenizer().encode(text, mode, out, *scratch);
   }
@@ -56,37 +57,37 @@ std::vector<TokenId> NativeTokenizer::encode_view(std::string_view text, Special
 namespace {
 
 py::list encode(const NativeTokenizer& t, py::handle text, const std::string& special) {
-  return to_list(t.encode_view(utf8_view(text), special_mode(special)));
+  SpecialMode mode = special_mode(special);
+  return with_utf8(text, [&](std::string_view s) { return to_list(t.encode_view(s, mode)); });
 }
 
 py::array encode_to_numpy(const NativeTokenizer& t, py::handle text, const std::string& special) {
-  auto* ids = new std::vector<TokenId>(t.encode_view(utf8_view(text), special_mode(special)));
+  SpecialMode mode = special_mode(special);
+  auto* ids = new std::vector<TokenId>(
+      with_utf8(text, [&](std::string_view s) { return t.encode_view(s, mode); }));
   py::capsule owner(ids, [](void* p) { delete static_cast<std::vector<TokenId>*>(p); });
   return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(ids->size())}, ids->data(), owner);
 }
 
 std::size_t count(const NativeTokenizer& t, py::handle text, const std::string& special,
                   unsigned threads) {
-  std::string_view s = utf8_view(text);
   SpecialMode mode = special_mode(special);
-  Result<std::size_t> n = [&] {
+  Result<std::size_t> n = with_utf8(text, [&](std::string_view s) {
     py::gil_scoped_release release;
     return t.engine->tokenizer().count(s, mode, thread_count(threads));
-  }();
+  });
   if (!n.ok()) raise_error(n.error().message);
   return n.value();
 }
 
 py::list offsets(const NativeTokenizer& t, py::handle text, const std::string& special) {
-  std::string_view s = utf8_view(text);
   SpecialMode mode = special_mode(special);
   std::vector<bpe::TokenSpan> spans;
-  Status st;
-  {
+  Status st = with_utf8(text, [&](std::string_view s) {
     py::gil_scoped_release release;
     Engine::Lease scratch(*t.engine);
-    st = t.engine->tokenizer().encode_spans(s, mode, spans, *scratch);
-  }
+    return t.engine->tokenizer().encode_spans(s, mode, spans, *scratch);
+  });
   if (!st.ok()) raise_error(st.error().message);
   py::list out(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {

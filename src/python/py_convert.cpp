@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "bpe/encoder.hpp"
+#include "core/huge_pages.hpp"
+
 namespace tok::python {
 
 std::string_view utf8_view(py::handle text) {
@@ -47,9 +50,31 @@ PyObject* id_object(bpe::TokenId id) {
 
 }  // namespace
 
+namespace {
+
+// From this size on, a buffer is usually a mapping of its own (glibc maps
+// blocks past its mmap threshold, 128 KiB growing to at most 32 MiB), so
+// advice for huge pages given before it is written takes effect; on heap
+// memory it does no harm.
+constexpr std::size_t kLargeBuffer = bpe::EncodeScratch::kLargeText;
+
+}  // namespace
+
+void reserve_ids(std::vector<bpe::TokenId>& ids, std::size_t bytes) {
+  if (bytes < kLargeBuffer) return;
+  ids.reserve(ids.size() + bytes + 2);
+  advise_huge_pages(ids.data() + ids.size(), (ids.capacity() - ids.size()) * sizeof(bpe::TokenId));
+}
+
 py::list to_list(std::span<const bpe::TokenId> ids) {
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
   if (!list) throw py::error_already_set();
+  // PyList_New callocs the items: a large block is a fresh mapping that
+  // calloc leaves untouched, so the advice comes before the first fault.
+  if (ids.size() * sizeof(PyObject*) >= kLargeBuffer) {
+    advise_huge_pages(reinterpret_cast<PyListObject*>(list)->ob_item,
+                      ids.size() * sizeof(PyObject*));
+  }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     PyObject* v = id_object(ids[i]);
     if (!v) {

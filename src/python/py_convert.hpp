@@ -23,8 +23,18 @@ namespace py = pybind11;
 // retries with the surrogates replaced, as tiktoken does.
 std::string_view utf8_view(py::handle text);
 
-// list[int] from token ids without an intermediate vector of objects.
+// list[int] from token ids without an intermediate vector of objects. A
+// large list's item array is advised for huge pages before it is filled.
 py::list to_list(std::span<const bpe::TokenId> ids);
+
+// Room in `ids` for the tokens of a text of `bytes` bytes, reserved at once
+// and advised for huge pages when the text is large (no more tokens than
+// bytes, plus an edge token or two: the vector never grows). Growing by
+// doubling copied the ids into fresh memory again and again, and in a VM
+// each fresh 4 KiB page faults at a cost of microseconds: the copies and
+// faults were a third of an encode_ordinary call on a 25 MB text. Untouched
+// reserved pages cost nothing. Needs no GIL.
+void reserve_ids(std::vector<bpe::TokenId>& ids, std::size_t bytes);
 
 // A sequence of ints to ids; a value outside 0..2^32-1 raises OverflowError.
 std::vector<bpe::TokenId> to_ids(py::handle seq);

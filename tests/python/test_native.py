@@ -1,6 +1,7 @@
 """The native API (import tok) and the parts of tok.tiktoken that tiktoken's
 public suite does not reach. Run by tests/cli/python_native_full.sh."""
 
+import gc
 import json
 import os
 import pickle
@@ -167,6 +168,22 @@ def test_batches_read_every_kind_of_str_as_its_utf8():
         assert t.count_batch(texts, threads=threads) == [len(s) for s in single]
         assert enc.encode_ordinary_batch(texts, num_threads=threads) == single
         assert enc.encode_batch(tuple(texts), num_threads=threads) == single
+
+
+def test_a_batch_leaves_the_garbage_collector_as_it_found_it():
+    # The calling thread holds collections off while it builds the lists.
+    enc = tiktoken.get_encoding("o200k_base")
+    texts = ["hello world, caf\u00e9"] * 5000
+    want = [enc.encode_ordinary(x) for x in texts]
+    assert gc.isenabled()
+    assert enc.encode_ordinary_batch(texts, num_threads=2) == want
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert enc.encode_batch(texts, num_threads=2) == want
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_batch_raises_for_its_first_failing_text_as_tiktoken_does():
