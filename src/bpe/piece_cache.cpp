@@ -24,10 +24,22 @@ void PieceCache::reserve(std::size_t entries) {
   grow();  // the first table, at kMinEntries
   std::size_t want = kMinEntries;
   while (want < entries && want < kMaxEntries) want *= 2;
+  reserve_arrays(want);
   if (want == capacity_) return;
   capacity_ = want;
   slots_.assign(capacity_ * 2, Slot{});
   mask_ = slots_.size() - 1;
+}
+
+// Room in the key and token arrays for `entries` typical pieces (about 12
+// bytes, 4 tokens), so that the arrays are not copied as they fill. Sized by
+// the entries expected, not for kMaxEntries: from 1 MiB the arrays are huge
+// pages, each zeroed whole on first touch, and two of them (4 MiB) were a
+// sixth of a 2 MB text's first encode (perf samples) while its cache held
+// a few hundred KB.
+void PieceCache::reserve_arrays(std::size_t entries) {
+  keys_.reserve(entries * 12);
+  tokens_.reserve(entries * 4);
 }
 
 // The first empty slot of h's probe sequence.
@@ -50,11 +62,7 @@ void PieceCache::grow() {
     entries_ = 0;
     keys_.clear();
     tokens_.clear();
-    // Address space for a full table of typical pieces (about 12 bytes, 4
-    // tokens), reserved once: pages are touched only as entries fill them,
-    // and the arrays are never copied into fresh memory as they grow.
-    keys_.reserve(kMaxEntries * 12);
-    tokens_.reserve(kMaxEntries * 4);
+    reserve_arrays(capacity_);
     return;
   }
   capacity_ *= 2;
