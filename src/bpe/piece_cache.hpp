@@ -59,7 +59,6 @@ class PieceCache {
   static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
   Slot& free_slot(std::uint64_t h);
   void grow();
-  void reserve_arrays(std::size_t entries);
   // Huge pages: the slots alone reach 8 MB, and are written all over.
   std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::uint64_t mask_ = 0;
