@@ -4,6 +4,22 @@
 
 namespace tok::bpe {
 
+namespace {
+
+// Room in the key and token arrays for `entries` typical pieces (about 12
+// bytes, 4 tokens), so that the arrays are not copied as they fill. Sized by
+// the entries expected, not for kMaxEntries: from 1 MiB the arrays are huge
+// pages, each zeroed whole on first touch, and two of them (4 MiB) were a
+// sixth of a 2 MB text's first encode (perf samples) while its cache held
+// a few hundred KB.
+template <class Keys, class Tokens>
+void reserve_arrays(Keys& keys, Tokens& tokens, std::size_t entries) {
+  keys.reserve(entries * 12);
+  tokens.reserve(entries * 4);
+}
+
+}  // namespace
+
 void PieceCache::insert(std::string_view piece, std::uint64_t h, const TokenId* toks,
                         std::size_t n) {
   if (piece.empty() || piece.size() > kMaxPieceBytes || n > UINT16_MAX) return;
@@ -24,6 +40,7 @@ void PieceCache::reserve(std::size_t entries) {
   grow();  // the first table, at kMinEntries
   std::size_t want = kMinEntries;
   while (want < entries && want < kMaxEntries) want *= 2;
+  reserve_arrays(keys_, tokens_, want);
   if (want == capacity_) return;
   capacity_ = want;
   slots_.assign(capacity_ * 2, Slot{});
@@ -50,11 +67,7 @@ void PieceCache::grow() {
     entries_ = 0;
     keys_.clear();
     tokens_.clear();
-    // Address space for a full table of typical pieces (about 12 bytes, 4
-    // tokens), reserved once: pages are touched only as entries fill them,
-    // and the arrays are never copied into fresh memory as they grow.
-    keys_.reserve(kMaxEntries * 12);
-    tokens_.reserve(kMaxEntries * 4);
+    reserve_arrays(keys_, tokens_, capacity_);
     return;
   }
   capacity_ *= 2;

@@ -10,6 +10,7 @@
 #include "text/pretokenizer.hpp"
 #include "text/unicode_classes.hpp"
 #include "text/unicode_props.hpp"
+#include "text/unicode_tables.hpp"
 
 using tok::text::GeneralCategory;
 using tok::text::PreTokenizer;
@@ -56,6 +57,38 @@ TEST_CASE("the tables are Unicode 16.0") {
   const auto& props = tok::text::UnicodeProps::get();
   for (char32_t letter : {0x10D4E, 0x1138E}) CHECK((props(letter) & tok::text::kPropLetter) != 0);
   for (char32_t digit : {0x11BF5, 0x16133}) CHECK((props(digit) & tok::text::kPropNumber) != 0);
+}
+
+TEST_CASE("the scanners' property table agrees with the category of every code point") {
+  using GC = GeneralCategory;
+  using namespace tok::text;
+  const auto& props = UnicodeProps::get();
+  std::vector<bool> space(0x110000);
+  for (auto r : white_space_ranges()) {
+    for (char32_t cp = r.first; cp <= r.last; ++cp) space[cp] = true;
+  }
+  std::size_t wrong = 0;
+  for (char32_t cp = 0; cp < 0x110000; ++cp) {
+    std::uint8_t want = 0;
+    switch (general_category(cp)) {
+      case GC::kLu:
+      case GC::kLt: want = kPropLetter | kPropUpperish; break;
+      case GC::kLl: want = kPropLetter | kPropLowerish; break;
+      case GC::kLm:
+      case GC::kLo: want = kPropLetter | kPropUpperish | kPropLowerish; break;
+      case GC::kMn:
+      case GC::kMc:
+      case GC::kMe: want = kPropMark | kPropUpperish | kPropLowerish; break;
+      case GC::kNd:
+      case GC::kNl:
+      case GC::kNo: want = kPropNumber; break;
+      default: break;
+    }
+    if (space[cp]) want |= kPropSpace;
+    if (props(cp) != want && ++wrong <= 5) CHECK_MESSAGE(false, "U+", std::hex, unsigned(cp));
+  }
+  CHECK(wrong == 0);
+  CHECK(props(0x110000) == 0);
 }
 
 TEST_CASE("property names: short, long, aggregate, loose, scripts") {
