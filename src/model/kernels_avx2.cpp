@@ -209,6 +209,9 @@ const DotKernels kAvx2{Isa::kAvx2,
                        avx2::dot_q5_k,
                        avx2::dot_q4_k_q8k,
                        avx2::dot_q6_k_q8k,
+                       nullptr,  // Q2_K / Q3_K / Q5_K on Q8_K: only AVX-512 (and scalar)
+                       nullptr,
+                       nullptr,
                        nullptr,  // q8_K activations: act_q8_k.cpp's loops
                        nullptr};
 
