@@ -10,7 +10,9 @@
 // with activations quantized to Q8_0 blocks (integer dot products, as
 // llama.cpp does; it pairs Q4_1 / Q5_1 with Q8_1 blocks, whose extra
 // per-block sum tok's kernels take from the Q8_0 block itself, and the
-// K-quants with 256-value Q8_K blocks). Q4_K and Q6_K rows take Q8_K blocks
+// K-quants with 256-value Q8_K blocks). Q2_K, Q3_K and Q5_K rows take Q8_K
+// blocks instead where the set has kernels for them (scalar, AVX2, AVX-512:
+// the sums of llama.cpp's decode). Q4_K and Q6_K rows take Q8_K blocks
 // (integer dots, as llama.cpp) where the set has kernels for them (AVX2,
 // AVX-512), else the floats (a super-block dequantized in registers);
 // prompts multiply them in tiles: AVX-512 VNNI on q8_K values widened to
@@ -89,7 +91,7 @@ struct DotKernels {
   // Q2_K / Q3_K / Q5_K on Q8_K activations, row by row (decode): ggml's
   // integer sums (vec_dot_q2_K_q8_K ...), so one token's products are
   // llama.cpp's up to the order of the float steps. Null where the set has
-  // none (then q2_k / q3_k / q5_k on Q8_0).
+  // none (NEON: then q2_k / q3_k / q5_k on Q8_0).
   float (*q2_k_q8k)(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
   float (*q3_k_q8k)(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
   float (*q5_k_q8k)(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int64_t n);

@@ -5,9 +5,9 @@
 # quantized by `tok quantize` to each type, and to a
 # Q4_K_M mix (Q4_K with Q6_K for output, attn_v and ffn_down in some layers,
 # as llama-quantize mixes), generates llama.cpp's greedy ids. Both tools
-# multiply the 32-value types and Q2_K / Q3_K / Q5_K with Q8_0 activations
-# in tok (Q8_1 / Q8_K in llama.cpp; Q2_K / Q3_K / Q5_K prompts take Q8_K in
-# tok too with AVX-512) and Q4_K / Q6_K with Q8_K ones (byte tiles for Q4_K
+# multiply the 32-value types with Q8_0 activations in tok (Q8_1 in
+# llama.cpp), Q2_K / Q3_K / Q5_K with Q8_K ones (Q8_0 on NEON) and Q4_K /
+# Q6_K with Q8_K ones (byte tiles for Q4_K
 # and Q5_K, int16 for Q2_K, Q3_K and Q6_K, for prompts with AVX-512 in tok),
 # summing in different orders, and
 # the random model's logits are nearly flat: ids may part at a near tie

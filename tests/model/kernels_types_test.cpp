@@ -156,7 +156,9 @@ TEST_CASE(
                        std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
-TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation types") {
+TEST_CASE(
+    "the AVX-512 set has kernels of its own for the six Q8_0-activation types and Q2_K, Q3_K, Q5_K "
+    "on Q8_K") {
   // Otherwise the checks above would test the AVX2 kernels twice.
   const DotKernels* k = avx512_kernels();
   const DotKernels* a = avx2_kernels();
@@ -168,7 +170,9 @@ TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation ty
   CHECK((k->q3_k != a->q3_k));
   CHECK((k->q5_k != a->q5_k));
   CHECK((k->q2_k_q8k != nullptr && k->q3_k_q8k != nullptr && k->q5_k_q8k != nullptr));
-  CHECK((k->q2_k_q8k != scalar_kernels().q2_k_q8k));
+  CHECK((k->q2_k_q8k != a->q2_k_q8k));
+  CHECK((k->q3_k_q8k != a->q3_k_q8k));
+  CHECK((k->q5_k_q8k != a->q5_k_q8k));
 }
 
 TEST_CASE(
