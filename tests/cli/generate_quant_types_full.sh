@@ -19,8 +19,8 @@ source "$(dirname "$0")/llama_peer.inc"
 for type in q4_0 q4_1 q5_0 q5_1 q2_K q3_K q4_K q5_K q6_K q4_K_M; do
   "$TOK" quantize "$T/f32.gguf" "$T/$type.gguf" --type "$type" 2>"$T/q.err" || fail "quantize $type: $(cat "$T/q.err")"
   # Two and three bits per weight: llama.cpp rounds the activations to Q8_K
-  # for these and tok to Q8_0 (decode, and prompts without AVX-512), which moves logits by more than at higher
-  # bit widths; a parting within 0.3 nats still counts as a near tie. The
+  # for these and tok to Q8_0 for prompts without AVX-512 (and decode on
+  # NEON), which moves logits by more than at higher bit widths; a parting within 0.3 nats still counts as a near tie. The
   # other K-quants parted within 0.16 nats (0.1 for the 32-value types).
   case $type in q2_K|q3_K) near=0.3 ;; q4_K|q5_K|q6_K|q4_K_M) near=0.2 ;; *) near=0.1 ;; esac
   NEAR_TIE=$near llama_check "$T/$type.gguf" "hello world" 32 --kv-type f16
