@@ -48,8 +48,7 @@ void quantize_row_q8_k(const DotKernels& k, const float* x, ggml::BlockQ8_K* y, 
 
 // Does a product of this many tokens with weights of type t go through q8_K
 // activations with these kernels? (AVX-512 VNNI, Q2_K to Q6_K, several
-// tokens; Q5_K's decode keeps its Q8_0 kernels: decode keeps the fused float kernels, which read
-// the weights once either way.)
+// tokens; one token at a time, wants_q8_k_rows says which take Q8_K blocks.)
 bool wants_q8_k(const DotKernels& k, DType t, std::int64_t n);
 
 }  // namespace tok::model

@@ -90,24 +90,25 @@ void Forward::matmul(const TensorView& w, const float* x, std::int64_t n, float*
   // A prompt's activations are quantized by all the threads (one thread
   // quantizing them while the others waited cost 3-4% of a 2-thread Q4_K or
   // Q8_0 prefill).
-  // q8_K first: Q2_K, Q3_K and Q5_K prompts take it with AVX-512 (the tiles), their decode Q8_0.
+  // q8_K first: Q2_K, Q3_K and Q5_K prompts take it with AVX-512 (the tiles), their decode Q8_K
+  // blocks where the set has kernels for them (wants_q8_k_rows), else Q8_0.
   if (wants_q8_k(k_, w.type, n)) {
     resize_act_q8_k(n, cols, xk_);
     over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
       quantize_act_q8_k_rows(k_, x, cols, t0, t1, xk_);
     });
     acts.xk = &xk_;
+  } else if (wants_q8_k_rows(k_, w.type, n)) {  // before Q8_0: Q2_K, Q3_K, Q5_K want either
+    for (std::int64_t b = 0; b < n; ++b)
+      quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / ggml::kQKK)], cols);
+    acts.xk8 = xk8_.data();
+    acts.xk8_stride = cols / ggml::kQKK;
   } else if (wants_q8(w.type)) {
     over_prompt(n, n, 1, [&](std::int64_t t0, std::int64_t t1) {
       for (std::int64_t b = t0; b < t1; ++b)
         k_.quantize_q8_0(x + b * cols, &xq_[b * (cols / ggml::kQK)], cols);
     });
     acts.xq = xq_.data();
-  } else if (wants_q8_k_rows(k_, w.type, n)) {
-    for (std::int64_t b = 0; b < n; ++b)
-      quantize_row_q8_k(k_, x + b * cols, &xk8_[b * (cols / ggml::kQKK)], cols);
-    acts.xk8 = xk8_.data();
-    acts.xk8_stride = cols / ggml::kQKK;
   }
   auto body = [&](std::int64_t r0, std::int64_t r1) { k_.gemm(k_, w, r0, r1, acts, y, rows); };
   // Waking the workers costs a few microseconds (much more on a busy

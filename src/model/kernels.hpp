@@ -10,7 +10,9 @@
 // with activations quantized to Q8_0 blocks (integer dot products, as
 // llama.cpp does; it pairs Q4_1 / Q5_1 with Q8_1 blocks, whose extra
 // per-block sum tok's kernels take from the Q8_0 block itself, and the
-// K-quants with 256-value Q8_K blocks). Q4_K and Q6_K rows take Q8_K blocks
+// K-quants with 256-value Q8_K blocks). Q2_K, Q3_K and Q5_K rows take Q8_K
+// blocks instead where the set has kernels for them (scalar, AVX2, AVX-512:
+// the sums of llama.cpp's decode). Q4_K and Q6_K rows take Q8_K blocks
 // (integer dots, as llama.cpp) where the set has kernels for them (AVX2,
 // AVX-512), else the floats (a super-block dequantized in registers);
 // prompts multiply them in tiles: AVX-512 VNNI on q8_K values widened to
@@ -86,6 +88,13 @@ struct DotKernels {
   // their tiles (float, or q8_K in int16 with AVX-512 VNNI).
   float (*q4_k_q8k)(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
   float (*q6_k_q8k)(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+  // Q2_K / Q3_K / Q5_K on Q8_K activations, row by row (decode): ggml's
+  // integer sums (vec_dot_q2_K_q8_K ...), so one token's products are
+  // llama.cpp's up to the order of the float steps. Null where the set has
+  // none (NEON: then q2_k / q3_k / q5_k on Q8_0).
+  float (*q2_k_q8k)(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+  float (*q3_k_q8k)(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+  float (*q5_k_q8k)(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
   // One 256-value block of activations as q8_K, bit for bit the scalar
   // quantizers of act_q8_k.hpp (which call these where set; null: their own
   // loops): widened to int16 with the scale and the eight d-scaled 32-value
@@ -160,15 +169,24 @@ inline bool wants_q8(DType t) {
 inline constexpr std::int64_t kKQuantTileMinTokens = 4;
 
 // Does a product of n tokens with weights of type t want Q8_K activation
-// blocks with this kernel set: Q4_K / Q6_K row by row, where the set has
-// integer kernels for them.
+// blocks with this kernel set: Q2_K to Q6_K row by row, where the set has
+// integer kernels for them on Q8_K (Q2_K, Q3_K and Q5_K then take Q8_K
+// blocks instead of wants_q8's Q8_0 ones).
 inline bool wants_q8_k_rows(const DotKernels& k, DType t, std::int64_t n) {
   if (n >= kKQuantTileMinTokens) return false;
-  return (t == DType::kQ4_K && k.q4_k_q8k) || (t == DType::kQ6_K && k.q6_k_q8k);
+  switch (t) {
+    case DType::kQ2_K: return k.q2_k_q8k != nullptr;
+    case DType::kQ3_K: return k.q3_k_q8k != nullptr;
+    case DType::kQ4_K: return k.q4_k_q8k != nullptr;
+    case DType::kQ5_K: return k.q5_k_q8k != nullptr;
+    case DType::kQ6_K: return k.q6_k_q8k != nullptr;
+    default: return false;
+  }
 }
 
 // The scalar kernels of the types above, for the SIMD sets that have none
-// of their own (kernels_scalar_types.cpp).
+// of their own (kernels_scalar_types.cpp); the Q8_K ones are also the
+// scalar set's.
 namespace scalar {
 float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n);
 float dot_q5_0(const ggml::BlockQ5_0* w, const ggml::BlockQ8_0* x, std::int64_t n);
@@ -176,6 +194,9 @@ float dot_q5_1(const ggml::BlockQ5_1* w, const ggml::BlockQ8_0* x, std::int64_t 
 float dot_q2_k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
 float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
 float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
+float dot_q2_k_q8k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q5_k_q8k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
 }  // namespace scalar
 
 // Dot product of row r of w with the activation.

@@ -25,6 +25,9 @@ float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t 
 float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t n);
 float dot_q4_k_q8k(const ggml::BlockQ4_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
 float dot_q6_k_q8k(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q2_k_q8k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
+float dot_q5_k_q8k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int64_t n);
 }  // namespace avx2
 
 namespace {
@@ -209,6 +212,9 @@ const DotKernels kAvx2{Isa::kAvx2,
                        avx2::dot_q5_k,
                        avx2::dot_q4_k_q8k,
                        avx2::dot_q6_k_q8k,
+                       avx2::dot_q2_k_q8k,
+                       avx2::dot_q3_k_q8k,
+                       avx2::dot_q5_k_q8k,
                        nullptr,  // q8_K activations: act_q8_k.cpp's loops
                        nullptr};
 

@@ -7,7 +7,8 @@
 // Compiled with -mavx2 -mfma -mf16c (src/CMakeLists.txt); kernels_avx2.cpp
 // puts them in its table (the AVX-512 set has its own,
 // kernels_avx512_types.cpp). Q4_K and Q6_K (decode
-// only) take Q8_K blocks instead, as in llama.cpp.
+// only) take Q8_K blocks instead, as in llama.cpp, and so do Q2_K, Q3_K and
+// Q5_K for decode (the *_q8k kernels at the end).
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -93,6 +94,13 @@ namespace {
 // (scales 8h .. 8h + 7) in both 128-bit lanes.
 inline __m256i scales_half(__m256i s, int h) {
   return h == 0 ? _mm256_permute2x128_si256(s, s, 0x00) : _mm256_permute2x128_si256(s, s, 0x11);
+}
+
+// The sum of the eight int32 lanes of v.
+inline int hsum_i32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+  return _mm_cvtsi128_si32(_mm_add_epi32(s, _mm_shuffle_epi32(s, 1)));
 }
 
 // From scales_half(S, h), the int16 lanes [S[8h + 2j] x 8 | S[8h + 2j + 1] x 8]:
@@ -294,6 +302,100 @@ float dot_q6_k_q8k(const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* x, std::int6
     acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
   }
   return hsum(acc);
+}
+
+// Q2_K, Q3_K and Q5_K on Q8_K activations: the Q8_0 kernels above with
+// the integer products summed over the whole super-block (one float
+// multiply-add per 256 values instead of one or two per 32), the mins and
+// Q3_K's -4 offset from the block's 16-value bsums: ggml's integer sums
+// (vec_dot_q2_K_q8_K, q3_K_q8_K, q5_K_q8_K).
+float dot_q2_k_q8k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  float mins = 0;
+  const __m256i three = _mm256_set1_epi8(3);
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
+    const ggml::BlockQ8_K& xb = x[b];
+    __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w[b].scales));
+    const __m256i scales = _mm256_cvtepu8_epi16(_mm_and_si128(sm, _mm_set1_epi8(0x0F)));
+    const __m256i m =
+        _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sm, 4), _mm_set1_epi8(0x0F)));
+    __m256i isum = _mm256_setzero_si256();
+    for (int h = 0; h < 2; ++h) {
+      __m256i q = load256(w[b].qs + 32 * h);
+      __m256i sh = scales_half(scales, h);
+#pragma GCC unroll 4
+      for (int s = 0; s < 4; ++s) {
+        __m256i codes = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three);
+        __m256i xv = load256(xb.qs + 128 * h + 32 * s);
+        isum = _mm256_add_epi32(
+            isum, _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sh, s)));
+      }
+    }
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
+    mins += half(w[b].dmin) * xb.d *
+            static_cast<float>(hsum_i32(_mm256_madd_epi16(m, load256(xb.bsums))));
+  }
+  return hsum(acc) - mins;
+}
+
+float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
+    const ggml::BlockQ8_K& xb = x[b];
+    const __m256i scales = q3_k_scales(w[b].scales);
+    __m256i hm = load256(w[b].hmask);
+    // -4 sum_j sc_j bsums_j: the codes below are q + 4 in 0..7.
+    __m256i isum = _mm256_sub_epi32(
+        _mm256_setzero_si256(), _mm256_slli_epi32(_mm256_madd_epi16(scales, load256(xb.bsums)), 2));
+    for (int h = 0; h < 2; ++h) {
+      __m256i q = load256(w[b].qs + 32 * h);
+      __m256i sh = scales_half(scales, h);
+#pragma GCC unroll 4
+      for (int s = 0; s < 4; ++s) {
+        __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
+        __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
+        __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
+        __m256i xv = load256(xb.qs + 128 * h + 32 * s);
+        isum = _mm256_add_epi32(
+            isum, _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sh, s)));
+      }
+    }
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
+  }
+  return hsum(acc);
+}
+
+float dot_q5_k_q8k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
+  __m256 acc = _mm256_setzero_ps();
+  float mins = 0;
+  const __m256i low = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi8(1);
+  for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
+    const ggml::BlockQ8_K& xb = x[b];
+    __m256i qh = load256(w[b].qh);
+    __m256i isum = _mm256_setzero_si256();
+    int msum = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < ggml::kQKK / 64; ++k) {
+      __m256i q = load256(w[b].qs + 32 * k);
+      for (int h = 0; h < 2; ++h) {
+        std::uint8_t sc, m;
+        ggml::scale_min_k4(2 * k + h, w[b].scales, sc, m);
+        msum += m * (xb.bsums[4 * k + 2 * h] + xb.bsums[4 * k + 2 * h + 1]);
+        // 16-bit shifts: the mask keeps each byte's own bit.
+        __m256i nib =
+            h == 0 ? _mm256_and_si256(q, low) : _mm256_and_si256(_mm256_srli_epi16(q, 4), low);
+        __m256i bit = _mm256_and_si256(_mm256_srli_epi16(qh, 2 * k + h), ones);
+        __m256i codes = _mm256_or_si256(nib, _mm256_slli_epi16(bit, 4));
+        __m256i xv = load256(xb.qs + 64 * k + 32 * h);
+        isum = _mm256_add_epi32(
+            isum, _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), _mm256_set1_epi16(sc)));
+      }
+    }
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w[b].d) * xb.d), _mm256_cvtepi32_ps(isum), acc);
+    mins += half(w[b].dmin) * xb.d * static_cast<float>(msum);
+  }
+  return hsum(acc) - mins;
 }
 
 }  // namespace tok::model::avx2

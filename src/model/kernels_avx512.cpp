@@ -591,6 +591,10 @@ const DotKernels* avx512_kernels() {
     k.q2_k = avx512::dot_q2_k;
     k.q3_k = avx512::dot_q3_k;
     k.q5_k = avx512::dot_q5_k;
+    // Decode on Q8_K: llama.cpp's integer sums (kernels_avx512_k_q8k.cpp).
+    k.q2_k_q8k = avx512::dot_q2_k_q8k;
+    k.q3_k_q8k = avx512::dot_q3_k_q8k;
+    k.q5_k_q8k = avx512::dot_q5_k_q8k;
     return &k;
   }();
   return kernels;

@@ -149,6 +149,9 @@ const DotKernels kNeon{Isa::kNeon,
                        scalar::dot_q5_k,
                        nullptr,  // Q4_K / Q6_K on Q8_K: the float kernels serve
                        nullptr,
+                       nullptr,  // Q2_K / Q3_K / Q5_K: the Q8_0 kernels serve
+                       nullptr,
+                       nullptr,
                        nullptr,  // q8_K activations: act_q8_k.cpp's loops
                        nullptr};
 

@@ -78,6 +78,9 @@ constexpr DotKernels kScalar{Isa::kScalar,
                              scalar::dot_q5_k,
                              nullptr,  // Q4_K / Q6_K on Q8_K: the float kernels serve
                              nullptr,
+                             scalar::dot_q2_k_q8k,
+                             scalar::dot_q3_k_q8k,
+                             scalar::dot_q5_k_q8k,
                              nullptr,  // q8_K activations: act_q8_k.cpp's loops
                              nullptr};
 
@@ -151,9 +154,18 @@ float dot_row(const DotKernels& k, const TensorView& w, std::int64_t r, const Ac
     case DType::kQ4_1: return k.q4_1(static_cast<const ggml::BlockQ4_1*>(row), a.xq, n);
     case DType::kQ5_0: return k.q5_0(static_cast<const ggml::BlockQ5_0*>(row), a.xq, n);
     case DType::kQ5_1: return k.q5_1(static_cast<const ggml::BlockQ5_1*>(row), a.xq, n);
-    case DType::kQ2_K: return k.q2_k(static_cast<const ggml::BlockQ2_K*>(row), a.xq, n);
-    case DType::kQ3_K: return k.q3_k(static_cast<const ggml::BlockQ3_K*>(row), a.xq, n);
-    case DType::kQ5_K: return k.q5_k(static_cast<const ggml::BlockQ5_K*>(row), a.xq, n);
+    case DType::kQ2_K:
+      if (a.xk8 && k.q2_k_q8k)
+        return k.q2_k_q8k(static_cast<const ggml::BlockQ2_K*>(row), a.xk8, n);
+      return k.q2_k(static_cast<const ggml::BlockQ2_K*>(row), a.xq, n);
+    case DType::kQ3_K:
+      if (a.xk8 && k.q3_k_q8k)
+        return k.q3_k_q8k(static_cast<const ggml::BlockQ3_K*>(row), a.xk8, n);
+      return k.q3_k(static_cast<const ggml::BlockQ3_K*>(row), a.xq, n);
+    case DType::kQ5_K:
+      if (a.xk8 && k.q5_k_q8k)
+        return k.q5_k_q8k(static_cast<const ggml::BlockQ5_K*>(row), a.xk8, n);
+      return k.q5_k(static_cast<const ggml::BlockQ5_K*>(row), a.xq, n);
     default: return k.dequant_dot(ggml::traits(w.type), row, a.x, n);
   }
 }

@@ -117,9 +117,10 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Q4_K / Q6_K decode over Q8_K blocks: gemm of one token equals a double-precision reference") {
+    "Q2_K to Q6_K decode over Q8_K blocks: gemm of one token equals a double-precision "
+    "reference") {
   std::mt19937 rng(6);
-  for (DType type : {DType::kQ4_K, DType::kQ6_K}) {
+  for (DType type : {DType::kQ2_K, DType::kQ3_K, DType::kQ4_K, DType::kQ5_K, DType::kQ6_K}) {
     for (std::int64_t cols : {256, 768}) {
       for (std::int64_t rows : {1, 5, 13}) {  // 13: three groups of four rows and one more
         TensorView w{type, rows, cols, nullptr};

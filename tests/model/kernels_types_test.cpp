@@ -1,5 +1,6 @@
 // The Q4_1, Q5_0, Q5_1, Q2_K, Q3_K and Q5_K kernels of every set this CPU
-// runs (scalar, AVX2, AVX-512, NEON) against a double-precision dot over
+// runs (scalar, AVX2, AVX-512, NEON; the K-quants on Q8_0 and, where the
+// set has them, on Q8_K activations) against a double-precision dot over
 // ggml's reference dequantization: random bytes (every code and bit
 // pattern), scales from tiny to large, rows of 32 (32-value blocks only) to
 // 4096 values, odd block counts among them.
@@ -155,7 +156,9 @@ TEST_CASE(
                        std::int64_t n) { return k.q5_k(w, xq, n); });
 }
 
-TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation types") {
+TEST_CASE(
+    "the AVX-512 set has kernels of its own for the six Q8_0-activation types and Q2_K, Q3_K, Q5_K "
+    "on Q8_K") {
   // Otherwise the checks above would test the AVX2 kernels twice.
   const DotKernels* k = avx512_kernels();
   const DotKernels* a = avx2_kernels();
@@ -166,6 +169,10 @@ TEST_CASE("the AVX-512 set has kernels of its own for the six Q8_0-activation ty
   CHECK((k->q2_k != a->q2_k));
   CHECK((k->q3_k != a->q3_k));
   CHECK((k->q5_k != a->q5_k));
+  CHECK((k->q2_k_q8k != nullptr && k->q3_k_q8k != nullptr && k->q5_k_q8k != nullptr));
+  CHECK((k->q2_k_q8k != a->q2_k_q8k));
+  CHECK((k->q3_k_q8k != a->q3_k_q8k));
+  CHECK((k->q5_k_q8k != a->q5_k_q8k));
 }
 
 TEST_CASE(
@@ -178,6 +185,64 @@ TEST_CASE(
   check_type<ggml::BlockQ6_K, ggml::BlockQ8_K>(
       DType::kQ6_K, [](const DotKernels& k, const ggml::BlockQ6_K* w, const ggml::BlockQ8_K* xk,
                        std::int64_t n) { return k.q6_k_q8k(w, xk, n); });
+}
+
+TEST_CASE(
+    "Q2_K, Q3_K and Q5_K integer kernels equal the double dot of their dequantization and the "
+    "Q8_K activations") {
+  check_type<ggml::BlockQ2_K, ggml::BlockQ8_K>(
+      DType::kQ2_K, [](const DotKernels& k, const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* xk,
+                       std::int64_t n) { return k.q2_k_q8k(w, xk, n); });
+  check_type<ggml::BlockQ3_K, ggml::BlockQ8_K>(
+      DType::kQ3_K, [](const DotKernels& k, const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* xk,
+                       std::int64_t n) { return k.q3_k_q8k(w, xk, n); });
+  check_type<ggml::BlockQ5_K, ggml::BlockQ8_K>(
+      DType::kQ5_K, [](const DotKernels& k, const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* xk,
+                       std::int64_t n) { return k.q5_k_q8k(w, xk, n); });
+}
+
+TEST_CASE(
+    "Q2_K, Q3_K and Q5_K on Q8_K: every set's integer sums are exactly the scalar kernels' "
+    "(ggml's)") {
+  // Every scale 1 or -1 and activations in -15..15: each float step is on
+  // integers below 2^24, so any two sets' results must be equal.
+  std::mt19937 rng(46);
+  const std::int64_t n = 512;
+  std::vector<ggml::BlockQ8_K> xk(static_cast<std::size_t>(n / ggml::kQKK));
+  std::uniform_int_distribution<int> code(-15, 15);
+  for (auto& b : xk) {
+    b.d = 1;
+    for (int j = 0; j < ggml::kQKK / 16; ++j) {
+      int sum = 0;
+      for (int i = 16 * j; i < 16 * j + 16; ++i)
+        sum += b.qs[i] = static_cast<std::int8_t>(code(rng));
+      b.bsums[j] = static_cast<std::int16_t>(sum);
+    }
+  }
+  const DotKernels& ref = scalar_kernels();
+  REQUIRE((ref.q2_k_q8k != nullptr));
+  auto check = [&]<class Block>(DType type, auto dot) {
+    for (int round = 0; round < 8; ++round) {
+      auto row = random_row<Block>(n / ggml::kQKK, 1.0f, rng);
+      const auto* w = reinterpret_cast<const Block*>(row.data());
+      const float want = dot(ref, w);
+      for (const DotKernels* k : all_kernels()) {
+        if (!wants_q8_k_rows(*k, type, 1)) continue;
+        CAPTURE(tok::ggml::type_name(type));
+        CAPTURE(static_cast<int>(k->isa));
+        CHECK(dot(*k, w) == want);
+      }
+    }
+  };
+  check.operator()<ggml::BlockQ2_K>(
+      DType::kQ2_K,
+      [&](const DotKernels& k, const ggml::BlockQ2_K* w) { return k.q2_k_q8k(w, xk.data(), n); });
+  check.operator()<ggml::BlockQ3_K>(
+      DType::kQ3_K,
+      [&](const DotKernels& k, const ggml::BlockQ3_K* w) { return k.q3_k_q8k(w, xk.data(), n); });
+  check.operator()<ggml::BlockQ5_K>(
+      DType::kQ5_K,
+      [&](const DotKernels& k, const ggml::BlockQ5_K* w) { return k.q5_k_q8k(w, xk.data(), n); });
 }
 
 TEST_CASE(
@@ -203,12 +268,16 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Q4_K and Q6_K rows take Q8_K activations one token at a time where the set has integer "
+    "Q2_K to Q6_K rows take Q8_K activations one token at a time where the set has integer "
     "kernels") {
   for (const DotKernels* k : all_kernels()) {
     CAPTURE(static_cast<int>(k->isa));
     CHECK(wants_q8_k_rows(*k, DType::kQ4_K, 1) == (k->q4_k_q8k != nullptr));
     CHECK(wants_q8_k_rows(*k, DType::kQ6_K, 1) == (k->q6_k_q8k != nullptr));
+    CHECK(wants_q8_k_rows(*k, DType::kQ2_K, 1) == (k->q2_k_q8k != nullptr));
+    CHECK(wants_q8_k_rows(*k, DType::kQ3_K, 1) == (k->q3_k_q8k != nullptr));
+    CHECK(wants_q8_k_rows(*k, DType::kQ5_K, 1) == (k->q5_k_q8k != nullptr));
+    CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ2_K, kKQuantTileMinTokens));
     CHECK_FALSE(
         wants_q8_k_rows(*k, DType::kQ4_K, kKQuantTileMinTokens));  // tiles: floats or int16 q8_K
     CHECK_FALSE(wants_q8_k_rows(*k, DType::kQ8_0, 1));
