@@ -1,7 +1,7 @@
 // AVX-512 VNNI kernels for Q2_K, Q3_K and Q5_K rows on Q8_K activations
 // (decode, one token): the integer sums of ggml's vec_dot_q2_K_q8_K /
 // q3_K_q8_K / q5_K_q8_K, so that a token's products are llama.cpp's up to
-// the order of the float steps (issue #46). The Q8_0-activation kernels of
+// the order of the float steps. The Q8_0-activation kernels of
 // kernels_avx512_types.cpp took a float multiply-add per 16 or 32 values;
 // here a whole super-block is summed in int32 and takes one.
 //
