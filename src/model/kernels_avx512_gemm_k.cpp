@@ -32,6 +32,7 @@
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "model/avx512_k_blocks.hpp"
 #include "model/avx512_prelude.hpp"
 
 #include <algorithm>
@@ -153,16 +154,7 @@ void decode_q3_k(const ggml::BlockQ3_K* b, std::int64_t nb, std::int16_t* q, flo
   const __m512i four = _mm512_set1_epi8(4);
   for (std::int64_t s = 0; s < nb; ++s, q += ggml::kQKK) {
     d[s] = ggml::fp16_to_f32(b[s].d);
-    // ggml's 6-bit scales, centred: scale j's low 4 bits in byte j % 8 (low
-    // nibble for j < 8), its high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
-    std::uint32_t a[3];
-    std::memcpy(a, b[s].scales, 12);
-    const std::uint32_t low = 0x0F0F0F0F, two = 0x03030303;
-    __m128i s8 = _mm_setr_epi32(static_cast<int>((a[0] & low) | ((a[2] & two) << 4)),
-                                static_cast<int>((a[1] & low) | (((a[2] >> 2) & two) << 4)),
-                                static_cast<int>(((a[0] >> 4) & low) | (((a[2] >> 4) & two) << 4)),
-                                static_cast<int>(((a[1] >> 4) & low) | (((a[2] >> 6) & two) << 4)));
-    const __m256i sc = _mm256_cvtepi8_epi16(_mm_sub_epi8(s8, _mm_set1_epi8(32)));
+    const __m256i sc = _mm256_cvtepi8_epi16(q3_k_scales(b[s].scales));  // ggml's, centred
     TOK_UNROLL
     for (int p = 0; p < 4; ++p) {
       __m512i c = low2_codes(b[s].qs, p);

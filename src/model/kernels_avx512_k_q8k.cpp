@@ -21,32 +21,14 @@
 #include "model/kernels_avx512_types.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "model/avx512_k_blocks.hpp"
 #include "model/avx512_prelude.hpp"
-
-#include <cstring>
 
 namespace tok::model::avx512 {
 namespace {
 
 inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 inline __m128i load16(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
-
-// Two sub-blocks of 32 codes from the same 32 bytes of p: bits `shift` ..
-// (bytes 0-31) and bits shift + step .. (bytes 32-63), masked to `mask`.
-inline __m512i codes2(const std::uint8_t* p, int shift, int step, char mask) {
-  __m512i v = _mm512_srli_epi16(_mm512_broadcast_i64x4(load32(p)), static_cast<unsigned>(shift));
-  v = _mm512_mask_blend_epi64(0xF0, v, _mm512_srli_epi16(v, static_cast<unsigned>(step)));
-  return _mm512_and_si512(v, _mm512_set1_epi8(mask));
-}
-
-// Bytes of the 32 at p with bit `bit` set (bytes 0-31) or bit `bit` + 1
-// (bytes 32-63): the high bits of Q5_K and Q3_K.
-inline __mmask64 bits2(const std::uint8_t* p, int bit) {
-  const __m512i test =
-      _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi8(static_cast<char>(1 << bit))),
-                         _mm256_set1_epi8(static_cast<char>(1 << (bit + 1))), 1);
-  return _mm512_test_epi8_mask(_mm512_broadcast_i64x4(load32(p)), test);
-}
 
 // int16 lanes 8i .. 8i + 7 = scale first + i of the 16 in s (i < 4): one
 // 16-value sub-block per 128-bit lane.
@@ -113,16 +95,7 @@ float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int6
   __m512 acc = _mm512_setzero_ps();
   const __m512i four = _mm512_set1_epi8(4);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
-    // llama.cpp's unpacking: scale j's low 4 bits in byte j % 8 (low nibble
-    // for j < 8), its high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
-    std::uint32_t a[3];
-    std::memcpy(a, w[b].scales, 12);
-    const std::uint32_t low = 0x0F0F0F0F, two = 0x03030303;
-    __m128i s8 = _mm_setr_epi32(static_cast<int>((a[0] & low) | ((a[2] & two) << 4)),
-                                static_cast<int>((a[1] & low) | (((a[2] >> 2) & two) << 4)),
-                                static_cast<int>(((a[0] >> 4) & low) | (((a[2] >> 4) & two) << 4)),
-                                static_cast<int>(((a[1] >> 4) & low) | (((a[2] >> 6) & two) << 4)));
-    const __m256i sc = _mm256_cvtepi8_epi16(_mm_sub_epi8(s8, _mm_set1_epi8(32)));
+    const __m256i sc = _mm256_cvtepi8_epi16(q3_k_scales(w[b].scales));
     __m512i isum = _mm512_setzero_si512();
 #pragma GCC unroll 4
     for (int p = 0; p < 4; ++p) {
@@ -147,16 +120,7 @@ float dot_q5_k_q8k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_K* x, std::int6
   float mins = 0;
   const __m512i sixteen = _mm512_set1_epi8(0x10);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
-    std::uint32_t u[4];
-    std::memcpy(u, w[b].scales, 12);
-    const std::uint32_t k1 = 0x3f3f3f3f, k2 = 0x0f0f0f0f, k3 = 0x03030303;
-    u[3] = ((u[2] >> 4) & k2) | (((u[1] >> 6) & k3) << 4);
-    const std::uint32_t m_low = u[1] & k1;
-    u[1] = (u[2] & k2) | (((u[0] >> 6) & k3) << 4);
-    u[2] = m_low;
-    u[0] &= k1;  // bytes 0-7: sc_0..7, bytes 8-15: m_0..7
-    __m128i sm;
-    std::memcpy(&sm, u, 16);
+    const __m128i sm = k4_scales_mins(w[b].scales);  // bytes 0-7: sc_0..7, 8-15: m_0..7
     const __m256i sc = _mm256_cvtepu8_epi16(sm);
     const __m128i m8 = _mm_cvtepu8_epi16(_mm_srli_si128(sm, 8));  // m_0..7 as int16
     const __m256i m = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(m8, m8)),

@@ -21,28 +21,18 @@
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "model/avx512_k_blocks.hpp"
 #include "model/avx512_prelude.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace tok::model {
 namespace {
 
-// The 8 scales and 8 mins of a Q4_K super-block (6 bits each, packed in 12
-// bytes as ggml's get_scale_min_k4) as 16 int16: scales in words 0-7, mins
-// in 8-15 (llama.cpp's 32-bit mask form of the unpacking).
+// The 8 scales and 8 mins of a Q4_K super-block as 16 int16: scales in
+// words 0-7, mins in 8-15.
 inline __m256i scales_mins(const std::uint8_t* packed) {
-  std::uint32_t u[4];
-  std::memcpy(u, packed, 12);
-  constexpr std::uint32_t kLow6 = 0x3f3f3f3f, kLow4 = 0x0f0f0f0f, kLow2 = 0x03030303;
-  u[3] = ((u[2] >> 4) & kLow4) | (((u[1] >> 6) & kLow2) << 4);
-  const std::uint32_t mins_low = u[1] & kLow6;
-  u[1] = (u[2] & kLow4) | (((u[0] >> 6) & kLow2) << 4);
-  u[2] = mins_low;
-  u[0] &= kLow6;
-  return _mm256_cvtepu8_epi16(_mm_setr_epi32(static_cast<int>(u[0]), static_cast<int>(u[1]),
-                                             static_cast<int>(u[2]), static_cast<int>(u[3])));
+  return _mm256_cvtepu8_epi16(k4_scales_mins(packed));
 }
 
 // Sub-block k + 2 p's nibbles (p = 0: low, 1: high of the 32 bytes at

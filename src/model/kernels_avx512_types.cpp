@@ -29,6 +29,7 @@
 #include "model/kernels.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include "model/avx512_k_blocks.hpp"
 #include "model/avx512_prelude.hpp"
 
 #include <cstring>
@@ -155,23 +156,6 @@ inline __m512 act_scales16(const ggml::BlockQ8_0* x) {
   return _mm512_permutexvar_ps(idx, _mm512_castps256_ps512(act_scales8(x)));
 }
 
-// Two sub-blocks of 32 codes from the same 32 bytes of p: bits `shift` ..
-// (lanes 0-31) and bits shift + step .. (lanes 32-63), masked to `mask`.
-inline __m512i codes2(const std::uint8_t* p, int shift, int step, char mask) {
-  __m512i v = _mm512_srli_epi16(_mm512_broadcast_i64x4(load32(p)), static_cast<unsigned>(shift));
-  v = _mm512_mask_blend_epi64(0xF0, v, _mm512_srli_epi16(v, static_cast<unsigned>(step)));
-  return _mm512_and_si512(v, _mm512_set1_epi8(mask));
-}
-
-// Bytes of the 32 at p with bit `bit` set (lanes 0-31) or bit `bit` + 1
-// (lanes 32-63): the high bits of Q5_K and Q3_K.
-inline __mmask64 bits2(const std::uint8_t* p, int bit) {
-  const __m512i test =
-      _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi8(static_cast<char>(1 << bit))),
-                         _mm256_set1_epi8(static_cast<char>(1 << (bit + 1))), 1);
-  return _mm512_test_epi8_mask(_mm512_broadcast_i64x4(load32(p)), test);
-}
-
 }  // namespace
 
 float dot_q4_1(const ggml::BlockQ4_1* w, const ggml::BlockQ8_0* x, std::int64_t n) {
@@ -192,16 +176,7 @@ float dot_q5_k(const ggml::BlockQ5_K* w, const ggml::BlockQ8_0* x, std::int64_t 
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const __m512i ones = _mm512_set1_epi8(1);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
-    std::uint32_t u[4];
-    std::memcpy(u, w[b].scales, 12);
-    const std::uint32_t k1 = 0x3f3f3f3f, k2 = 0x0f0f0f0f, k3 = 0x03030303;
-    u[3] = ((u[2] >> 4) & k2) | (((u[1] >> 6) & k3) << 4);
-    const std::uint32_t m_low = u[1] & k1;
-    u[1] = (u[2] & k2) | (((u[0] >> 6) & k3) << 4);
-    u[2] = m_low;
-    u[0] &= k1;  // bytes 0-7: sc_0..7, bytes 8-15: m_0..7
-    __m128i sm;
-    std::memcpy(&sm, u, 16);
+    const __m128i sm = k4_scales_mins(w[b].scales);  // bytes 0-7: sc_0..7, 8-15: m_0..7
     const __m256 dx = act_scales8(x);
     const __m256 sc = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sm)), dx);
     const __m256 mn =
@@ -233,16 +208,7 @@ float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t 
   __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
   const __m512i four = _mm512_set1_epi8(4);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
-    // llama.cpp's unpacking: scale j's low 4 bits in byte j % 8 (low nibble
-    // for j < 8), its high 2 bits in byte 8 + j % 4 at bit 2 (j / 4).
-    std::uint32_t a[3];
-    std::memcpy(a, w[b].scales, 12);
-    const std::uint32_t low = 0x0F0F0F0F, two = 0x03030303;
-    __m128i s8 = _mm_setr_epi32(static_cast<int>((a[0] & low) | ((a[2] & two) << 4)),
-                                static_cast<int>((a[1] & low) | (((a[2] >> 2) & two) << 4)),
-                                static_cast<int>(((a[0] >> 4) & low) | (((a[2] >> 4) & two) << 4)),
-                                static_cast<int>(((a[1] >> 4) & low) | (((a[2] >> 6) & two) << 4)));
-    s8 = _mm_sub_epi8(s8, _mm_set1_epi8(32));
+    const __m128i s8 = q3_k_scales(w[b].scales);
     const __m512 f =
         _mm512_mul_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(s8)), act_scales16(x)),
                       _mm512_set1_ps(_cvtsh_ss(w[b].d)));
