@@ -165,6 +165,15 @@ inline __m256i q3_k_scales(const std::uint8_t* p) {
   return _mm256_cvtepi8_epi16(_mm_sub_epi8(s, _mm_set1_epi8(32)));
 }
 
+// Sub-block s of the 32 code bytes q as q + 4 in 0..7: bits 2s..2s+1 of each
+// byte, plus 4 where bit `bit` of the matching hmask byte is set.
+inline __m256i q3_k_codes(__m256i q, __m256i hm, int bit, int s) {
+  const __m256i mask = _mm256_set1_epi8(static_cast<char>(1 << bit));
+  const __m256i high =
+      _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, mask), mask), _mm256_set1_epi8(4));
+  return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), _mm256_set1_epi8(3)), high);
+}
+
 }  // namespace
 
 // Q3_K: in each half (128 elements) of a super-block, element 32 s + l
@@ -173,7 +182,7 @@ inline __m256i q3_k_scales(const std::uint8_t* p) {
 //   sum(sc (q - 4) x) = madd(maddubs(q, x) - maddubs(4, x), sc).
 float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t n) {
   __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
-  const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
+  const __m256i four = _mm256_set1_epi8(4);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b, x += ggml::kQKK / ggml::kQK) {
     float d = half(w[b].d);
     const __m256i scales = q3_k_scales(w[b].scales);
@@ -183,9 +192,7 @@ float dot_q3_k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_0* x, std::int64_t 
       __m256i sh = scales_half(scales, h);
 #pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
-        __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
-        __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
-        __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
+        const __m256i codes = q3_k_codes(q, hm, 4 * h + s, s);
         const ggml::BlockQ8_0& xb = x[4 * h + s];
         __m256i xv = load256(xb.qs);
         __m256i p =
@@ -340,7 +347,6 @@ float dot_q2_k_q8k(const ggml::BlockQ2_K* w, const ggml::BlockQ8_K* x, std::int6
 
 float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int64_t n) {
   __m256 acc = _mm256_setzero_ps();
-  const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
   for (std::int64_t b = 0; b < n / ggml::kQKK; ++b) {
     const ggml::BlockQ8_K& xb = x[b];
     const __m256i scales = q3_k_scales(w[b].scales);
@@ -353,9 +359,7 @@ float dot_q3_k_q8k(const ggml::BlockQ3_K* w, const ggml::BlockQ8_K* x, std::int6
       __m256i sh = scales_half(scales, h);
 #pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
-        __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
-        __m256i high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit), four);
-        __m256i codes = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 2 * s), three), high);
+        const __m256i codes = q3_k_codes(q, hm, 4 * h + s, s);
         __m256i xv = load256(xb.qs + 128 * h + 32 * s);
         isum = _mm256_add_epi32(
             isum, _mm256_madd_epi16(_mm256_maddubs_epi16(codes, xv), pair_scales(sh, s)));
