@@ -114,17 +114,23 @@ char* Utf8Buffer::room(std::size_t bytes) {
   return data_.get();
 }
 
+std::optional<std::size_t> TextRef::utf8_range(std::size_t from, std::size_t n, char* out) const {
+  char* end = width_ == 1   ? to_utf8(static_cast<const std::uint8_t*>(data_) + from, n, out)
+              : width_ == 2 ? to_utf8(static_cast<const std::uint16_t*>(data_) + from, n, out)
+                            : to_utf8(static_cast<const std::uint32_t*>(data_) + from, n, out);
+  if (!end) return std::nullopt;
+  return static_cast<std::size_t>(end - out);
+}
+
 bool TextRef::utf8(Utf8Buffer& buffer, std::string_view& out) const {
   if (width_ == 0) {
-    out = {static_cast<const char*>(data_), units_};
+    out = in_place();
     return true;
   }
-  char* begin = buffer.room(units_ * std::min(2u * width_, 4u));
-  char* end = width_ == 1   ? to_utf8(static_cast<const std::uint8_t*>(data_), units_, begin)
-              : width_ == 2 ? to_utf8(static_cast<const std::uint16_t*>(data_), units_, begin)
-                            : to_utf8(static_cast<const std::uint32_t*>(data_), units_, begin);
-  if (!end) return false;
-  out = {begin, static_cast<std::size_t>(end - begin)};
+  char* begin = buffer.room(units_ * max_utf8());
+  std::optional<std::size_t> n = utf8_range(0, units_, begin);
+  if (!n) return false;
+  out = {begin, *n};
   return true;
 }
 

@@ -16,6 +16,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -61,6 +62,17 @@ class TextRef {
   // (one utf8() refused), which tok.tiktoken catches to retry as tiktoken
   // does.
   [[noreturn]] static void raise_unicode_error(PyObject* o);
+
+  // The text read a part at a time (chunked_encode.hpp). Is it UTF-8 in
+  // place (bytes, an ASCII str)? Then in_place() is all of it.
+  bool is_utf8() const { return width_ == 0; }
+  std::string_view in_place() const { return {static_cast<const char*>(data_), units_}; }
+  // Else: its code units, the most UTF-8 bytes one takes, and the UTF-8 of
+  // units [from, from + n) written at out (room for n * max_utf8() bytes):
+  // its length, or nullopt at a lone surrogate. Needs no GIL.
+  std::size_t units() const { return units_; }
+  std::size_t max_utf8() const { return std::min(2u * width_, 4u); }
+  std::optional<std::size_t> utf8_range(std::size_t from, std::size_t n, char* out) const;
 
  private:
   const void* data_ = nullptr;

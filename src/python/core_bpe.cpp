@@ -17,6 +17,7 @@
 #include "formats/tiktoken_file.hpp"
 #include "python/batch.hpp"
 #include "python/bindings.hpp"
+#include "python/chunked_encode.hpp"
 #include "python/py_convert.hpp"
 #include "python/py_error.hpp"
 #include "text/pretokenizer.hpp"
@@ -194,6 +195,12 @@ std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
 py::list CoreBPE::encode(py::handle text, const OptNames& allowed_names,
                          const OptNames& disallowed) const {
   SpecialSet a = allowed(allowed_names);
+  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
+  if (auto list = encode_chunked(*engine, text, a, bad, [this](std::size_t k) {
+        raise_disallowed(engine->tokenizer().specials()[k].text);
+      })) {
+    return std::move(*list);
+  }
   return with_utf8(text, [&](std::string_view s) {
     check(s, a, disallowed);
     return to_list(encode_view(s, a));
@@ -201,6 +208,9 @@ py::list CoreBPE::encode(py::handle text, const OptNames& allowed_names,
 }
 
 py::list CoreBPE::encode_ordinary(py::handle text) const {
+  if (auto list = encode_chunked(*engine, text, SpecialSet{}, SpecialSet{}, {})) {
+    return std::move(*list);
+  }
   return with_utf8(text, [&](std::string_view s) { return to_list(encode_view(s, SpecialSet{})); });
 }
 

@@ -27,6 +27,27 @@ std::string_view utf8_view(py::handle text);
 // large list's item array is advised for huge pages before it is filled.
 py::list to_list(std::span<const bpe::TokenId> ids);
 
+// A list[int] of ids built a chunk at a time, for a text encoded in pieces
+// (chunked_encode.hpp): its item array is reserved for about `expected`
+// ids, grown as a list grows if they are more, and shrunk to the ids
+// appended by finish(). Untouched reserved room is never faulted in. Every
+// call under the GIL; destroyed unfinished, the list is released.
+class IdList {
+ public:
+  explicit IdList(std::size_t expected);
+  ~IdList();
+  IdList(const IdList&) = delete;
+  IdList& operator=(const IdList&) = delete;
+
+  void append(std::span<const bpe::TokenId> ids);
+  py::list finish();
+
+ private:
+  void reserve(std::size_t n);
+
+  PyObject* list_;
+};
+
 // Room in `ids` for the tokens of a text of `bytes` bytes, reserved at once
 // and advised for huge pages when the text is large (no more tokens than
 // bytes, plus an edge token or two: the vector never grows). Growing by

@@ -614,3 +614,51 @@ def test_a_piece_over_the_limit_is_one_valueerror_naming_the_file(tmp_path):
         with pytest.raises(ValueError, match=want):
             call()
     assert t.encode("hello") == enc.encode("hello")
+
+
+def test_long_single_calls_read_in_parts_give_the_whole_texts_ids():
+    # From 2 MiB on, encode_ordinary and encode read, encode and list a text a
+    # part at a time, cut at guaranteed piece boundaries (chunked_encode.hpp);
+    # the batch call encodes each text whole: the ids must agree for every
+    # kind of str, bytes, runs with no boundary, and specials near the cuts.
+    import random
+    enc = tiktoken.get_encoding("cl100k_base")
+    sample = "".join(open(os.path.join(SAMPLES, f), encoding="utf-8").read()
+                     for f in sorted(os.listdir(SAMPLES)) if f.endswith(".txt"))
+    rnd = random.Random(7)
+    alphabet = ["a", "b", " ", "  ", "\n", "\t", ".", "1", "\u00e9", "\u4e2d", "\U0001F600",
+                "\u0627", "<|endoftext|>", "<|endof", "'s", "\r\n"]
+    texts = [
+        "".join(rnd.choice(alphabet) for _ in range(700_000)),
+        (sample * (3_000_000 // len(sample) + 1))[:3_000_000],
+        ("ascii only words, " * 200_000),
+        ("caf\u00e9 " * 600_000),
+        ("\u4e2d\u6587" * 1_200_000),
+        ("x" * 2_500_000) + " " + ("\U0001F600" * 10) + " " * 3_000_000 + "y",
+    ]
+    whole = enc.encode_ordinary_batch(texts, num_threads=1)
+    for t, ids in zip(texts, whole):
+        assert enc.encode_ordinary(t) == ids
+        assert enc.encode_ordinary(t.encode("utf-8")) == ids
+        assert enc.encode(t, disallowed_special=()) == ids
+    t = texts[0]
+    want = enc.encode_batch([t], allowed_special="all", num_threads=1)[0]
+    assert enc.encode(t, allowed_special="all") == want
+    assert enc.encode(t, allowed_special={"<|endoftext|>"}) == want
+    # A refused special anywhere, first found as the whole-text check finds it.
+    for at in (10, 1_048_000, 2_000_000, len(texts[2]) - 5):
+        s = texts[2][:at] + "<|endofprompt|>" + texts[2][at:] + "<|endoftext|>"
+        with pytest.raises(ValueError, match="<\\|endofprompt\\|>"):
+            enc.encode(s)
+    # A lone surrogate past the first part: tiktoken's retry, replaced.
+    s = texts[3] + "\ud800" + texts[3]
+    assert enc.encode_ordinary(s) == enc.encode_ordinary(s.replace("\ud800", "\ufffd"))
+    # Every reference the parts' lists took is released with the list.
+    probe = enc.encode_ordinary("caf\u00e9 ")[0]
+    obj = enc.encode_ordinary(texts[3])[0]
+    assert obj == probe
+    before = sys.getrefcount(obj)
+    ids = enc.encode_ordinary(texts[3])
+    assert sys.getrefcount(obj) > before
+    del ids
+    assert sys.getrefcount(obj) == before
