@@ -68,6 +68,20 @@ inline void prefetch_object(bpe::TokenId id) {
   if (id < kCachedIds && cache && cache[id]) __builtin_prefetch(cache[id], 1);
 }
 
+// items[i] = a new reference to ids[i]'s int for each id: how many were
+// set (fewer than ids.size() only when allocating an int failed).
+std::size_t set_items(PyObject** items, std::span<const bpe::TokenId> ids) {
+  constexpr std::size_t kSlotAhead = 16, kObjectAhead = 8;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i + kSlotAhead < ids.size()) prefetch_slot(ids[i + kSlotAhead]);
+    if (i + kObjectAhead < ids.size()) prefetch_object(ids[i + kObjectAhead]);
+    PyObject* v = id_object(ids[i]);
+    if (!v) return i;
+    items[i] = v;
+  }
+  return ids.size();
+}
+
 }  // namespace
 
 namespace {
@@ -95,13 +109,10 @@ py::list to_list(std::span<const bpe::TokenId> ids) {
     advise_huge_pages(reinterpret_cast<PyListObject*>(list)->ob_item,
                       ids.size() * sizeof(PyObject*));
   }
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    PyObject* v = id_object(ids[i]);
-    if (!v) {
-      Py_DECREF(list);
-      throw py::error_already_set();
-    }
-    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), v);
+  // On failure the list holds nulls from there, which it skips when freed.
+  if (set_items(reinterpret_cast<PyListObject*>(list)->ob_item, ids) < ids.size()) {
+    Py_DECREF(list);
+    throw py::error_already_set();
   }
   return py::reinterpret_steal<py::list>(list);
 }
@@ -137,19 +148,9 @@ void IdList::append(std::span<const bpe::TokenId> ids) {
   if (size + ids.size() > static_cast<std::size_t>(l->allocated)) {
     reserve(std::max(size + ids.size(), static_cast<std::size_t>(l->allocated) / 2 * 3));
   }
-  PyObject** items = l->ob_item + size;
-  constexpr std::size_t kSlotAhead = 16, kObjectAhead = 8;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i + kSlotAhead < ids.size()) prefetch_slot(ids[i + kSlotAhead]);
-    if (i + kObjectAhead < ids.size()) prefetch_object(ids[i + kObjectAhead]);
-    PyObject* v = id_object(ids[i]);
-    if (!v) {
-      Py_SET_SIZE(l, static_cast<Py_ssize_t>(size + i));  // the list releases what it holds
-      throw py::error_already_set();
-    }
-    items[i] = v;
-  }
-  Py_SET_SIZE(l, static_cast<Py_ssize_t>(size + ids.size()));
+  std::size_t set = set_items(l->ob_item + size, ids);
+  Py_SET_SIZE(l, static_cast<Py_ssize_t>(size + set));  // on failure, what it holds
+  if (set < ids.size()) throw py::error_already_set();
 }
 
 py::list IdList::finish() {
