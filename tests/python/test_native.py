@@ -300,10 +300,14 @@ def _gil_calls(tmp_path):
     enc = tiktoken.get_encoding("o200k_base")
     ids = enc.encode_ordinary(text)
     raw = text.encode("utf-8") + b"\xff"
+    long_text = text * (3_000_000 // len(text) + 1)
     ranks = tiktoken.get_encoding("gpt2")._mergeable_ranks
     return {
         "tiktoken encode_ordinary": lambda: enc.encode_ordinary(text),
         "tiktoken encode": lambda: enc.encode(text),
+        # Read in parts (chunked_encode.hpp): the GIL is released for each.
+        "tiktoken encode_ordinary, long": lambda: enc.encode_ordinary(long_text),
+        "tiktoken encode, long": lambda: enc.encode(long_text),
         "tiktoken encode_to_numpy": lambda: enc.encode_to_numpy(text),
         "tiktoken encode_batch": lambda: enc.encode_batch([text, text], num_threads=1),
         "tiktoken encode_ordinary_batch":
