@@ -89,27 +89,48 @@ std::size_t cut_in(const bpe::Tokenizer& tk, std::string_view text, std::size_t 
 
 }  // namespace
 
-std::optional<py::list> encode_chunked(const Engine& engine, py::handle text,
-                                       const SpecialSet& allowed, const SpecialSet& refused,
-                                       const std::function<void(std::size_t)>& raise_special) {
+namespace {
+
+// Where the parts' ids go: appended to `all` as they are encoded (no GIL
+// needed), or handed to `list` part by part under the GIL.
+struct PartSink {
+  std::vector<bpe::TokenId>* all = nullptr;
+  IdList* list = nullptr;
+};
+
+std::size_t longest_special(const bpe::Tokenizer& tk) {
+  std::size_t n = 0;
+  for (const auto& s : tk.specials()) n = std::max(n, s.text.size());
+  return n;
+}
+
+// Is the text long enough to be read in parts, and can it be cut?
+bool in_parts(const Engine& engine, const TextRef& ref) {
   const bpe::Tokenizer& tk = engine.tokenizer();
-  TextRef ref(text.ptr());
-  if (ref.cost() < kChunkedText || !tk.can_cut()) return std::nullopt;
-  std::size_t max_special = 0;
-  for (const auto& s : tk.specials()) max_special = std::max(max_special, s.text.size());
-  if (max_special > kMargin) return std::nullopt;
+  return ref.cost() >= kChunkedText && tk.can_cut() && longest_special(tk) <= kMargin;
+}
+
+void encode_parts(const Engine& engine, py::handle text, const TextRef& ref,
+                  const SpecialSet& allowed, const SpecialSet& refused,
+                  const std::function<void(std::size_t)>& raise_special, const PartSink& sink) {
+  const bpe::Tokenizer& tk = engine.tokenizer();
+  std::size_t max_special = longest_special(tk);
   // Cuts never inside a special token that is split off.
   bpe::SpecialMode mode = allowed.none() ? bpe::SpecialMode::kText : bpe::SpecialMode::kAllow;
 
-  IdList list(ref.cost() / 3);
   Engine::Lease scratch(engine);
   Window window(ref);
-  std::vector<bpe::TokenId> ids;
+  std::vector<bpe::TokenId> part;
+  std::vector<bpe::TokenId>& ids = sink.all ? *sink.all : part;
   bool surrogate = false;
   std::optional<std::size_t> special;
   Status st;
-  // The caches sized once for the whole text, as `tok encode` sizes them.
-  (*scratch).expect_bytes(ref.cost());
+  {
+    py::gil_scoped_release release;
+    // The caches sized once for the whole text, as `tok encode` sizes them.
+    (*scratch).expect_bytes(ref.cost());
+    if (sink.all) reserve_ids(ids, ref.cost());
+  }
   while (true) {
     {
       py::gil_scoped_release release;
@@ -140,7 +161,7 @@ std::optional<py::list> encode_chunked(const Engine& engine, py::handle text,
               engine.first_special(w.substr(0, std::min(w.size(), cut + max_special - 1)), refused);
         }
         if (!special) {
-          ids.clear();
+          if (!sink.all) ids.clear();
           st = engine.encode(w.substr(0, cut), allowed, ids, *scratch);
           if (st.ok()) window.consume(cut);
         }
@@ -149,10 +170,31 @@ std::optional<py::list> encode_chunked(const Engine& engine, py::handle text,
     if (surrogate) TextRef::raise_unicode_error(text.ptr());
     if (special) raise_special(*special);
     if (!st.ok()) raise_error(st.error().message);
-    list.append(ids);
-    if (window.at_end() && window.text().empty()) break;
+    if (sink.list) sink.list->append(ids);
+    if (window.at_end() && window.text().empty()) return;
   }
+}
+
+}  // namespace
+
+std::optional<py::list> encode_chunked(const Engine& engine, py::handle text,
+                                       const SpecialSet& allowed, const SpecialSet& refused,
+                                       const std::function<void(std::size_t)>& raise_special) {
+  TextRef ref(text.ptr());
+  if (!in_parts(engine, ref)) return std::nullopt;
+  IdList list(ref.cost() / 3);
+  encode_parts(engine, text, ref, allowed, refused, raise_special, {nullptr, &list});
   return list.finish();
+}
+
+std::optional<std::vector<bpe::TokenId>> encode_chunked_ids(
+    const Engine& engine, py::handle text, const SpecialSet& allowed, const SpecialSet& refused,
+    const std::function<void(std::size_t)>& raise_special) {
+  TextRef ref(text.ptr());
+  if (!in_parts(engine, ref)) return std::nullopt;
+  std::vector<bpe::TokenId> ids;
+  encode_parts(engine, text, ref, allowed, refused, raise_special, {&ids, nullptr});
+  return ids;
 }
 
 }  // namespace tok::python

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "python/engine.hpp"
 
@@ -34,5 +35,9 @@ inline constexpr std::size_t kChunkedText = std::size_t{2} << 20;
 std::optional<py::list> encode_chunked(const Engine& engine, py::handle text,
                                        const SpecialSet& allowed, const SpecialSet& refused,
                                        const std::function<void(std::size_t)>& raise_special);
+// The same ids in one vector (encode_to_numpy): no whole-text UTF-8 copy.
+std::optional<std::vector<bpe::TokenId>> encode_chunked_ids(
+    const Engine& engine, py::handle text, const SpecialSet& allowed, const SpecialSet& refused,
+    const std::function<void(std::size_t)>& raise_special);
 
 }  // namespace tok::python

@@ -217,11 +217,21 @@ py::list CoreBPE::encode_ordinary(py::handle text) const {
 py::array CoreBPE::encode_to_numpy(py::handle text, const OptNames& allowed_names,
                                    const OptNames& disallowed) const {
   SpecialSet a = allowed(allowed_names);
+  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
+  auto raise_special = [this](std::size_t k) {
+    raise_disallowed(engine->tokenizer().specials()[k].text);
+  };
+  std::vector<TokenId> out;
+  if (auto parts = encode_chunked_ids(*engine, text, a, bad, raise_special)) {
+    out = std::move(*parts);
+  } else {
+    out = with_utf8(text, [&](std::string_view s) {
+      check(s, a, disallowed);
+      return encode_view(s, a);
+    });
+  }
   // The array borrows the vector's buffer: no copy, no list.
-  auto* ids = new std::vector<TokenId>(with_utf8(text, [&](std::string_view s) {
-    check(s, a, disallowed);
-    return encode_view(s, a);
-  }));
+  auto* ids = new std::vector<TokenId>(std::move(out));
   py::capsule owner(ids, [](void* p) { delete static_cast<std::vector<TokenId>*>(p); });
   return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(ids->size())}, ids->data(), owner);
 }

@@ -645,6 +645,7 @@ def test_long_single_calls_read_in_parts_give_the_whole_texts_ids():
         assert enc.encode_ordinary(t) == ids
         assert enc.encode_ordinary(t.encode("utf-8")) == ids
         assert enc.encode(t, disallowed_special=()) == ids
+        assert enc.encode_to_numpy(t, disallowed_special=()).tolist() == ids
     t = texts[0]
     want = enc.encode_batch([t], allowed_special="all", num_threads=1)[0]
     assert enc.encode(t, allowed_special="all") == want
@@ -654,6 +655,8 @@ def test_long_single_calls_read_in_parts_give_the_whole_texts_ids():
         s = texts[2][:at] + "<|endofprompt|>" + texts[2][at:] + "<|endoftext|>"
         with pytest.raises(ValueError, match="<\\|endofprompt\\|>"):
             enc.encode(s)
+        with pytest.raises(ValueError, match="<\\|endofprompt\\|>"):
+            enc.encode_to_numpy(s)
     # A lone surrogate past the first part: tiktoken's retry, replaced.
     s = texts[3] + "\ud800" + texts[3]
     assert enc.encode_ordinary(s) == enc.encode_ordinary(s.replace("\ud800", "\ufffd"))
