@@ -29,6 +29,7 @@
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 #include "bpe/shared_piece_cache.hpp"
+#include "core/huge_pages.hpp"
 #include "core/result.hpp"
 
 namespace tok::bpe {
@@ -54,7 +55,7 @@ struct EncodeScratch {
   // bytes merge to the token, 2 they do not (a part cut from a piece that is
   // such a token must be merged, not looked up whole).
   const MergeTable* reach_for = nullptr;
-  std::vector<std::uint8_t> reach;
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> reach;  // (table size)
   // The parts of the piece being cut: where each ends, its hash and bytes
   // (as the hot cache compares them), and the hot cache's answer (n == 0:
   // not there), looked up once for all parts before the first is written.

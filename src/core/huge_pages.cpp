@@ -16,7 +16,7 @@ std::size_t round_up(std::size_t bytes) { return (bytes + kHugePage - 1) / kHuge
 void* huge_allocate(std::size_t bytes, std::size_t align) {
   if (bytes < kMinHugeBlock) {
     if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-      return ::operator new(bytes, std::align_val_t{align});
+      return ::operator new (bytes, std::align_val_t{align});
     }
     return ::operator new(bytes);
   }
@@ -56,7 +56,7 @@ void huge_deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
   if (!p) return;
   if (bytes < kMinHugeBlock) {
     if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-      ::operator delete(p, std::align_val_t{align});
+      ::operator delete (p, std::align_val_t{align});
     } else {
       ::operator delete(p);
     }

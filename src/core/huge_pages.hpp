@@ -4,8 +4,8 @@
 // written all over (the encoder's piece cache: ~20 MB on a big file; its hot
 // and pair caches, 512 and 256 KiB): one page fault per 2 MiB instead of one
 // per 4 KiB. In a VM a fault costs microseconds (11-16 us a 4 KiB page on
-// machine C of BENCHMARKS.md, 150 us a zeroed 2 MiB page, so a block of
-// 256 KiB already costs 0.8 ms in small pages); 4 KiB faults were 7% of
+// machine C of BENCHMARKS.md, 150 us a zeroed 2 MiB page, so from 64 KiB,
+// 16 small pages, a huge page costs less); 4 KiB faults were 7% of
 // `tok encode` on a 25 MB file. Smaller blocks come from operator new; where
 // huge pages are off (or, off Linux, MADV_HUGEPAGE does not exist) the memory
 // is plain anonymous pages.
@@ -17,7 +17,7 @@
 namespace tok {
 
 // Blocks of at least this many bytes are mapped for huge pages.
-inline constexpr std::size_t kMinHugeBlock = std::size_t{256} << 10;
+inline constexpr std::size_t kMinHugeBlock = std::size_t{64} << 10;
 
 // Raw blocks: huge_allocate never returns null (throws std::bad_alloc);
 // huge_deallocate takes the size and alignment that were asked for. A block

@@ -29,7 +29,7 @@ TEST_CASE("HugePageAllocator: a vector grows across the huge-block threshold int
   CHECK(v[9] == 5);
 }
 
-TEST_CASE("huge_allocate: blocks from kMinHugeBlock are huge-page aligned, smaller ones keep their alignment") {
+TEST_CASE("huge_allocate: kMinHugeBlock on 2 MiB, smaller blocks keep their alignment") {
   auto* big = static_cast<unsigned char*>(tok::huge_allocate(tok::kMinHugeBlock));
   CHECK(reinterpret_cast<std::uintptr_t>(big) % (std::size_t{2} << 20) == 0);
   big[tok::kMinHugeBlock - 1] = 1;
