@@ -400,49 +400,53 @@ bool merges_to_itself(const MergeTable& table, TokenId id, std::string_view part
   return s.reach[id] == 1;
 }
 
-// The tokens of a cold piece cut at every point no token can span
-// (piece_cuts.hpp), each part through the caches; nullptr when it has no such
-// point. Runs of CJK and kana, one piece each, mostly fall into a few
-// thousand distinct parts, most of them answered by the hot cache. All parts
-// are found and hashed first, then the hot cache is asked about each once,
-// and the index and piece-cache slots of those it misses are loaded
-// together, before the first part's tokens are written: looked up one after
-// another, the misses waited on one cache miss after another (a third of the
-// cold path's time on Chinese, Japanese, Korean, Thai and Hindi text).
-const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, EncodeScratch& s,
-                          std::size_t* n) {
-  if (!table.cuts_usable()) return nullptr;
+// One part of a piece being cut: where it ends, its hash and bytes (as the
+// hot cache compares them), and the hot cache's answer (n == 0: not there).
+// Plain words, not a ShortKey: its default member initializers would zero
+// every batch's array on every cut piece (a tenth of the first call on CJK).
+struct CutPart {
+  std::uint32_t end;
+  std::uint32_t n;
+  std::uint64_t h;
+  std::uint64_t k0, k1;  // the ShortKey of parts of up to HotCache::kMaxBytes
+  TokenId tokens[HotCache::kMaxTokens];
+};
+
+// Parts looked up together: as many as encode_pieces takes pieces.
+constexpr std::size_t kPartBatch = kPieceBatch;
+
+// Appends the tokens of parts[0..np) of piece (the first starting at
+// `from`) to s.parts_out from place *w on. Every part is hashed, then asked
+// of the hot cache once, and the index and piece-cache slots of those it
+// misses are loaded together before the first part's tokens are written:
+// looked up one after another, the misses waited on one cache miss after
+// another (a third of the cold path's time on Chinese, Japanese, Korean,
+// Thai and Hindi text).
+void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint32_t from,
+                      CutPart* parts, std::size_t np, EncodeScratch& s, std::size_t* w) {
   const auto* b = reinterpret_cast<const unsigned char*>(piece.data());
-  const std::size_t size = piece.size();
-  // No two candidate points are adjacent: at most size / 2 cuts, one part more.
-  if (s.cut_parts.size() < size / 2 + 2) s.cut_parts.resize(size / 2 + 2);
-  EncodeScratch::CutPart* parts = s.cut_parts.data();
-  std::size_t np = 0;
-  cuts::for_each_candidate(b, size, [&](std::size_t p) {
-    if (table.safe_cut(piece, p)) parts[np++].end = static_cast<std::uint32_t>(p);
-  });
-  if (np == 0) return nullptr;
-  parts[np++].end = static_cast<std::uint32_t>(size);
-  std::uint32_t from = 0;
+  std::uint32_t at = from;
   for (std::size_t i = 0; i < np; ++i) {
-    EncodeScratch::CutPart& c = parts[i];
-    std::size_t len = c.end - from;
+    CutPart& c = parts[i];
+    std::size_t len = c.end - at;
     if (len <= HotCache::kMaxBytes) {
-      c.key = short_key(b + from, len);
-      c.h = hash_short(c.key, len);
+      ShortKey k = short_key(b + at, len);
+      c.k0 = k.k0;
+      c.k1 = k.k1;
+      c.h = hash_short(k, len);
       s.hot.prefetch(c.h);
     } else {
-      c.h = hash_bytes(piece.substr(from, len));
+      c.h = hash_bytes(piece.substr(at, len));
     }
-    from = c.end;
+    at = c.end;
   }
-  from = 0;
+  at = from;
   for (std::size_t i = 0; i < np; ++i) {
-    EncodeScratch::CutPart& c = parts[i];
-    std::size_t len = c.end - from;
-    from = c.end;
+    CutPart& c = parts[i];
+    std::size_t len = c.end - at;
+    at = c.end;
     c.n = len <= HotCache::kMaxBytes
-              ? static_cast<std::uint32_t>(s.hot.find(c.key, len, c.h, c.tokens))
+              ? static_cast<std::uint32_t>(s.hot.find(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
               : 0;
     if (c.n) continue;
     if (table.options().whole_piece_lookup) table.prefetch(c.h);
@@ -452,18 +456,11 @@ const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, Encod
       s.cache.prefetch(c.h);
     }
   }
-  // A part's tokens never outnumber its bytes; a hot answer is copied whole
-  // (kMaxTokens places).
-  if (s.parts_out.size() < size + HotCache::kMaxTokens) {
-    s.parts_out.resize(size + HotCache::kMaxTokens);
-  }
-  TokenId* out = s.parts_out.data();
-  std::size_t w = 0;
-  from = 0;
+  at = from;
   for (std::size_t i = 0; i < np; ++i) {
-    const EncodeScratch::CutPart& c = parts[i];
-    std::string_view part = piece.substr(from, c.end - from);
-    from = c.end;
+    const CutPart& c = parts[i];
+    std::string_view part = piece.substr(at, c.end - at);
+    at = c.end;
     std::size_t k = c.n;
     const TokenId* t = c.tokens;
     if (!k) t = lookup_cold(table, part, c.h, s, &k, false);
@@ -474,15 +471,47 @@ const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, Encod
       t = s.part_tmp.data();
       k = s.part_tmp.size();
     }
-    if (t == c.tokens) {
-      std::memcpy(out + w, c.tokens, sizeof(c.tokens));
-    } else if (k) {
-      std::memcpy(out + w, t, k * sizeof(TokenId));
+    // A hot answer is copied whole (kMaxTokens places).
+    auto& out = s.parts_out;
+    if (*w + k + HotCache::kMaxTokens > out.size()) {
+      out.resize(std::max(2 * out.size(), *w + k + HotCache::kMaxTokens));
     }
-    w += k;
+    if (t == c.tokens) {
+      std::memcpy(out.data() + *w, c.tokens, sizeof(c.tokens));
+    } else if (k) {
+      std::memcpy(out.data() + *w, t, k * sizeof(TokenId));
+    }
+    *w += k;
   }
+}
+
+// The tokens of a cold piece cut at every point no token can span
+// (piece_cuts.hpp), each part through the caches; nullptr when it has no such
+// point. Runs of CJK and kana, one piece each, mostly fall into a few
+// thousand distinct parts, most of them answered by the hot cache. The parts
+// go to the caches kPartBatch at a time, so the state kept for them is
+// bounded whatever the piece's size.
+const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, EncodeScratch& s,
+                          std::size_t* n) {
+  if (!table.cuts_usable()) return nullptr;
+  CutPart parts[kPartBatch];
+  std::size_t np = 0, w = 0;
+  std::uint32_t from = 0;  // where parts[0] starts
+  auto at_point = [&](std::size_t p) {
+    if (!table.safe_cut(piece, p)) return;
+    parts[np++].end = static_cast<std::uint32_t>(p);
+    if (np < kPartBatch) return;
+    cut_parts_tokens(table, piece, from, parts, np, s, &w);
+    from = parts[np - 1].end;
+    np = 0;
+  };
+  cuts::for_each_candidate(reinterpret_cast<const unsigned char*>(piece.data()), piece.size(),
+                           at_point);
+  if (from == 0 && np == 0) return nullptr;
+  parts[np++].end = static_cast<std::uint32_t>(piece.size());
+  cut_parts_tokens(table, piece, from, parts, np, s, &w);
   *n = w;
-  return out;
+  return s.parts_out.data();
 }
 
 // The tokens of a piece that the hot cache did not answer (h is its hash):

@@ -56,19 +56,8 @@ struct EncodeScratch {
   // such a token must be merged, not looked up whole).
   const MergeTable* reach_for = nullptr;
   std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> reach;  // (table size)
-  // The parts of the piece being cut: where each ends, its hash and bytes
-  // (as the hot cache compares them), and the hot cache's answer (n == 0:
-  // not there), looked up once for all parts before the first is written.
-  struct CutPart {
-    std::uint32_t end;
-    std::uint32_t n;
-    std::uint64_t h;
-    ShortKey key;  // parts of up to HotCache::kMaxBytes
-    TokenId tokens[HotCache::kMaxTokens];
-  };
-  std::vector<CutPart> cut_parts;  // (at least half the piece's bytes + 2)
-  // parts_out: (at least the piece's bytes + HotCache::kMaxTokens): a cut
-  // piece's tokens, never more than its bytes.
+  // parts_out: a cut piece's tokens (grown as they come, with
+  // HotCache::kMaxTokens places to spare).
   std::vector<TokenId> parts_out, part_tmp;
 
   // Sizes the caches for a text of `bytes` bytes about to be encoded:
