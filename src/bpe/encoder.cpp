@@ -400,73 +400,117 @@ bool merges_to_itself(const MergeTable& table, TokenId id, std::string_view part
   return s.reach[id] == 1;
 }
 
-// Appends the tokens of one part of a cut piece (h its hash) to s.parts_out.
-void append_part(const MergeTable& table, std::string_view part, std::uint64_t h,
-                 EncodeScratch& s) {
-  std::size_t k = 0;
-  const TokenId* t = s.hot_out;
-  if (part.size() <= HotCache::kMaxBytes) k = s.hot.find(part, h, s.hot_out);
-  if (!k) t = lookup_cold(table, part, h, s, &k, false);
-  if (k == 1 && table.options().whole_piece_lookup && !merges_to_itself(table, t[0], part, s)) {
-    merge_symbols(table, part, kNoRank, false, s.parts_out, s);  // appends
-    return;
+// One part of a piece being cut: where it ends, its hash and bytes (as the
+// hot cache compares them), and the hot cache's answer (n == 0: not there).
+// Plain words, not a ShortKey: its default member initializers would zero
+// every batch's array on every cut piece (a tenth of the first call on CJK).
+struct CutPart {
+  std::uint32_t end;
+  std::uint32_t n;
+  std::uint64_t h;
+  std::uint64_t k0, k1;  // the ShortKey of parts of up to HotCache::kMaxBytes
+  TokenId tokens[HotCache::kMaxTokens];
+};
+
+// Parts looked up together: as many as encode_pieces takes pieces.
+constexpr std::size_t kPartBatch = kPieceBatch;
+
+// Appends the tokens of parts[0..np) of piece (the first starting at
+// `from`) to s.parts_out from place *w on. Every part is hashed, then asked
+// of the hot cache once, and the index and piece-cache slots of those it
+// misses are loaded together before the first part's tokens are written:
+// looked up one after another, the misses waited on one cache miss after
+// another (a third of the cold path's time on Chinese, Japanese, Korean,
+// Thai and Hindi text).
+void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint32_t from,
+                      CutPart* parts, std::size_t np, EncodeScratch& s, std::size_t* w) {
+  const auto* b = reinterpret_cast<const unsigned char*>(piece.data());
+  std::uint32_t at = from;
+  for (std::size_t i = 0; i < np; ++i) {
+    CutPart& c = parts[i];
+    std::size_t len = c.end - at;
+    if (len <= HotCache::kMaxBytes) {
+      ShortKey k = short_key(b + at, len);
+      c.k0 = k.k0;
+      c.k1 = k.k1;
+      c.h = hash_short(k, len);
+      s.hot.prefetch(c.h);
+    } else {
+      c.h = hash_bytes(piece.substr(at, len));
+    }
+    at = c.end;
   }
-  s.parts_out.insert(s.parts_out.end(), t, t + k);
+  at = from;
+  for (std::size_t i = 0; i < np; ++i) {
+    CutPart& c = parts[i];
+    std::size_t len = c.end - at;
+    at = c.end;
+    c.n = len <= HotCache::kMaxBytes
+              ? static_cast<std::uint32_t>(s.hot.find(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
+              : 0;
+    if (c.n) continue;
+    if (table.options().whole_piece_lookup) table.prefetch(c.h);
+    if (s.shared) {
+      s.shared->prefetch(c.h);
+    } else {
+      s.cache.prefetch(c.h);
+    }
+  }
+  at = from;
+  for (std::size_t i = 0; i < np; ++i) {
+    const CutPart& c = parts[i];
+    std::string_view part = piece.substr(at, c.end - at);
+    at = c.end;
+    std::size_t k = c.n;
+    const TokenId* t = c.tokens;
+    if (!k) t = lookup_cold(table, part, c.h, s, &k, false);
+    // A part that is a token whole must still be what the merges make of it.
+    if (k == 1 && table.options().whole_piece_lookup && !merges_to_itself(table, t[0], part, s)) {
+      s.part_tmp.clear();
+      merge_symbols(table, part, kNoRank, false, s.part_tmp, s);
+      t = s.part_tmp.data();
+      k = s.part_tmp.size();
+    }
+    // A hot answer is copied whole (kMaxTokens places).
+    auto& out = s.parts_out;
+    if (*w + k + HotCache::kMaxTokens > out.size()) {
+      out.resize(std::max(2 * out.size(), *w + k + HotCache::kMaxTokens));
+    }
+    if (t == c.tokens) {
+      std::memcpy(out.data() + *w, c.tokens, sizeof(c.tokens));
+    } else if (k) {
+      std::memcpy(out.data() + *w, t, k * sizeof(TokenId));
+    }
+    *w += k;
+  }
 }
 
 // The tokens of a cold piece cut at every point no token can span
 // (piece_cuts.hpp), each part through the caches; nullptr when it has no such
 // point. Runs of CJK and kana, one piece each, mostly fall into a few
-// thousand distinct parts. The parts' hot-cache slots are all prefetched
-// before the first is looked up.
+// thousand distinct parts, most of them answered by the hot cache. The parts
+// go to the caches kPartBatch at a time, so the state kept for them is
+// bounded whatever the piece's size.
 const TokenId* lookup_cut(const MergeTable& table, std::string_view piece, EncodeScratch& s,
                           std::size_t* n) {
-  const auto* b = reinterpret_cast<const unsigned char*>(piece.data());
-  std::size_t p = 1;
-  while (p < piece.size() && !cuts::candidate(b, p)) ++p;
-  if (p >= piece.size()) return nullptr;
   if (!table.cuts_usable()) return nullptr;
-  auto& ends = s.part_ends;
-  auto& hashes = s.part_hashes;
-  ends.clear();
-  hashes.clear();
-  std::size_t from = 0;
-  auto add = [&](std::size_t end) {
-    std::uint64_t h = hash_bytes(piece.substr(from, end - from));
-    ends.push_back(end);
-    hashes.push_back(h);
-    s.hot.prefetch(h);
-    from = end;
+  CutPart parts[kPartBatch];
+  std::size_t np = 0, w = 0;
+  std::uint32_t from = 0;  // where parts[0] starts
+  auto at_point = [&](std::size_t p) {
+    if (!table.safe_cut(piece, p)) return;
+    parts[np++].end = static_cast<std::uint32_t>(p);
+    if (np < kPartBatch) return;
+    cut_parts_tokens(table, piece, from, parts, np, s, &w);
+    from = parts[np - 1].end;
+    np = 0;
   };
-  for (; p < piece.size(); ++p) {
-    if (cuts::candidate(b, p) && table.safe_cut(piece, p)) add(p);
-  }
-  if (ends.empty()) return nullptr;
-  add(piece.size());
-  // The parts the hot cache does not hold go on to the table's index and
-  // the piece cache: start loading their slots for all such parts before the
-  // first is looked up, as encode_pieces does for pieces. Looked up one
-  // after another, they waited on one cache miss after another (a third of
-  // the cold path's time on Chinese, Japanese, Korean, Thai and Hindi text).
-  from = 0;
-  for (std::size_t i = 0; i < ends.size(); ++i) {
-    std::string_view part = piece.substr(from, ends[i] - from);
-    from = ends[i];
-    if (part.size() <= HotCache::kMaxBytes && s.hot.find(part, hashes[i], s.hot_out)) continue;
-    if (table.options().whole_piece_lookup) table.prefetch(hashes[i]);
-    if (s.shared) {
-      s.shared->prefetch(hashes[i]);
-    } else {
-      s.cache.prefetch(hashes[i]);
-    }
-  }
-  s.parts_out.clear();
-  from = 0;
-  for (std::size_t i = 0; i < ends.size(); ++i) {
-    append_part(table, piece.substr(from, ends[i] - from), hashes[i], s);
-    from = ends[i];
-  }
-  *n = s.parts_out.size();
+  cuts::for_each_candidate(reinterpret_cast<const unsigned char*>(piece.data()), piece.size(),
+                           at_point);
+  if (from == 0 && np == 0) return nullptr;
+  parts[np++].end = static_cast<std::uint32_t>(piece.size());
+  cut_parts_tokens(table, piece, from, parts, np, s, &w);
+  *n = w;
   return s.parts_out.data();
 }
 

@@ -29,6 +29,7 @@
 #include "bpe/pair_cache.hpp"
 #include "bpe/piece_cache.hpp"
 #include "bpe/shared_piece_cache.hpp"
+#include "core/huge_pages.hpp"
 #include "core/result.hpp"
 
 namespace tok::bpe {
@@ -54,10 +55,10 @@ struct EncodeScratch {
   // bytes merge to the token, 2 they do not (a part cut from a piece that is
   // such a token must be merged, not looked up whole).
   const MergeTable* reach_for = nullptr;
-  std::vector<std::uint8_t> reach;
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> reach;  // (table size)
+  // parts_out: a cut piece's tokens (grown as they come, with
+  // HotCache::kMaxTokens places to spare).
   std::vector<TokenId> parts_out, part_tmp;
-  std::vector<std::size_t> part_ends;
-  std::vector<std::uint64_t> part_hashes;
 
   // Sizes the caches for a text of `bytes` bytes about to be encoded:
   // from kLargeText on, at once to the size such a text grows them to (the

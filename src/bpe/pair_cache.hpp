@@ -16,6 +16,7 @@
 
 #include "bpe/merge_table.hpp"
 #include "bpe/pair_map.hpp"
+#include "core/huge_pages.hpp"
 
 namespace tok::bpe {
 
@@ -62,7 +63,7 @@ class PairCache {
   std::size_t index(std::uint64_t k) const {
     return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
   }
-  std::vector<Slot> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;  // huge pages at full size (256 KiB)
   unsigned bits_ = kMinBits;
   std::size_t inserts_ = 0;
 };

@@ -8,8 +8,8 @@ namespace {
 
 // Room in the key and token arrays for `entries` typical pieces (about 12
 // bytes, 4 tokens), so that the arrays are not copied as they fill. Sized by
-// the entries expected, not for kMaxEntries: from 1 MiB the arrays are huge
-// pages, each zeroed whole on first touch, and two of them (4 MiB) were a
+// the entries expected, not for kMaxEntries: from kMinHugeBlock (64 KiB) the
+// arrays are huge pages, each zeroed whole on first touch, and two (4 MiB) were a
 // sixth of a 2 MB text's first encode (perf samples) while its cache held
 // a few hundred KB.
 template <class Keys, class Tokens>

@@ -19,8 +19,10 @@
 // A false positive only leaves a safe point uncut.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "core/utf8.hpp"
@@ -30,6 +32,30 @@ namespace tok::bpe::cuts {
 // A candidate point: b[p - 1] a continuation byte, b[p] a lead byte.
 inline bool candidate(const unsigned char* b, std::size_t p) {
   return b[p] >= 0xC0 && utf8::is_continuation(b[p - 1]);
+}
+
+// Calls f(p) for every candidate point p of b[0..n), in order. Eight points
+// a step where the byte order allows (a run of CJK has a candidate every 3
+// bytes; byte by byte, this scan was a tenth of a cut piece's cost): byte k
+// of the mask has bit 7 set when b[p + k] is a lead byte (bits 7 and 6 set)
+// and b[p + k - 1] a continuation byte (bit 7 set, bit 6 clear).
+template <class F>
+inline void for_each_candidate(const unsigned char* b, std::size_t n, F&& f) {
+  std::size_t p = 1;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+    for (; p + 8 <= n; p += 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, b + p, 8);
+      std::memcpy(&y, b + p - 1, 8);
+      for (std::uint64_t m = x & (x << 1) & y & ~(y << 1) & kHigh; m; m &= m - 1) {
+        f(p + (static_cast<std::size_t>(std::countr_zero(m)) >> 3));
+      }
+    }
+  }
+  for (; p < n; ++p) {
+    if (candidate(b, p)) f(p);
+  }
 }
 
 // The window around the point just before `right`: llen bytes before it and

@@ -8,14 +8,18 @@ namespace tok {
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr std::size_t kMinHugeBlock = std::size_t{1} << 20;
 
 std::size_t round_up(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
 }  // namespace
 
-void* huge_allocate(std::size_t bytes) {
-  if (bytes < kMinHugeBlock) return ::operator new(bytes);
+void* huge_allocate(std::size_t bytes, std::size_t align) {
+  if (bytes < kMinHugeBlock) {
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      return ::operator new (bytes, std::align_val_t{align});
+    }
+    return ::operator new(bytes);
+  }
   if (bytes > SIZE_MAX - 2 * kHugePage) throw std::bad_alloc();
   std::size_t len = round_up(bytes);
   // Map one huge page more than needed and trim both ends, so the block
@@ -48,10 +52,14 @@ void advise_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-void huge_deallocate(void* p, std::size_t bytes) noexcept {
+void huge_deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
   if (!p) return;
   if (bytes < kMinHugeBlock) {
-    ::operator delete(p);
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      ::operator delete (p, std::align_val_t{align});
+    } else {
+      ::operator delete(p);
+    }
   } else {
     ::munmap(p, round_up(bytes));
   }

@@ -138,3 +138,83 @@ TEST_CASE("cut pieces give the tokens of the whole piece on real vocabularies") 
     CHECK(cut_pieces > 1000);
   }
 }
+
+TEST_CASE("for_each_candidate finds exactly the points candidate() accepts") {
+  // Eight points a step with a byte-by-byte tail: every length around the
+  // step, every start offset, bytes drawn from the classes that matter
+  // (ASCII, continuation, lead) and from all 256.
+  std::mt19937 rng(11);
+  const unsigned char classes[] = {'a', ' ', 0x80, 0xBF, 0xA5, 0xC3, 0xE4, 0xF0, 0xFF, 0xC0};
+  std::vector<unsigned char> buf(64);
+  for (int round = 0; round < 4000; ++round) {
+    std::size_t n = rng() % 41, off = rng() % 8;
+    for (auto& c : buf) {
+      c = round % 2 ? classes[rng() % std::size(classes)] : static_cast<unsigned char>(rng());
+    }
+    const unsigned char* b = buf.data() + off;
+    std::vector<std::size_t> want, got;
+    for (std::size_t p = 1; p < n; ++p) {
+      if (cuts::candidate(b, p)) want.push_back(p);
+    }
+    cuts::for_each_candidate(b, n, [&](std::size_t p) { got.push_back(p); });
+    CAPTURE(n);
+    CAPTURE(round);
+    CHECK(got == want);
+  }
+  // A run of 3-byte characters: a candidate before every character but the first.
+  std::string run;
+  for (int i = 0; i < 20; ++i) run += "中";
+  std::vector<std::size_t> got;
+  cuts::for_each_candidate(reinterpret_cast<const unsigned char*>(run.data()), run.size(),
+                           [&](std::size_t p) { got.push_back(p); });
+  REQUIRE(got.size() == 19);
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == 3 * (i + 1));
+}
+
+TEST_CASE("long cut runs of CJK, Thai, Devanagari, Arabic and stray bytes encode as uncut") {
+  // Runs of 90-180 bytes, as the pre-tokenizer gives for a line of Chinese
+  // or Japanese (one piece), in scripts whose characters are 2, 3 and 4
+  // bytes, mixed and with stray bytes, each encoded in a fresh scratch (the
+  // first call's path: every part cold) and in one kept across pieces.
+  const char* scripts[][12] = {
+      {"的", "是", "不", "了", "人", "我", "在", "有", "他", "这", "中", "大"},
+      {"の", "に", "は", "を", "た", "が", "で", "て", "ア", "ン", "ー", "日"},
+      {"한", "국", "어", "는", "이", "가", "을", "에", "서", "다", "고", "의"},
+      {"ค", "ว", "า", "ม", "ส", "ุ", "ข", "ภ", "ษ", "ไ", "ท", "ย"},
+      {"क", "ि", "ा", "न", "ह", "ी", "ं", "र", "स", "्", "त", "े"},
+      {"م", "ر", "ح", "ب", "ا", "ل", "ع", "ي", "ك", "و", "ن", "ة"},
+  };
+  std::mt19937 rng(17);
+  for (const char* name : {"cl100k_base", "o200k_base"}) {
+    auto tk = tok::formats::load_tokenizer(name);
+    REQUIRE(tk.ok());
+    const MergeTable& t = tk->table();
+    EncodeScratch kept;
+    std::size_t cut_pieces = 0;
+    for (int i = 0; i < 1500; ++i) {
+      std::string piece;
+      std::size_t len = 90 + rng() % 91;
+      const auto& script = scripts[rng() % std::size(scripts)];
+      bool mixed = i % 3 == 0, stray = i % 7 == 0;
+      while (piece.size() < len) {
+        if (stray && rng() % 10 == 0) {
+          piece += static_cast<char>(rng());
+        } else {
+          piece += mixed ? scripts[rng() % std::size(scripts)][rng() % 12] : script[rng() % 12];
+        }
+      }
+      CAPTURE(name);
+      CAPTURE(piece);
+      std::vector<TokenId> want = uncut(t, piece);
+      EncodeScratch fresh;
+      CHECK(encoded(t, piece, fresh) == want);
+      CHECK(encoded(t, piece, kept) == want);
+      bool cut = false;
+      cuts::for_each_candidate(reinterpret_cast<const unsigned char*>(piece.data()), piece.size(),
+                               [&](std::size_t p) { cut = cut || t.safe_cut(piece, p); });
+      cut_pieces += cut;
+    }
+    MESSAGE(std::string(name) << ": " << cut_pieces << " of 1500 long pieces cut");
+    CHECK(cut_pieces > 500);
+  }
+}

@@ -28,3 +28,20 @@ TEST_CASE("HugePageAllocator: a vector grows across the huge-block threshold int
   CHECK(v.size() == 10);
   CHECK(v[9] == 5);
 }
+
+TEST_CASE("huge_allocate: kMinHugeBlock on 2 MiB, smaller blocks keep their alignment") {
+  auto* big = static_cast<unsigned char*>(tok::huge_allocate(tok::kMinHugeBlock));
+  CHECK(reinterpret_cast<std::uintptr_t>(big) % (std::size_t{2} << 20) == 0);
+  big[tok::kMinHugeBlock - 1] = 1;
+  tok::huge_deallocate(big, tok::kMinHugeBlock);
+  // Over-aligned elements (the hot cache's 32-byte slots) below the threshold.
+  struct alignas(64) Slot {
+    unsigned char bytes[64];
+  };
+  for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100}}) {
+    std::vector<Slot, tok::HugePageAllocator<Slot>> v(n);
+    CHECK(reinterpret_cast<std::uintptr_t>(v.data()) % alignof(Slot) == 0);
+    v.back().bytes[63] = 7;
+    CHECK(v.back().bytes[63] == 7);
+  }
+}
