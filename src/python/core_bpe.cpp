@@ -166,16 +166,22 @@ SpecialSet CoreBPE::allowed(const OptNames& names) const {
   return engine->select(names ? &*names : nullptr);
 }
 
-void CoreBPE::check(std::string_view text, const SpecialSet& allowed_set,
-                    const OptNames& disallowed) const {
-  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(allowed_set);
+SpecialSet CoreBPE::refused(const SpecialSet& allowed_set, const OptNames& disallowed) const {
+  return disallowed ? engine->select(&*disallowed) : engine->complement(allowed_set);
+}
+
+void CoreBPE::raise_special(std::size_t k) const {
+  raise_disallowed(engine->tokenizer().specials()[k].text);
+}
+
+void CoreBPE::check(std::string_view text, const SpecialSet& bad) const {
   if (bad.none()) return;
   std::optional<std::size_t> k;
   {
     py::gil_scoped_release release;
     k = engine->first_special(text, bad);
   }
-  if (k) raise_disallowed(engine->tokenizer().specials()[*k].text);
+  if (k) raise_special(*k);
 }
 
 std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
@@ -195,14 +201,13 @@ std::vector<TokenId> CoreBPE::encode_view(std::string_view text,
 py::list CoreBPE::encode(py::handle text, const OptNames& allowed_names,
                          const OptNames& disallowed) const {
   SpecialSet a = allowed(allowed_names);
-  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
-  if (auto list = encode_chunked(*engine, text, a, bad, [this](std::size_t k) {
-        raise_disallowed(engine->tokenizer().specials()[k].text);
-      })) {
+  SpecialSet bad = refused(a, disallowed);
+  if (auto list =
+          encode_chunked(*engine, text, a, bad, [this](std::size_t k) { raise_special(k); })) {
     return std::move(*list);
   }
   return with_utf8(text, [&](std::string_view s) {
-    check(s, a, disallowed);
+    check(s, bad);
     return to_list(encode_view(s, a));
   });
 }
@@ -217,16 +222,14 @@ py::list CoreBPE::encode_ordinary(py::handle text) const {
 py::array CoreBPE::encode_to_numpy(py::handle text, const OptNames& allowed_names,
                                    const OptNames& disallowed) const {
   SpecialSet a = allowed(allowed_names);
-  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
-  auto raise_special = [this](std::size_t k) {
-    raise_disallowed(engine->tokenizer().specials()[k].text);
-  };
+  SpecialSet bad = refused(a, disallowed);
   std::vector<TokenId> out;
-  if (auto parts = encode_chunked_ids(*engine, text, a, bad, raise_special)) {
+  if (auto parts =
+          encode_chunked_ids(*engine, text, a, bad, [this](std::size_t k) { raise_special(k); })) {
     out = std::move(*parts);
   } else {
     out = with_utf8(text, [&](std::string_view s) {
-      check(s, a, disallowed);
+      check(s, bad);
       return encode_view(s, a);
     });
   }
@@ -240,7 +243,7 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
                                const OptNames& disallowed, unsigned threads) const {
   TextBatch batch(texts);
   SpecialSet a = allowed(allowed_names);
-  SpecialSet bad = disallowed ? engine->select(&*disallowed) : engine->complement(a);
+  SpecialSet bad = refused(a, disallowed);
   // Each text checked, then encoded, on the worker that takes it.
   auto fn = [&](std::size_t, std::string_view text, std::vector<TokenId>& out,
                 bpe::EncodeScratch& scratch) -> std::optional<TextFailure> {
@@ -252,9 +255,7 @@ py::list CoreBPE::encode_batch(const py::sequence& texts, const OptNames& allowe
     }
     return std::nullopt;
   };
-  return run_batch(*engine, batch, threads, true, fn, [this](std::size_t k) {
-    raise_disallowed(engine->tokenizer().specials()[k].text);
-  });
+  return run_batch(*engine, batch, threads, true, fn, [this](std::size_t k) { raise_special(k); });
 }
 
 Result<std::pair<std::vector<TokenId>, std::size_t>> CoreBPE::encode_last_piece(

@@ -29,9 +29,12 @@ struct CoreBPE {
 
   using Names = std::optional<std::vector<std::string>>;
   SpecialSet allowed(const Names& names) const;
-  // Raises tiktoken's ValueError when text holds a disallowed special
-  // (disallowed nullopt: every special not allowed).
-  void check(std::string_view text, const SpecialSet& allowed, const Names& disallowed) const;
+  // The specials that raise (disallowed nullopt: every special not allowed).
+  SpecialSet refused(const SpecialSet& allowed, const Names& disallowed) const;
+  // Raises tiktoken's ValueError for specials()[k] / when text holds a
+  // refused special.
+  [[noreturn]] void raise_special(std::size_t k) const;
+  void check(std::string_view text, const SpecialSet& refused) const;
   std::vector<bpe::TokenId> encode_view(std::string_view text, const SpecialSet& allowed) const;
 
   py::list encode(py::handle text, const Names& allowed, const Names& disallowed) const;
