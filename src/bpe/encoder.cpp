@@ -38,13 +38,31 @@ constexpr std::size_t kMinCutBytes = 6;
 // faster on the encode benchmark's mix).
 constexpr std::uint32_t kSmallPiece = 32;
 
+// Does piece hold a multi-byte character's lead byte?
+bool has_lead_byte(std::string_view piece) {
+  for (char c : piece) {
+    if (static_cast<unsigned char>(c) >= 0xC0) return true;
+  }
+  return false;
+}
+
 // Fills scratch.symbols with the initial symbols of piece plus a sentinel.
-void initial_symbols(const MergeTable& table, std::string_view piece, EncodeScratch& s) {
+// With every merge allowed (max_rank kNoRank), the multi-byte characters of
+// a piece of kMinCharSymbolBytes or more may start merged (char_symbols.hpp).
+void initial_symbols(const MergeTable& table, std::string_view piece, std::uint32_t max_rank,
+                     EncodeScratch& s) {
   auto& syms = s.symbols;
   syms.clear();
   const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
   std::size_t n = piece.size();
-  if (table.options().initial == InitialSymbols::kBytes) {
+  s.byte_symbols = table.options().initial == InitialSymbols::kBytes;
+  if (s.byte_symbols && s.char_symbols && max_rank == kNoRank && n >= kMinCharSymbolBytes &&
+      table.chars_usable() && has_lead_byte(piece)) {
+    s.byte_symbols = !emit_char_symbols(table, piece, s.chars, [&](std::size_t at, TokenId id) {
+      syms.push_back({static_cast<std::uint32_t>(at), id});
+    });
+    syms.emplace_back();
+  } else if (s.byte_symbols) {
     syms.resize(n + 1);
     for (std::size_t i = 0; i < n; ++i) {
       syms[i] = {static_cast<std::uint32_t>(i), lone_byte(table, p[i])};
@@ -116,7 +134,7 @@ void merge_linear(const MergeTable& table, std::string_view piece, std::uint32_t
     next[i] = i + 1;
     prev[i] = i == 0 ? UINT32_MAX : i - 1;
   }
-  if (table.byte_pairs()) {
+  if (table.byte_pairs() && s.byte_symbols) {
     // Byte symbols: every first pair is two bytes of the piece (see merge_small).
     const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -224,7 +242,7 @@ void merge_small(const MergeTable& table, std::string_view piece, std::uint32_t 
     }
   };
   std::uint32_t q[kSmallPiece];
-  if (table.byte_pairs()) {
+  if (table.byte_pairs() && s.byte_symbols) {
     // Byte symbols: every first-round pair is two bytes of the piece.
     const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
     for (std::uint32_t i = 0; i + 1 < m; ++i) set(i, table.byte_pair(p + i));
@@ -340,7 +358,7 @@ void merge_symbols(const MergeTable& table, std::string_view piece, std::uint32_
   if (piece.empty()) return;
   if (piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
   if (!force_heap && merge_long_piece(table, piece, max_rank, out, s.pair_cache)) return;
-  initial_symbols(table, piece, s);
+  initial_symbols(table, piece, max_rank, s);
   std::size_t n = s.symbols.size() - 1;
   if (force_heap || n >= kHeapThreshold) {
     merge_heap(table, piece, max_rank, s);

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bpe/char_symbols.hpp"
 #include "bpe/hot_cache.hpp"
 #include "bpe/merge_table.hpp"
 #include "bpe/pair_cache.hpp"
@@ -40,6 +41,13 @@ struct EncodeScratch {
     TokenId id;
   };
   std::vector<Symbol> symbols;  // (n + 1): the last is a sentinel at piece end
+  // Whether symbols are the piece's bytes (set with them): the first round
+  // of pair questions then reads the table's byte pairs.
+  bool byte_symbols = false;
+  // Multi-byte characters may start merged (char_symbols.hpp) where the table
+  // allows it; false only in tests, for the byte-by-byte reference.
+  bool char_symbols = true;
+  CharCache chars;
   HotCache hot;
   PieceCache cache;
   // Set by callers that encode one text on several threads: the piece cache

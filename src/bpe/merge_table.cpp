@@ -133,6 +133,7 @@ Result<MergeTable> MergeTable::from_priorities(std::vector<std::optional<std::st
   t.build_filter();
   t.finish_byte_tokens();
   t.build_cuts();
+  t.build_chars();
   t.build_byte_pairs();
   return t;
 }

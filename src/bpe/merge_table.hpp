@@ -115,6 +115,19 @@ class MergeTable {
   bool safe_cut(std::string_view piece, std::size_t p) const {
     return cuts::safe(cut_bits_.data(), cut_shift_, piece, p);
   }
+  // Character-first initial symbols (bpe/char_symbols.hpp) for ranked
+  // byte-level tables (tiktoken's): a character whose two boundaries are
+  // clean may start as its own merge result instead of as its bytes.
+  bool chars_usable() const { return cuts_usable() && ranked() && !split_nodes_.empty(); }
+  // Sets unclean[p] to 1 for every p in (0, piece.size()) before which a
+  // token that is not valid UTF-8 (one that starts or ends inside a
+  // character) spans a character boundary of piece: an occurrence of the
+  // token in piece covers byte p - 1 and byte p, and piece[p] is not a
+  // continuation byte. Leaves every other entry as it was.
+  void mark_unclean(std::string_view piece, std::uint8_t* unclean) const;
+  // Is the character whose bytes are `code` (little-endian, 2-4 bytes) inside
+  // a longer valid-UTF-8 token whose priority is not above its own token's?
+  bool outranked_char(std::uint32_t code) const;
   TokenId byte_token(unsigned char b) const { return byte_tokens_[b]; }
   // May the adjacent symbols left and right merge? `joined` is their bytes,
   // contiguous in the piece being encoded (the ranked form looks it up; the
@@ -233,7 +246,25 @@ class MergeTable {
   unsigned cut_shift_ = 64;
   bool cuts_usable_ = false;
   void build_cuts();
-  void finish_cuts();                // cut_shift_ and cuts_usable_ from the built or loaded table
+  void finish_cuts();  // cut_shift_ and cuts_usable_ from the built or loaded table
+  // char_symbols.hpp's tables (merge_table_chars.cpp): a trie of the
+  // tokens that are not valid UTF-8 and hold a byte that could start a
+  // character after their first (node: first edge | edges << 32 | token << 48;
+  // edge: byte << 24 | child; node 0 the root), its edges as an
+  // open-addressing map (node << 8 | byte) + 1 -> child, one probe a step
+  // (built on load: a node's edges scanned in turn cost a tenth of a Thai
+  // text's encode), and the outranked characters, sorted.
+  TableArray<std::uint64_t> split_nodes_;
+  TableArray<std::uint32_t> split_edges_;
+  std::vector<std::uint64_t> split_next_;  // key << 32 | child, 0: empty
+  std::uint32_t split_root_[256] = {};     // the root's child by byte (0: none)
+  std::uint64_t split_mask_ = 0;
+  TableArray<std::uint32_t> outranked_chars_;
+  void build_chars();
+  void finish_chars();
+  std::uint64_t split_slot(std::uint32_t key) const;
+  std::uint32_t split_child(std::uint32_t node, unsigned char byte) const;  // 0: none
+  bool check_chars() const;          // a loaded image's trie: every edge and child in bounds
   std::vector<TokenId> byte_pairs_;  // 65536 entries, or empty
   void build_byte_pairs();           // from the index, after build or load
   // Open-addressing index (left, right) -> PairInfo for the merge-list form.

@@ -19,6 +19,9 @@
 //   pairs     PairSlot[header.pairs_cap]
 //   filter    u64[header.filter_words]
 //   cut_bits  u64[header.cut_words]
+//   split_nodes u64[header.split_nodes]
+//   split_edges u32[header.split_edges]
+//   outranked_chars u32[header.outranked_chars]  (sorted)
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -29,7 +32,7 @@ namespace tok::bpe {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'O', 'K', 'M', 'T', 'A', 'B', '1'};
-constexpr std::uint32_t kVersion = 4;
+constexpr std::uint32_t kVersion = 5;
 
 struct Header {
   char magic[8];
@@ -44,6 +47,9 @@ struct Header {
   std::uint64_t pairs_cap;
   std::uint64_t filter_words;
   std::uint64_t cut_words;
+  std::uint64_t split_nodes;
+  std::uint64_t split_edges;
+  std::uint64_t outranked_chars;
   std::uint64_t options;  // initial | whole_piece_lookup << 8 | pairs_by_id << 16 |
                           // priority_is_id << 17
   std::uint64_t unk;
@@ -142,6 +148,9 @@ std::string MergeTable::serialize() const {
   h.pairs_cap = pairs_.size();
   h.filter_words = filter_.size();
   h.cut_words = cut_bits_.size();
+  h.split_nodes = split_nodes_.size();
+  h.split_edges = split_edges_.size();
+  h.outranked_chars = outranked_chars_.size();
   h.options = static_cast<std::uint64_t>(options_.initial) |
               (std::uint64_t{options_.whole_piece_lookup} << 8) |
               (std::uint64_t{pairs_by_id_} << 16) | (std::uint64_t{priority_is_id_} << 17);
@@ -157,6 +166,9 @@ std::string MergeTable::serialize() const {
   put_array(out, pairs_.data(), pairs_.size());
   put_array(out, filter_.data(), filter_.size());
   put_array(out, cut_bits_.data(), cut_bits_.size());
+  put_array(out, split_nodes_.data(), split_nodes_.size());
+  put_array(out, split_edges_.data(), split_edges_.size());
+  put_array(out, outranked_chars_.data(), outranked_chars_.size());
   h.body_hash = body_checksum(std::string_view(out).substr(sizeof(Header)));
   std::memcpy(out.data(), &h, sizeof(Header));
   return out;
@@ -175,6 +187,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   if (body_checksum(body) != h.body_hash) return make_error("checksum mismatch");
   if (!power_of_two_or_zero(h.index_cap) || !power_of_two_or_zero(h.pairs_cap) ||
       !power_of_two_or_zero(h.filter_words) || !power_of_two_or_zero(h.cut_words) ||
+      h.split_nodes >= (1u << 24) - 1 || h.split_edges >= UINT32_MAX ||
       (h.filter_words != 0 && h.priorities == 0) || h.n >= UINT32_MAX ||
       (h.priorities != 0 && h.priorities != h.n) || (h.byte_tokens != 0 && h.byte_tokens != 256) ||
       (h.options & 0xff) > 1 || (h.options & ~std::uint64_t{0x301ff}) != 0 ||
@@ -195,9 +208,15 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   r.get(t.pairs_, h.pairs_cap, in_place);
   r.get(t.filter_, h.filter_words, in_place);
   r.get(t.cut_bits_, h.cut_words, in_place);
+  r.get(t.split_nodes_, h.split_nodes, in_place);
+  r.get(t.split_edges_, h.split_edges, in_place);
+  r.get(t.outranked_chars_, h.outranked_chars, in_place);
   if (!r.ok || r.pos != body.size()) return make_error("sizes do not match the image");
   t.priority_is_id_ = (h.options >> 17) & 1;
   if (t.priority_is_id_ && t.priority_.size() != h.n) return make_error("inconsistent priorities");
+  if (!std::is_sorted(t.outranked_chars_.begin(), t.outranked_chars_.end()) || !t.check_chars()) {
+    return make_error("inconsistent character tables");
+  }
   TOK_TRY(t.check_image(bytes256));
   std::memcpy(t.byte_tokens_, bytes256.data(), sizeof(t.byte_tokens_));
   t.index_mask_ = h.index_cap ? h.index_cap - 1 : 0;
@@ -208,6 +227,7 @@ Result<MergeTable> MergeTable::deserialize(std::string_view image,
   t.pairs_by_id_ = (h.options >> 16) & 1;
   t.options_.unk = static_cast<TokenId>(h.unk);
   t.finish_cuts();
+  t.finish_chars();
   t.build_byte_pairs();
   t.keeper_ = std::move(keeper);
   return t;
