@@ -36,7 +36,8 @@ enum Class : std::uint8_t {
   kNl,   // \r, \n
   kAp,   // '
   kO,    // any other ASCII byte
-  kX,    // a byte >= 0x80
+  kX,    // a byte >= 0x80 not named below
+  kC,    // a continuation byte (after a lead byte)
   kClasses
 };
 static_assert(kClasses <= piece_machine::kMaxClasses);
@@ -80,6 +81,9 @@ constexpr std::uint8_t term(int c) { return static_cast<std::uint8_t>(kEmit | st
 constexpr std::uint8_t esc() { return kEscState | kEsc; }
 
 constexpr std::uint8_t next(int s, int c, int max_digits) {
+  // The rest of a letter whose lead byte was a letter (Kind::kLetterLead);
+  // after any other lead byte the machine has escaped.
+  if (c == kC) return s == kW ? kW : esc();
   bool letter = is_letter(c);
   switch (s) {
     case kS0: return start(c);
@@ -124,6 +128,8 @@ constexpr std::uint8_t byte_class(int b) {
   switch (piece_machine::kind(b)) {
     case Kind::kUpper:
     case Kind::kLower: return static_cast<std::uint8_t>(kL + piece_machine::contraction_role(b));
+    case Kind::kLetterLead: return kL;
+    case Kind::kContinuation: return kC;
     case Kind::kDigit: return kD;
     case Kind::kNewline: return kNl;
     case Kind::kSpace: return kSp;

@@ -45,10 +45,20 @@ enum class Kind : std::uint8_t {
   kApostrophe,  // '
   kSlash,       // /
   kOther,       // any other ASCII byte
-  kHigh,        // a byte >= 0x80
+  // The lead byte of a three-byte character whose every code point is a
+  // letter of class Lo (E5-E9: CJK ideographs U+5000-U+9FFF; EB, EC: Hangul
+  // syllables U+B000-U+CFFF): to every pattern here such a character is a
+  // letter like any other, in o200k both its cases.
+  kLetterLead,
+  kContinuation,  // 0x80-0xBF: only ever after a lead byte (the text is valid UTF-8)
+  kHigh,          // any other byte >= 0x80
 };
 
+constexpr bool is_letter_lead(int b) { return (b >= 0xE5 && b <= 0xE9) || b == 0xEB || b == 0xEC; }
+
 constexpr Kind kind(int b) {
+  if (b >= 0x80 && b < 0xC0) return Kind::kContinuation;
+  if (is_letter_lead(b)) return Kind::kLetterLead;
   if (b >= 0x80) return Kind::kHigh;
   std::uint8_t p = kAsciiProps.bits[b];
   if (p & kPropLetter) return (p & kPropUpperish) ? Kind::kUpper : Kind::kLower;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text/piece_machine.hpp"
 #include "text/pretokenizer.hpp"
 #include "text/unicode_classes.hpp"
 #include "text/unicode_props.hpp"
@@ -89,6 +90,30 @@ TEST_CASE("the scanners' property table agrees with the category of every code p
   }
   CHECK(wrong == 0);
   CHECK(props(0x110000) == 0);
+}
+
+TEST_CASE("every character behind a letter-lead byte is a letter of class Lo") {
+  // The piece machines read a lead byte of piece_machine::is_letter_lead() as
+  // a letter without decoding the character; that holds only while every
+  // code point those leads begin is Lo (a letter of both of o200k's cases).
+  using namespace tok::text;
+  const auto& props = UnicodeProps::get();
+  constexpr std::uint8_t kLo = kPropLetter | kPropUpperish | kPropLowerish;
+  std::size_t leads = 0;
+  for (int b = 0xE0; b <= 0xEF; ++b) {
+    if (!piece_machine::is_letter_lead(b)) continue;
+    ++leads;
+    char32_t first = char32_t(b & 0x0F) << 12;
+    for (char32_t cp = first; cp < first + 0x1000; ++cp) {
+      CAPTURE(unsigned(cp));
+      REQUIRE(general_category(cp) == GeneralCategory::kLo);
+      REQUIRE(props(cp) == kLo);
+    }
+  }
+  CHECK(leads == 7);
+  for (int b = 0; b < 256; ++b) {
+    if (b < 0xE0 || b > 0xEF) CHECK_FALSE(piece_machine::is_letter_lead(b));
+  }
 }
 
 TEST_CASE("property names: short, long, aggregate, loose, scripts") {
