@@ -8,7 +8,9 @@
 // 16 small pages, a huge page costs less); 4 KiB faults were 7% of
 // `tok encode` on a 25 MB file. Smaller blocks come from operator new; where
 // huge pages are off (or, off Linux, MADV_HUGEPAGE does not exist) the memory
-// is plain anonymous pages.
+// is plain anonymous pages. Blocks of up to 1 MiB share huge pages (a
+// process's first encode would otherwise zero a 2 MiB page for each of its
+// caches); they stay with the process when freed, for the next such block.
 #pragma once
 
 #include <cstddef>
@@ -21,8 +23,8 @@ inline constexpr std::size_t kMinHugeBlock = std::size_t{64} << 10;
 
 // Raw blocks: huge_allocate never returns null (throws std::bad_alloc);
 // huge_deallocate takes the size and alignment that were asked for. A block
-// below kMinHugeBlock is aligned to `align` (a power of two); a larger one
-// always to 2 MiB.
+// below kMinHugeBlock is aligned to `align` (a power of two); one of up to
+// 1 MiB to its size rounded up to a power of two; a larger one to 2 MiB.
 void* huge_allocate(std::size_t bytes, std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__);
 void huge_deallocate(void* p, std::size_t bytes,
                      std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__) noexcept;
