@@ -1,7 +1,8 @@
 // Unicode character classes used by the split patterns, as one byte of bits
-// per code point. The table is built once from tok's own Unicode tables
-// (unicode_tables.hpp: the version the references use, kUnicodeVersion) and
-// is immutable afterwards.
+// per code point. The table is made from tok's own Unicode tables
+// (unicode_tables.hpp: the version the references use, kUnicodeVersion) at
+// build time (unicode_props_build.hpp, make_unicode_props) and is constant
+// data in the library.
 //
 // Layout: two stages. stage1 maps each 256-code-point block to the index of a
 // distinct 256-byte block in stage2; most blocks are identical (unassigned,
@@ -11,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace tok::text {
 
@@ -38,24 +38,23 @@ inline constexpr AsciiProps kAsciiProps = [] {
   return t;
 }();
 
+// The table, written at build time by make_unicode_props from tok's tables.
+extern const std::uint16_t kUnicodePropsStage1[0x1100];
+extern const std::uint8_t kUnicodePropsStage2[];
+extern const std::size_t kUnicodePropsStage2Size;
+
 class UnicodeProps {
  public:
-  // The process-wide table (built on first use; thread-safe). Inline so the
-  // scanners' per-piece call is one guard-byte check.
+  // The process-wide table: constant data, nothing to build.
   static const UnicodeProps& get() {
-    static const UnicodeProps table;
+    static constexpr UnicodeProps table;
     return table;
   }
 
   std::uint8_t operator()(char32_t cp) const {
     if (cp >= 0x110000) return 0;
-    return stage2_[std::size_t(stage1_[cp >> 8]) << 8 | (cp & 0xFF)];
+    return kUnicodePropsStage2[std::size_t(kUnicodePropsStage1[cp >> 8]) << 8 | (cp & 0xFF)];
   }
-
- private:
-  UnicodeProps();
-  std::vector<std::uint16_t> stage1_;  // (0x1100) block -> stage2 block index
-  std::vector<std::uint8_t> stage2_;   // (distinct blocks * 256) property bits
 };
 
 }  // namespace tok::text

@@ -3,6 +3,7 @@
 // negated classes inside and outside [...].
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "text/pretokenizer.hpp"
 #include "text/unicode_classes.hpp"
 #include "text/unicode_props.hpp"
+#include "text/unicode_props_build.hpp"
 #include "text/unicode_tables.hpp"
 
 using tok::text::GeneralCategory;
@@ -90,6 +92,17 @@ TEST_CASE("the scanners' property table agrees with the category of every code p
   }
   CHECK(wrong == 0);
   CHECK(props(0x110000) == 0);
+}
+
+TEST_CASE("the property table in the library is the one build_unicode_props makes") {
+  using namespace tok::text;
+  std::vector<std::uint16_t> stage1;
+  std::vector<std::uint8_t> stage2;
+  build_unicode_props(stage1, stage2);
+  REQUIRE(stage1.size() == 0x1100);
+  CHECK(std::equal(stage1.begin(), stage1.end(), kUnicodePropsStage1));
+  REQUIRE(stage2.size() == kUnicodePropsStage2Size);
+  CHECK(std::equal(stage2.begin(), stage2.end(), kUnicodePropsStage2));
 }
 
 TEST_CASE("every character behind a letter-lead byte is a letter of class Lo") {

@@ -1,10 +1,11 @@
-#include "text/unicode_props.hpp"
+#include "text/unicode_props_build.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <unordered_map>
 
+#include "text/unicode_props.hpp"
 #include "text/unicode_tables.hpp"
 
 namespace tok::text {
@@ -31,14 +32,12 @@ std::uint8_t props_of_category(GeneralCategory category) {
 }  // namespace
 
 // From tok's tables (a few thousand category runs and White_Space ranges),
-// one 256-code-point block at a time. Built on the first call of a process
-// that meets a non-ASCII letter, so its cost is that call's: filling a
-// 1.1 MB array of every code point and keying the blocks by their contents
-// in a std::map took 4.5 ms, as long as encoding 60 KB of Chinese; blocks
-// one run covers (unassigned planes, CJK, Hangul: most of the 4,352) are
-// now known from the run alone, and the rest are found by a hash of their
-// contents.
-UnicodeProps::UnicodeProps() : stage1_(0x110000 >> 8) {
+// one 256-code-point block at a time: blocks one run covers (unassigned
+// planes, CJK, Hangul: most of the 4,352) are known from the run alone, and
+// the rest are keyed by a hash of their contents.
+void build_unicode_props(std::vector<std::uint16_t>& stage1, std::vector<std::uint8_t>& stage2) {
+  stage1.assign(0x110000 >> 8, 0);
+  stage2.clear();
   auto runs = category_runs();
   auto spaces = white_space_ranges();
   std::uint16_t uniform[256];  // stage2 index of the block holding only this value
@@ -51,15 +50,15 @@ UnicodeProps::UnicodeProps() : stage1_(0x110000 >> 8) {
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (std::uint8_t b : block) h = (h ^ b) * 1099511628211ull;
     for (auto [it, end] = by_hash.equal_range(h); it != end; ++it) {
-      if (std::memcmp(stage2_.data() + (std::size_t{it->second} << 8), block, 256) == 0)
+      if (std::memcmp(stage2.data() + (std::size_t{it->second} << 8), block, 256) == 0)
         return it->second;
     }
-    auto index = static_cast<std::uint16_t>(stage2_.size() >> 8);
-    stage2_.insert(stage2_.end(), block, block + 256);
+    auto index = static_cast<std::uint16_t>(stage2.size() >> 8);
+    stage2.insert(stage2.end(), block, block + 256);
     by_hash.emplace(h, index);
     return index;
   };
-  for (std::size_t hi = 0; hi < stage1_.size(); ++hi) {
+  for (std::size_t hi = 0; hi < stage1.size(); ++hi) {
     const char32_t first = static_cast<char32_t>(hi << 8), last = first + 255;
     while (run + 1 < runs.size() && runs[run + 1].first <= first) ++run;
     bool spaced = false;
@@ -71,7 +70,7 @@ UnicodeProps::UnicodeProps() : stage1_(0x110000 >> 8) {
         std::memset(block, v, 256);
         uniform[v] = add();
       }
-      stage1_[hi] = uniform[v];
+      stage1[hi] = uniform[v];
       continue;
     }
     for (std::size_t i = run, cp = first; cp <= last; ++i) {
@@ -83,7 +82,7 @@ UnicodeProps::UnicodeProps() : stage1_(0x110000 >> 8) {
       for (char32_t cp = std::max(r.first, first); cp <= std::min(r.last, last); ++cp)
         block[cp - first] |= kPropSpace;
     }
-    stage1_[hi] = add();
+    stage1[hi] = add();
   }
 }
 
