@@ -14,8 +14,10 @@
 #include "bpe/merge_table.hpp"
 #include "core/utf8.hpp"
 #include "formats/registry.hpp"
+#include "ranked_table.hpp"
 
 using namespace tok::bpe;
+using tok::bpe::testing::ranked_table;
 
 namespace {
 
@@ -44,11 +46,17 @@ std::string long_enough(std::string_view piece) {
   return s;
 }
 
-MergeTable ranked(std::vector<std::string> extra) {
-  std::vector<std::string> toks;
-  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
-  for (auto& e : extra) toks.push_back(std::move(e));
-  return std::move(MergeTable::from_ranks(std::move(toks))).value();
+// In "ba中" (repeated to length), 中 must start as bytes: both starts give
+// ba (token ba) merged first, then 中 (token zhong).
+void check_ba_first(const MergeTable& t, TokenId ba, TokenId zhong) {
+  CharCache cache;
+  CHECK(merged_chars(t, "ba\xe4\xb8\xad", cache) == 0);
+  EncodeScratch s;
+  std::string p = long_enough("ba\xe4\xb8\xad");
+  std::vector<TokenId> want = merged(t, p, s, false);
+  CHECK(want[0] == ba);
+  CHECK(want[1] == zhong);
+  CHECK(merged(t, p, s, true) == want);
 }
 
 }  // namespace
@@ -56,7 +64,7 @@ MergeTable ranked(std::vector<std::string> extra) {
 TEST_CASE("a character next to a token that splits it starts as bytes") {
   // 256: \xb8\xad\xe4 (the end of 中, the start of the next character), 257
   // and 258 build 中; 中 is then merged only where no such token spans.
-  MergeTable t = ranked({"\xb8\xad\xe4", "\xe4\xb8", "\xe4\xb8\xad"});
+  MergeTable t = ranked_table({"\xb8\xad\xe4", "\xe4\xb8", "\xe4\xb8\xad"});
   REQUIRE(t.chars_usable());
   CharCache cache;
   std::string zz = "\xe4\xb8\xad\xe4\xb8\xad";  // 中中: 256 spans the middle
@@ -93,16 +101,9 @@ TEST_CASE("an outranked character starts as bytes") {
   extra[4] = "a\xe4\xb8\xad";
   extra[9] = "ba";
   extra[14] = "\xe4\xb8\xad";
-  MergeTable t = ranked(extra);
+  MergeTable t = ranked_table(extra);
   CHECK(t.outranked_char(0xe4u | 0xb8u << 8 | 0xadu << 16));
-  CharCache cache;
-  CHECK(merged_chars(t, "ba\xe4\xb8\xad", cache) == 0);
-  EncodeScratch s;
-  std::string p = long_enough("ba\xe4\xb8\xad");
-  std::vector<TokenId> want = merged(t, p, s, false);
-  CHECK(want[0] == 256 + 9);   // ba
-  CHECK(want[1] == 256 + 14);  // 中
-  CHECK(merged(t, p, s, true) == want);
+  check_ba_first(t, 256 + 9, 256 + 14);
 }
 
 TEST_CASE("a character whose last merge is not its highest starts as bytes") {
@@ -115,16 +116,9 @@ TEST_CASE("a character whose last merge is not its highest starts as bytes") {
   extra[24] = "a\xe4\xb8\xad";
   extra[34] = "ba";
   extra[44] = "\xb8\xad";
-  MergeTable t = ranked(extra);
+  MergeTable t = ranked_table(extra);
   REQUIRE(t.chars_usable());
-  CharCache cache;
-  CHECK(merged_chars(t, "ba\xe4\xb8\xad", cache) == 0);
-  EncodeScratch s;
-  std::string p = long_enough("ba\xe4\xb8\xad");
-  std::vector<TokenId> want = merged(t, p, s, false);
-  CHECK(want[0] == 256 + 34);  // ba
-  CHECK(want[1] == 256);       // 中
-  CHECK(merged(t, p, s, true) == want);
+  check_ba_first(t, 256 + 34, 256);
 }
 
 TEST_CASE("characters first give the bytes' tokens on real vocabularies") {

@@ -10,8 +10,10 @@
 #include "bpe/encoder.hpp"
 #include "bpe/merge_table.hpp"
 #include "formats/registry.hpp"
+#include "ranked_table.hpp"
 
 using namespace tok::bpe;
+using tok::bpe::testing::ranked_table;
 
 namespace {
 
@@ -33,18 +35,11 @@ std::vector<TokenId> encoded(const MergeTable& t, std::string_view piece, Encode
   return out;
 }
 
-MergeTable ranked(std::vector<std::string> extra) {
-  std::vector<std::string> toks;
-  for (int b = 0; b < 256; ++b) toks.push_back(std::string(1, static_cast<char>(b)));
-  for (auto& e : extra) toks.push_back(std::move(e));
-  return std::move(MergeTable::from_ranks(std::move(toks))).value();
-}
-
 }  // namespace
 
 TEST_CASE("a point that a token spans is never cut") {
   // "\xad\xe4" (the last byte of 中 and the first of 丁) is a token.
-  MergeTable t = ranked({"\xad\xe4"});
+  MergeTable t = ranked_table({"\xad\xe4"});
   REQUIRE(t.cuts_usable());
   std::string two = "\xe4\xb8\xad\xe4\xb8\xad";  // 中中
   CHECK_FALSE(t.safe_cut(two, 3));
@@ -53,7 +48,7 @@ TEST_CASE("a point that a token spans is never cut") {
   CHECK(t.safe_cut(free, 3));
   // Two bytes either side: "\xb8\xad\xe4\xb8" spans the point only after 中
   // and before a character starting \xe4\xb8.
-  MergeTable wide = ranked({"\xb8\xad\xe4\xb8"});
+  MergeTable wide = ranked_table({"\xb8\xad\xe4\xb8"});
   CHECK_FALSE(wide.safe_cut(two, 3));
   CHECK(wide.safe_cut(free, 3));
   CHECK(wide.safe_cut("\xe5\x9b\xad\xe4\xb8\xad", 3));  // "\xad\xe4\xb8" after \x9b, not \xb8
@@ -70,7 +65,7 @@ TEST_CASE("a cut-off part that is a token its bytes do not merge to is merged") 
   // 中 is a token (256), but no merge builds it from its bytes: alone, the
   // piece is looked up whole; inside 中中 (no token spans the middle) the
   // merges leave six bytes, and so must the cut.
-  MergeTable t = ranked({"\xe4\xb8\xad"});
+  MergeTable t = ranked_table({"\xe4\xb8\xad"});
   REQUIRE(t.options().whole_piece_lookup);
   EncodeScratch s;
   std::string one = "\xe4\xb8\xad", two = one + one;
