@@ -1,5 +1,6 @@
 #include "core/huge_pages.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -83,6 +84,8 @@ class SharedPages {
     used_ = at + size;
     return chunk_ + at;
   }
+  void lock() { mutex_.lock(); }
+  void unlock() { mutex_.unlock(); }
   void give(void* p, std::size_t bytes) {
     std::lock_guard lock(mutex_);
     push(size_class(bytes), p);
@@ -118,7 +121,15 @@ class SharedPages {
 };
 
 SharedPages& shared_pages() {
-  static SharedPages* pages = new SharedPages;  // never destroyed: blocks may outlive statics
+  // Never destroyed: blocks may outlive statics. The lock is held across
+  // fork(), so that a child forked while another thread took or gave a
+  // block (Python's multiprocessing) does not inherit it locked.
+  static SharedPages* pages = [] {
+    auto* p = new SharedPages;
+    ::pthread_atfork([] { shared_pages().lock(); }, [] { shared_pages().unlock(); },
+                     [] { shared_pages().unlock(); });
+    return p;
+  }();
   return *pages;
 }
 

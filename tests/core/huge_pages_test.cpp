@@ -1,7 +1,10 @@
 #include "core/huge_pages.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -110,4 +113,27 @@ TEST_CASE("huge_allocate: blocks of up to 1 MiB share huge pages and never overl
   t.join();
   CHECK(bad[0] == 0);
   CHECK(bad[1] == 0);
+}
+
+TEST_CASE("huge_allocate: a child forked while another thread allocates can allocate") {
+  // Without the fork handlers a child could inherit the shared pages' lock
+  // held by the other thread and hang on its first block.
+  std::atomic<bool> stop{false};
+  std::thread churner([&] {
+    while (!stop) tok::huge_deallocate(tok::huge_allocate(tok::kMinHugeBlock), tok::kMinHugeBlock);
+  });
+  for (int i = 0; i < 50; ++i) {
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      tok::huge_deallocate(tok::huge_allocate(tok::kMinHugeBlock), tok::kMinHugeBlock);
+      ::_exit(0);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  stop = true;
+  churner.join();
 }
