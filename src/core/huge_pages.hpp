@@ -11,6 +11,7 @@
 // is plain anonymous pages. Blocks of up to 1 MiB share huge pages (a
 // process's first encode would otherwise zero a 2 MiB page for each of its
 // caches); they stay with the process when freed, for the next such block.
+// Thread-safe, and safe to fork() from while other threads allocate.
 #pragma once
 
 #include <cstddef>
