@@ -40,7 +40,18 @@ namespace tok::bpe {
 // costs about what starting from characters saves on them.
 inline constexpr std::size_t kMinCharSymbolBytes = 24;
 
+// A character's bytes (2-4) as one little-endian word: the key of
+// CharCache and of MergeTable::outranked_char.
+inline std::uint32_t char_code(const unsigned char* p, std::size_t len) {
+  std::uint32_t c = 0;
+  for (std::size_t k = 0; k < len; ++k) c |= std::uint32_t{p[k]} << (8 * k);
+  return c;
+}
+
 // The merge result of each character met so far, direct-mapped. Per scratch.
+// A miss asks the encoder's own merge loop: merge(bytes, max_rank, out)
+// appends to out the tokens merge_symbols makes of bytes with merges ranked
+// below max_rank (the caller's symbols must be out of its way).
 class CharCache {
  public:
   struct Entry {
@@ -51,15 +62,15 @@ class CharCache {
     std::uint8_t offset[4];  // where each token starts in the character
   };
   // The entry of the character at p (len 2-4 bytes, valid UTF-8).
-  const Entry& get(const MergeTable& table, const unsigned char* p, std::size_t len) {
-    std::uint32_t code = 0;
-    for (std::size_t k = 0; k < len; ++k) code |= std::uint32_t{p[k]} << (8 * k);
+  template <class Merge>
+  const Entry& get(const MergeTable& table, const unsigned char* p, std::size_t len, Merge& merge) {
+    const std::uint32_t code = char_code(p, len);
     if (slots_.empty() || table_ != &table) {
       slots_.assign(kSlots, Entry{});
       table_ = &table;
     }
     Entry& e = slots_[(code * 0x9E3779B1u) >> (32 - kBits)];
-    if (e.code != code) fill(table, p, len, code, e);
+    if (e.code != code) fill(table, p, len, code, e, merge);
     return e;
   }
   // n zeroed flags (reused from piece to piece).
@@ -72,20 +83,55 @@ class CharCache {
  private:
   static constexpr unsigned kBits = 11;
   static constexpr std::size_t kSlots = std::size_t{1} << kBits;
-  static void fill(const MergeTable& table, const unsigned char* p, std::size_t len,
-                   std::uint32_t code, Entry& e);
+  template <class Merge>
+  void fill(const MergeTable& table, const unsigned char* p, std::size_t len, std::uint32_t code,
+            Entry& e, Merge& merge);
   std::vector<Entry> slots_;
   const MergeTable* table_ = nullptr;
   std::vector<std::uint8_t> flags_;
+  std::vector<TokenId> merged_;
 };
+
+// The character's bytes merged alone. One token T: condition (1) holds when
+// merges ranked up to T's own rank still make T (the merge loop takes the
+// lowest pair first, so a merge ranked above T would be left undone), and
+// (2) when MergeTable::outranked_char says so. Several tokens: they never
+// merge across the character's clean boundaries, so both hold vacuously.
+template <class Merge>
+void CharCache::fill(const MergeTable& table, const unsigned char* p, std::size_t len,
+                     std::uint32_t code, Entry& e, Merge& merge) {
+  const std::string_view bytes(reinterpret_cast<const char*>(p), len);
+  merged_.clear();
+  merge(bytes, kNoRank, merged_);
+  e.code = code;
+  e.ok = 0;
+  e.n = 0;
+  std::size_t at = 0;
+  for (TokenId id : merged_) {
+    if (e.n == 4) return;  // not one token a byte at most: never starts merged
+    e.tokens[e.n] = id;
+    e.offset[e.n++] = static_cast<std::uint8_t>(at);
+    at += table.bytes(id).size();
+  }
+  if (at != len) return;  // a byte with no token (dropped): stays bytes
+  if (e.n > 1) {
+    e.ok = 1;
+    return;
+  }
+  const TokenId t = e.tokens[0];
+  merged_.clear();
+  merge(bytes, table.rank_of(t) + 1, merged_);
+  e.ok = merged_.size() == 1 && merged_[0] == t && !table.outranked_char(code);
+}
 
 // Calls emit(start, id) for each initial symbol of piece, in order: a
 // character that may start merged as its tokens, every other byte as its
 // byte token. Returns whether any character started merged (false: the
 // symbols are exactly the piece's bytes). Only for table.chars_usable().
-template <class Emit>
+// merge: as for CharCache::get.
+template <class Emit, class Merge>
 bool emit_char_symbols(const MergeTable& table, std::string_view piece, CharCache& cache,
-                       Emit&& emit) {
+                       Emit&& emit, Merge&& merge) {
   const auto* b = reinterpret_cast<const unsigned char*>(piece.data());
   const std::size_t n = piece.size();
   bool merged = false;
@@ -104,7 +150,7 @@ bool emit_char_symbols(const MergeTable& table, std::string_view piece, CharCach
     // trie's tokens are marked at).
     bool right = end == n || (!utf8::is_continuation(b[end]) && !unclean[end]);
     if (!unclean[i] && right) {
-      const CharCache::Entry& e = cache.get(table, b + i, len);
+      const CharCache::Entry& e = cache.get(table, b + i, len, merge);
       if (e.ok) {
         for (std::size_t k = 0; k < e.n; ++k) emit(i + e.offset[k], e.tokens[k]);
         merged = true;

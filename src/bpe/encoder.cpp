@@ -58,10 +58,22 @@ void initial_symbols(const MergeTable& table, std::string_view piece, std::uint3
   s.byte_symbols = table.options().initial == InitialSymbols::kBytes;
   if (s.byte_symbols && s.char_symbols && max_rank == kNoRank && n >= kMinCharSymbolBytes &&
       table.chars_usable() && has_lead_byte(piece)) {
-    s.byte_symbols = !emit_char_symbols(table, piece, s.chars, [&](std::size_t at, TokenId id) {
-      syms.push_back({static_cast<std::uint32_t>(at), id});
-    });
-    syms.emplace_back();
+    // Built beside syms, which a character's first merge uses (CharCache
+    // asks merge_symbols for its tokens).
+    auto& built = s.char_built;
+    built.clear();
+    auto merge = [&](std::string_view bytes, std::uint32_t cap, std::vector<TokenId>& out) {
+      merge_symbols(table, bytes, cap, false, out, s);
+    };
+    const bool merged = emit_char_symbols(
+        table, piece, s.chars,
+        [&](std::size_t at, TokenId id) {
+          built.push_back({static_cast<std::uint32_t>(at), id});
+        },
+        merge);
+    built.emplace_back();
+    syms.swap(built);
+    s.byte_symbols = !merged;
   } else if (s.byte_symbols) {
     syms.resize(n + 1);
     for (std::size_t i = 0; i < n; ++i) {

@@ -48,6 +48,7 @@ struct EncodeScratch {
   // allows it; false only in tests, for the byte-by-byte reference.
   bool char_symbols = true;
   CharCache chars;
+  std::vector<Symbol> char_built;  // a piece's symbols while CharCache may merge
   HotCache hot;
   PieceCache cache;
   // Set by callers that encode one text on several threads: the piece cache

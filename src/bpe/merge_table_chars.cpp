@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bpe/char_symbols.hpp"
 #include "bpe/merge_table.hpp"
 #include "core/utf8.hpp"
 
@@ -20,13 +21,6 @@ constexpr std::uint64_t kTokenBit = std::uint64_t{1} << 48;
 std::uint32_t node_first(std::uint64_t node) { return static_cast<std::uint32_t>(node); }
 std::uint32_t node_edges(std::uint64_t node) {
   return static_cast<std::uint32_t>((node >> kEdgesShift) & 0xffff);
-}
-
-// A character's bytes (2-4) as one little-endian word: char_symbols.hpp's key.
-std::uint32_t char_code(const unsigned char* p, std::size_t len) {
-  std::uint32_t c = 0;
-  for (std::size_t k = 0; k < len; ++k) c |= std::uint32_t{p[k]} << (8 * k);
-  return c;
 }
 
 // Does the token hold, after its first byte, a byte that is not a

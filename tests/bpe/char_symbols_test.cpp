@@ -32,10 +32,16 @@ std::vector<TokenId> merged(const MergeTable& t, std::string_view piece, EncodeS
 // How many characters of piece start merged (0: the byte path was taken).
 std::size_t merged_chars(const MergeTable& t, std::string_view piece, CharCache& cache) {
   std::size_t n = 0, bytes = 0;
-  emit_char_symbols(t, piece, cache, [&](std::size_t, TokenId id) {
-    ++n;
-    bytes += t.bytes(id).size();
-  });
+  EncodeScratch s;
+  emit_char_symbols(
+      t, piece, cache,
+      [&](std::size_t, TokenId id) {
+        ++n;
+        bytes += t.bytes(id).size();
+      },
+      [&](std::string_view b, std::uint32_t cap, std::vector<TokenId>& out) {
+        merge_symbols(t, b, cap, false, out, s);
+      });
   return bytes - n;  // each merged character saves its length less its tokens
 }
 
