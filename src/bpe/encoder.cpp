@@ -430,6 +430,14 @@ bool merges_to_itself(const MergeTable& table, TokenId id, std::string_view part
   return s.reach[id] == 1;
 }
 
+// Is a cold piece of kMinCutBytes or more cut before the piece cache is
+// asked? A piece that has a cut point is never cached whole, so for one that
+// starts with a multi-byte character (a run of CJK, kana, Thai) the cache's
+// answer is a miss to memory. One with no cut point goes on to the cache.
+bool cut_first(std::string_view piece) {
+  return (static_cast<unsigned char>(piece[0]) | static_cast<unsigned char>(piece[1])) >= 0x80;
+}
+
 // One part of a piece being cut: where it ends, its hash and bytes (as the
 // hot cache compares them), and the hot cache's answer (n == 0: not there).
 // Plain words, not a ShortKey: its default member initializers would zero
@@ -552,7 +560,7 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
                            EncodeScratch& s, std::size_t* n, bool may_cut) {
   bool short_piece = piece.size() <= HotCache::kMaxBytes;
   if (table.options().whole_piece_lookup) {
-    TokenId whole = table.find(piece, h);
+    TokenId whole = table.find_filtered(piece, h);
     if (whole != kNoToken) {
       s.hot_out[0] = whole;
       if (short_piece) s.hot.insert(piece, h, s.hot_out, 1);
@@ -560,14 +568,19 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
       return s.hot_out;
     }
   }
+  const bool cuttable = may_cut && piece.size() >= kMinCutBytes;
+  // Refused whether or not it could be cut, as the stream readers refuse it.
+  if (cuttable && piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
+  // Not cached whole: such a piece seldom comes again, and its parts do.
+  const bool first = cuttable && cut_first(piece);
+  if (first) {
+    if (const TokenId* parts = lookup_cut(table, piece, s, n)) return parts;
+  }
   if (const TokenId* hit = find_cached(piece, h, s, n)) {
     if (short_piece) s.hot.insert(piece, h, hit, *n);
     return hit;
   }
-  if (may_cut && piece.size() >= kMinCutBytes) {
-    // Refused whether or not it could be cut, as the stream readers refuse it.
-    if (piece.size() > kMaxPieceBytes) throw PieceTooLong(piece.size());
-    // Not cached whole: such a piece seldom comes again, and its parts are.
+  if (cuttable && !first) {
     if (const TokenId* parts = lookup_cut(table, piece, s, n)) return parts;
   }
   s.tmp.clear();
