@@ -484,7 +484,7 @@ void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint
     std::size_t len = c.end - at;
     at = c.end;
     c.n = len <= HotCache::kMaxBytes
-              ? static_cast<std::uint32_t>(s.hot.find(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
+              ? static_cast<std::uint32_t>(s.hot.find_part(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
               : 0;
     if (c.n) continue;
     if (table.options().whole_piece_lookup) table.prefetch(c.h);
@@ -502,8 +502,12 @@ void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint
     std::size_t k = c.n;
     const TokenId* t = c.tokens;
     if (!k) t = lookup_cold(table, part, c.h, s, &k, false);
-    // A part that is a token whole must still be what the merges make of it.
-    if (k == 1 && table.options().whole_piece_lookup && !merges_to_itself(table, t[0], part, s)) {
+    // A part that is a token whole must still be what the merges make of it
+    // (a hot answer is: HotCache::find_part). A token that is not stays in
+    // the hot cache marked unchecked, as the answer for a piece of its bytes.
+    if (!c.n && k == 1 && table.options().whole_piece_lookup &&
+        !merges_to_itself(table, t[0], part, s)) {
+      s.hot.insert(part, c.h, t, 1, true);
       s.part_tmp.clear();
       merge_symbols(table, part, kNoRank, false, s.part_tmp, s);
       t = s.part_tmp.data();
@@ -563,7 +567,8 @@ const TokenId* lookup_cold(const MergeTable& table, std::string_view piece, std:
     TokenId whole = table.find_filtered(piece, h);
     if (whole != kNoToken) {
       s.hot_out[0] = whole;
-      if (short_piece) s.hot.insert(piece, h, s.hot_out, 1);
+      // A part's caller checks its answer (cut_parts_tokens).
+      if (short_piece) s.hot.insert(piece, h, s.hot_out, 1, may_cut);
       *n = 1;
       return s.hot_out;
     }

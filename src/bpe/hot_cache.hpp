@@ -28,11 +28,12 @@ class HotCache {
   }
   // The same for a piece of n (1..kMaxBytes) bytes given by its ShortKey.
   std::size_t find(ShortKey k, std::size_t n, std::uint64_t h, TokenId* out) const {
-    if (slots_.empty()) return 0;
-    const Slot& s = slots_[h & mask_];
-    if (s.meta != meta(h, n) || s.k0 != k.k0 || s.k1 != k.k1) return 0;
-    std::memcpy(out, s.tokens, sizeof(s.tokens));
-    return std::size_t{s.tokens[1] != kNoToken} + (s.tokens[2] != kNoToken) + 1;
+    return find_as(k, n, h, out, ~kUnchecked);
+  }
+  // The same for a part cut from a piece: an answer inserted as unchecked is
+  // not one.
+  std::size_t find_part(ShortKey k, std::size_t n, std::uint64_t h, TokenId* out) const {
+    return find_as(k, n, h, out, ~std::uint32_t{0});
   }
   // Takes its full size now (a large text fills it anyway; growing there
   // drops the contents three times).
@@ -46,7 +47,11 @@ class HotCache {
   void prefetch(std::uint64_t h) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
   }
-  void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n) {
+  // unchecked: the answer is a token found by looking the piece up whole,
+  // not known to be what the piece's merges make (the encoder's answer for a
+  // piece, not yet for a part cut from one).
+  void insert(std::string_view piece, std::uint64_t h, const TokenId* toks, std::size_t n,
+              bool unchecked = false) {
     if (piece.size() > kMaxBytes || n == 0 || n > kMaxTokens) return;
     for (std::size_t i = 0; i < n; ++i) {
       if (toks[i] == kNoToken) return;  // kNoToken marks unused token places
@@ -62,7 +67,7 @@ class HotCache {
     ShortKey k = short_key(reinterpret_cast<const unsigned char*>(piece.data()), piece.size());
     s.k0 = k.k0;
     s.k1 = k.k1;
-    s.meta = meta(h, piece.size());
+    s.meta = meta(h, piece.size()) | (unchecked ? kUnchecked : 0);
     for (std::size_t i = 0; i < kMaxTokens; ++i) s.tokens[i] = i < n ? toks[i] : kNoToken;
   }
 
@@ -78,6 +83,17 @@ class HotCache {
     TokenId tokens[kMaxTokens] = {kNoToken, kNoToken, kNoToken};  // unused: kNoToken
   };
   static_assert(sizeof(Slot) == 32);
+  // A flag in meta beside the length (at most kMaxBytes, five bits).
+  static constexpr std::uint32_t kUnchecked = 0x20;
+  static_assert(kMaxBytes < kUnchecked);
+  std::size_t find_as(ShortKey k, std::size_t n, std::uint64_t h, TokenId* out,
+                      std::uint32_t meta_mask) const {
+    if (slots_.empty()) return 0;
+    const Slot& s = slots_[h & mask_];
+    if ((s.meta & meta_mask) != meta(h, n) || s.k0 != k.k0 || s.k1 != k.k1) return 0;
+    std::memcpy(out, s.tokens, sizeof(s.tokens));
+    return std::size_t{s.tokens[1] != kNoToken} + (s.tokens[2] != kNoToken) + 1;
+  }
   static std::uint32_t meta(std::uint64_t h, std::size_t len) {
     return static_cast<std::uint32_t>((h >> 40) << 8) | static_cast<std::uint32_t>(len);
   }

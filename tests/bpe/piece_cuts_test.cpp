@@ -76,6 +76,11 @@ TEST_CASE("a cut-off part that is a token its bytes do not merge to is merged") 
   EncodeScratch fresh;
   std::vector<TokenId> nine = {0xe4, 0xb8, 0xad, 0xe4, 0xb8, 0xad, 0xe4, 0xb8, 0xad};
   CHECK(encoded(t, two + one, fresh) == nine);
+  // Parts first: the hot cache keeps 中's token, marked unchecked, for a
+  // piece, and a part that finds it there is merged again.
+  CHECK(encoded(t, two + one, fresh) == nine);
+  CHECK(encoded(t, one, fresh) == std::vector<TokenId>{256});
+  CHECK(encoded(t, two + one, fresh) == nine);
 }
 
 TEST_CASE("cut pieces give the tokens of the whole piece on real vocabularies") {
