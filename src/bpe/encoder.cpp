@@ -487,7 +487,7 @@ void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint
               ? static_cast<std::uint32_t>(s.hot.find_part(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
               : 0;
     if (c.n) continue;
-    if (table.options().whole_piece_lookup) table.prefetch(c.h);
+    if (table.options().whole_piece_lookup) table.prefetch_pair(c.h);
     if (s.shared) {
       s.shared->prefetch(c.h);
     } else {
@@ -665,7 +665,7 @@ void encode_pieces(const MergeTable& table, const std::string_view* pieces, std:
     nhot[i] =
         len - 1 < HotCache::kMaxBytes ? s.hot.find(ShortKey{k0[i], k1[i]}, len, h[i], hot[i]) : 0;
     if (!nhot[i]) {
-      table.prefetch(h[i]);
+      table.prefetch_pair(h[i]);
       if (s.shared) {
         s.shared->prefetch(h[i]);
       } else {

@@ -108,8 +108,8 @@ class MergeTable {
   void prefetch(std::uint64_t h) const {
     if (!index_.empty()) __builtin_prefetch(&index_[h & index_mask_]);
   }
-  // The same for a pair question about joined bytes of hash h: the filter
-  // word and the index slot.
+  // The same for a pair question about joined bytes of hash h, or for
+  // find_filtered: the filter word and the index slot.
   void prefetch_pair(std::uint64_t h) const {
     if (!filter_.empty()) __builtin_prefetch(&filter_[filter_word(h)]);
     prefetch(h);
