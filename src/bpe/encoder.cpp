@@ -483,9 +483,10 @@ void cut_parts_tokens(const MergeTable& table, std::string_view piece, std::uint
     CutPart& c = parts[i];
     std::size_t len = c.end - at;
     at = c.end;
-    c.n = len <= HotCache::kMaxBytes
-              ? static_cast<std::uint32_t>(s.hot.find_part(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
-              : 0;
+    c.n =
+        len <= HotCache::kMaxBytes
+            ? static_cast<std::uint32_t>(s.hot.find_part(ShortKey{c.k0, c.k1}, len, c.h, c.tokens))
+            : 0;
     if (c.n) continue;
     if (table.options().whole_piece_lookup) table.prefetch_pair(c.h);
     if (s.shared) {
