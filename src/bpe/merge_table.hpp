@@ -146,11 +146,9 @@ class MergeTable {
   // The ranked form's answer, hash_bytes(joined) already computed (and its
   // slots prefetched with prefetch_pair). Only when ranked().
   PairInfo ranked_pair(std::string_view joined, std::uint64_t h) const {
-    if (!may_have(h)) return {};
-    TokenId t = find(joined, h);
+    TokenId t = find_filtered(joined, h);
     if (t == kNoToken) return {};
-    // tiktoken: the rank is the id; skip a cache miss in priority_.
-    return {priority_is_id_ ? t : priority_[t], t};
+    return {rank_of(t), t};
   }
   // Ranked form with byte initial symbols: the token whose bytes are the two
   // bytes b0 b1, at [b0 | b1 << 8] (kNoToken: none); nullptr otherwise. A
@@ -163,7 +161,8 @@ class MergeTable {
     if (t == kNoToken) return {};
     return {rank_of(t), t};
   }
-  // The rank of token t in the ranked form (t < size()).
+  // The rank of token t in the ranked form (t < size()); in tiktoken's
+  // tables the id itself, without a cache miss in priority_.
   std::uint32_t rank_of(TokenId t) const { return priority_is_id_ ? t : priority_[t]; }
   // Merge priority of a token in the ranked form (kNoRank otherwise).
   std::uint32_t priority(TokenId id) const {
