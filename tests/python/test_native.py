@@ -170,6 +170,33 @@ def test_batches_read_every_kind_of_str_as_its_utf8():
         assert enc.encode_batch(tuple(texts), num_threads=threads) == single
 
 
+def test_every_kind_of_str_is_read_as_pythons_own_utf8():
+    # The batch and long calls transcode a str themselves, ASCII runs 16 code
+    # units at a time: runs of every length around that, broken by characters
+    # of each UTF-8 length, in each width of str, must read as Python's UTF-8.
+    import random
+    rnd = random.Random(11)
+    breaks = ["\x7f", "\x80", "\u00e9", "\u00ff", "\u0416", "\u07ff", "\u0800", "\u4e2d",
+              "\uffff", "\U00010000", "\U0001F600", "\U0010FFFF"]
+    texts = []
+    for _ in range(2000):
+        wide = rnd.choice(["", "\u0100", "\U00010000"])  # 1, 2 or 4 bytes a character
+        parts = [wide]
+        for _ in range(rnd.randrange(1, 12)):
+            parts.append("".join(chr(rnd.randrange(0, 128)) for _ in range(rnd.randrange(0, 50))))
+            parts.append(rnd.choice(breaks) * rnd.randrange(1, 4))
+        texts.append("".join(parts))
+    texts.append(("x" * 40 + "\u00e9") * 60_000)  # read in parts (2 MiB and more)
+    t = tok.load("o200k_base")
+    want = t.encode_batch([x.encode("utf-8") for x in texts], threads=1)
+    assert t.encode_batch(texts, threads=1) == want
+    assert t.encode(texts[-1]) == want[-1]
+    # A lone surrogate right after a run is still found, in each width.
+    for wide in ("", "\U00010000"):
+        with pytest.raises(UnicodeEncodeError):
+            t.encode_batch([wide + "a" * 37 + "\ud800" + "b" * 20], threads=1)
+
+
 def test_a_batch_leaves_the_garbage_collector_as_it_found_it():
     # The calling thread holds collections off while it builds the lists.
     enc = tiktoken.get_encoding("o200k_base")
