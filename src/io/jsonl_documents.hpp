@@ -64,8 +64,14 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
     } closer{fd};
     const MappedFile mapped = map_jsonl(fd, path);
     JsonlReader reader = mapped.size() ? JsonlReader(mapped.bytes(), name) : JsonlReader(fd, name);
+    // A mapped file's next batch is cut by the first thread done with its
+    // share of this one, instead of by the calling thread while every other
+    // waits; its result (an error too) is taken only after this batch's.
+    const bool read_ahead = reader.batches_outlive_next();
+    JsonlBatch ahead;
+    Result<bool> next = reader.next(batch);
     for (;;) {
-      TOK_ASSIGN(bool more, reader.next(batch));
+      TOK_ASSIGN(bool more, std::move(next));
       if (!more) break;
       std::vector<std::size_t> cuts = split_batch(batch, slots.size());
       auto work = [&](std::size_t t) {
@@ -96,9 +102,21 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
           }
         }
       };
+      // The read ahead is taken by some thread unless an item throws, which
+      // ends the run.
+      if (read_ahead) {
+        next = make_error("{}: the batch after line {} was not read", name,
+                          batch.first_line + batch.lines.size());
+      }
       // Every range runs to its end or its first bad line, so the error
       // reported is the input's first whichever thread finishes first.
-      (void)pool.for_each(slots.size(), [&](std::size_t t, unsigned) { work(t); });
+      (void)pool.for_each(slots.size() + (read_ahead ? 1 : 0), [&](std::size_t t, unsigned) {
+        if (t < slots.size()) {
+          work(t);
+        } else {
+          next = reader.next(ahead);
+        }
+      });
       for (Range& r : ranges) {
         if (!r.error.empty()) return make_error("{}:{}: {}", name, r.error_line, r.error);
         stats.documents += r.documents;
@@ -112,6 +130,11 @@ Status for_each_document(const std::vector<std::string>& paths, const JsonlField
       }
       stats.input_bytes += batch.bytes;
       TOK_TRY(flush(slots));
+      if (read_ahead) {
+        std::swap(batch, ahead);
+      } else {
+        next = reader.next(batch);
+      }
     }
   }
   return {};

@@ -102,6 +102,9 @@ class JsonlReader {
   // The next batch: whole lines, about one block; false at the end of input.
   // The batch's views are valid until the next call.
   Result<bool> next(JsonlBatch& batch);
+  // Whether a batch's views stay valid after the next call (bytes in
+  // memory), so the next batch can be cut while this one is in use.
+  bool batches_outlive_next() const { return fd_ < 0; }
   const std::string& name() const { return name_; }
 
  private:
