@@ -10,10 +10,16 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <system_error>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -32,12 +38,24 @@ namespace {
 enum class Format { kText, kU16, kU32, kNpy };
 
 // One slot's share of a batch: ids of its documents back to back.
-struct EncodeSlot {
+struct SlotIds {
   std::vector<bpe::TokenId> ids;          // (tokens of the slot's documents)
   std::vector<std::uint64_t> doc_tokens;  // (documents) tokens of each
-  std::uint64_t special_text = 0;         // documents quoting a special token, encoded as text
+};
+
+struct EncodeSlot {
+  SlotIds out;
+  std::uint64_t special_text = 0;  // documents quoting a special token, encoded as text
   bpe::EncodeScratch scratch;
 };
+
+// Room for a slot's share of a batch of about `block` bytes of text split
+// `slots` ways: at most as many ids (and a few per document), so the vector
+// is never grown (copied and faulted in page by page) on the way.
+void reserve_share(SlotIds& s, std::size_t block, std::size_t slots) {
+  s.ids.reserve(block / slots + (std::size_t{1} << 16));
+  advise_huge_pages(s.ids.data(), s.ids.capacity() * sizeof(bpe::TokenId));
+}
 
 // The end-of-text id: --eot-id (an id of the vocabulary, so it also fits
 // any format the vocabulary fits), else the vocabulary's <|endoftext|> (or
@@ -128,16 +146,17 @@ struct Run {
   std::string bytes;                         // reused conversion buffer
 
   Status encode(EncodeSlot& s, std::string_view text) const {
-    std::size_t before = s.ids.size();
-    if (enc.add_edge_tokens && tk.add_bos && tk.bos) s.ids.push_back(*tk.bos);
-    Status st = tk.encode(text, enc.special_mode(), s.ids, s.scratch);
+    std::vector<bpe::TokenId>& ids = s.out.ids;
+    std::size_t before = ids.size();
+    if (enc.add_edge_tokens && tk.add_bos && tk.bos) ids.push_back(*tk.bos);
+    Status st = tk.encode(text, enc.special_mode(), ids, s.scratch);
     if (!st.ok()) {
-      s.ids.resize(before);
+      ids.resize(before);
       return st;
     }
-    if (enc.add_edge_tokens && tk.add_eos && tk.eos) s.ids.push_back(*tk.eos);
-    if (eot) s.ids.push_back(*eot);
-    s.doc_tokens.push_back(s.ids.size() - before);
+    if (enc.add_edge_tokens && tk.add_eos && tk.eos) ids.push_back(*tk.eos);
+    if (eot) ids.push_back(*eot);
+    s.out.doc_tokens.push_back(ids.size() - before);
     // Counted for the summary: such a document is encoded as text (the
     // --jsonl default), which a user who meant the token should hear of.
     if (enc.special_mode() == bpe::SpecialMode::kText &&
@@ -148,8 +167,10 @@ struct Run {
     return {};
   }
 
-  Status write(std::vector<EncodeSlot>& slots) {
-    for (EncodeSlot& s : slots) {
+  // Writes a batch's ids (and index entries) in slot order and empties the
+  // slots' vectors, keeping their room.
+  Status write(std::vector<SlotIds>& slots) {
+    for (SlotIds& s : slots) {
       if (format == Format::kText) {
         // One line per document, ids separated by spaces.
         bytes.clear();
@@ -185,13 +206,98 @@ struct Run {
       } else {
         tokens += s.ids.size();
       }
-      special_text += s.special_text;
       s.ids.clear();
       s.doc_tokens.clear();
-      s.special_text = 0;
     }
     return {};
   }
+};
+
+// Writes batches on a thread of its own while the next batch is encoded:
+// written by the thread that read the batches, between them, the ids of a
+// batch (8 MB for a batch of 8 MiB of text) kept every encoding thread
+// waiting. One batch is in hand at a time. An error or an exception (a
+// closed pipe, no memory) comes back on the calling thread, from the next
+// take() or finish(). Where no thread can be started, batches are written
+// in take() as before.
+class BatchWriter {
+ public:
+  BatchWriter(Run& run, std::size_t slots, std::size_t block) : run_(run), batch_(slots) {
+    for (SlotIds& s : batch_) reserve_share(s, block, slots);
+    try {
+      thread_ = std::thread([this] { loop(); });
+    } catch (const std::system_error&) {
+    }
+  }
+  ~BatchWriter() { stop(); }
+  BatchWriter(const BatchWriter&) = delete;
+  BatchWriter& operator=(const BatchWriter&) = delete;
+
+  // Takes the slots' ids once the batch before is written, leaving them the
+  // emptied vectors of that batch.
+  Status take(std::vector<EncodeSlot>& slots) {
+    TOK_TRY(wait());
+    for (std::size_t t = 0; t < slots.size(); ++t) std::swap(slots[t].out, batch_[t]);
+    if (!thread_.joinable()) return run_.write(batch_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      pending_ = true;
+    }
+    changed_.notify_all();
+    return {};
+  }
+  // Waits for the last batch to be written; its error, if any.
+  Status finish() {
+    Status s = wait();
+    stop();
+    return s;
+  }
+
+ private:
+  Status wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return !pending_; });
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+    return error_;
+  }
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [this] { return pending_ || quit_; });
+      if (!pending_) return;
+      lock.unlock();
+      Status s;
+      std::exception_ptr e;
+      try {
+        s = run_.write(batch_);
+      } catch (...) {
+        e = std::current_exception();
+      }
+      lock.lock();
+      if (!s.ok()) error_ = s;
+      if (e) failure_ = e;
+      pending_ = false;
+      changed_.notify_all();
+    }
+  }
+  void stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  Run& run_;
+  std::vector<SlotIds> batch_;  // the batch being written, then its emptied vectors
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool pending_ = false, quit_ = false;
+  Status error_;  // the first write error; no batch is taken after it
+  std::exception_ptr failure_;
+  std::thread thread_;
 };
 
 Status check_width(const Run& r) {
@@ -244,26 +350,31 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     // every doubling, and the ids' vector copied and faulted in page by
     // page (with the reader's read(2) buffer, 13,800 page faults on
     // scripts/bench/jsonl's corpus against plain encode's 3,000; with the
-    // file mapped and this, 3,300). A slot's share of a batch holds about a
-    // block / slots bytes of text, so at most as many ids (and a few per
-    // document).
+    // file mapped and this, 3,300).
     s.scratch.expect_bytes(total ? total / threads : io::kJsonlBlock);
-    s.ids.reserve(io::kJsonlBlock / threads + (std::size_t{1} << 16));
-    advise_huge_pages(s.ids.data(), s.ids.capacity() * sizeof(bpe::TokenId));
+    reserve_share(s.out, io::kJsonlBlock, threads);
   }
   {
     // A bar only where a run can be long: a stream, or inputs of 16 MB or more.
     ProgressBar bar(
         "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
         !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
-    TOK_TRY(io::for_each_document(
+    BatchWriter writer(r, slots.size(), io::kJsonlBlock);
+    Status read = io::for_each_document(
         paths, field, r.o.skip_bad, slots,
         [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
-        [&r, &stats](std::vector<EncodeSlot>& s) {
+        [&r, &stats, &writer](std::vector<EncodeSlot>& s) {
           r.bytes_read.store(stats.input_bytes);
-          return r.write(s);
+          for (EncodeSlot& slot : s) {
+            r.special_text += slot.special_text;
+            slot.special_text = 0;
+          }
+          return writer.take(s);
         },
-        stats));
+        stats);
+    // A batch's write error comes before a later batch's bad line.
+    TOK_TRY(writer.finish());
+    TOK_TRY(std::move(read));
   }
   if (npy) TOK_TRY(r.ids->write_at(0, npy_header(npy_u16, r.tokens)));
   if (r.index) TOK_TRY(r.index->write({reinterpret_cast<const char*>(&r.tokens), 8}));

@@ -164,6 +164,19 @@ for t in 1 2; do
     fail "--skip-bad over batches: $(cat "$T/skip$t.err")"
 done
 cat "$T/bad.jsonl" | "$TOK" encode --jsonl text --skip-bad -q -o "$T/skip-pipe.u32" -
+# Batches are written while the next is encoded: a write error is still the
+# error, before a later batch's bad line, and a closed pipe still ends quietly.
+for t in 1 2; do
+  expect_error 1 "^tok: error: /dev/full: cannot write: no space left on device" \
+    "$TOK" encode --jsonl text --threads $t --format u32 -o /dev/full "$T/bad.jsonl"
+  "$TOK" encode --jsonl text --threads $t "$T/bad.jsonl" >/dev/full 2>"$T/full.err"
+  expect_eq "stdout on /dev/full ($t threads)" "1" "$?"
+  expect_eq "stdout on /dev/full ($t threads)" "tok: error: cannot write output: No space left on device" \
+    "$(cat "$T/full.err")"
+  "$TOK" encode --jsonl text --threads $t "$T/many.jsonl" 2>"$T/head.err" | head -1 >/dev/null
+  expect_eq "encode --jsonl | head ($t threads)" "0" "${PIPESTATUS[0]}"
+  [ -s "$T/head.err" ] && fail "encode --jsonl | head printed: $(cat "$T/head.err")"
+done
 cmp -s "$T/skip1.u32" "$T/skip2.u32" && cmp -s "$T/skip1.u32" "$T/skip-pipe.u32" ||
   fail "--skip-bad over batches differs between threads or from the pipe"
 
