@@ -62,11 +62,13 @@ struct ShortKey {
 };
 
 // Sanitizer builds take the exact loads (the word load below reads past the
-// piece, which AddressSanitizer would report).
-#if defined(__SANITIZE_ADDRESS__)
+// piece, which AddressSanitizer would report, and ThreadSanitizer too when
+// the bytes after it were freed).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define TOK_HASH_EXACT_LOADS 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
 #define TOK_HASH_EXACT_LOADS 1
 #endif
 #endif
