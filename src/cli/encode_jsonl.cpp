@@ -13,7 +13,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -26,6 +25,7 @@
 #include "cli/ids_format.hpp"
 #include "cli/progress_bar.hpp"
 #include "core/atomic_file.hpp"
+#include "core/first_error.hpp"
 #include "core/huge_pages.hpp"
 #include "core/number_format.hpp"
 #include "core/output.hpp"
@@ -257,7 +257,7 @@ class BatchWriter {
   Status wait() {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [this] { return !pending_; });
-    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+    failure_.rethrow();
     return error_;
   }
   void loop() {
@@ -267,15 +267,9 @@ class BatchWriter {
       if (!pending_) return;
       lock.unlock();
       Status s;
-      std::exception_ptr e;
-      try {
-        s = run_.write(batch_);
-      } catch (...) {
-        e = std::current_exception();
-      }
+      failure_.run([&] { s = run_.write(batch_); });
       lock.lock();
       if (!s.ok()) error_ = s;
-      if (e) failure_ = e;
       pending_ = false;
       changed_.notify_all();
     }
@@ -295,8 +289,8 @@ class BatchWriter {
   std::mutex mutex_;
   std::condition_variable changed_;
   bool pending_ = false, quit_ = false;
-  Status error_;  // the first write error; no batch is taken after it
-  std::exception_ptr failure_;
+  Status error_;        // the first write error; no batch is taken after it
+  FirstError failure_;  // an exception the writing threw, for the calling thread
   std::thread thread_;
 };
 

@@ -18,6 +18,7 @@
 #include "core/huge_pages.hpp"
 #include "core/system_cpus.hpp"
 #include "core/thread_pool.hpp"
+#include "core/utf8.hpp"
 #include "python/py_convert.hpp"
 #include "python/py_error.hpp"
 
@@ -112,20 +113,8 @@ char* to_utf8(const Unit* p, std::size_t n, char* out) {
       continue;
     }
     ++i;
-    if (c < 0x800) {
-      *w++ = static_cast<unsigned char>(0xC0 | (c >> 6));
-      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      if ((c & 0xF800) == 0xD800) return nullptr;
-      *w++ = static_cast<unsigned char>(0xE0 | (c >> 12));
-      *w++ = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
-      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
-    } else {
-      *w++ = static_cast<unsigned char>(0xF0 | (c >> 18));
-      *w++ = static_cast<unsigned char>(0x80 | ((c >> 12) & 0x3F));
-      *w++ = static_cast<unsigned char>(0x80 | ((c >> 6) & 0x3F));
-      *w++ = static_cast<unsigned char>(0x80 | (c & 0x3F));
-    }
+    if (!utf8::is_scalar(c)) return nullptr;  // a surrogate: a str holds no other
+    w += utf8::encode(c, reinterpret_cast<char*>(w));
   }
   return reinterpret_cast<char*>(w);
 }
