@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <system_error>
 #include <thread>
@@ -226,7 +227,8 @@ class BatchWriter {
     for (SlotIds& s : batch_) reserve_share(s, block, slots);
     try {
       thread_ = std::thread([this] { loop(); });
-    } catch (const std::system_error&) {
+    } catch (const std::system_error&) {  // as ThreadPool: written in turn instead
+    } catch (const std::bad_alloc&) {
     }
   }
   ~BatchWriter() { stop(); }
