@@ -78,7 +78,7 @@ for b in "${benches[@]}"; do
   else
     st=$?
     echo "--- $b ${argv[*]}: exit $st; its last output:"
-    tail -15 "$T/$b.out" "$T/$b.err"
+    tail -n 15 "$T/$b.out" "$T/$b.err"
     failed+=("$b: exit $st")
   fi
 done
