@@ -15,10 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <nlohmann/json.hpp>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,6 +28,7 @@
 #include "core/number_format.hpp"
 #include "core/output.hpp"
 #include "core/system_cpus.hpp"
+#include "core/thread_pool.hpp"
 #include "io/jsonl_documents.hpp"
 
 namespace tok::cli {
@@ -217,30 +215,24 @@ struct Run {
 // Writes batches on a thread of its own while the next batch is encoded:
 // written by the thread that read the batches, between them, the ids of a
 // batch (8 MB for a batch of 8 MiB of text) kept every encoding thread
-// waiting. One batch is in hand at a time. An error or an exception (a
-// closed pipe, no memory) comes back on the calling thread, from the next
-// take() or finish(). Where no thread can be started, batches are written
-// in take() as before.
+// waiting. One batch is in hand at a time. serve() is the writing thread's
+// loop (worker 1 of a ThreadPool beside the reading thread); an error or an
+// exception it meets (a closed pipe, no memory) comes back on the reading
+// thread, from the next take() or from finish(). Where that thread did not
+// start, batches are written in take() as before.
 class BatchWriter {
  public:
-  BatchWriter(Run& run, std::size_t slots, std::size_t block) : run_(run), batch_(slots) {
+  BatchWriter(Run& run, std::size_t slots, std::size_t block, bool served)
+      : run_(run), batch_(slots), served_(served) {
     for (SlotIds& s : batch_) reserve_share(s, block, slots);
-    try {
-      thread_ = std::thread([this] { loop(); });
-    } catch (const std::system_error&) {  // as ThreadPool: written in turn instead
-    } catch (const std::bad_alloc&) {
-    }
   }
-  ~BatchWriter() { stop(); }
-  BatchWriter(const BatchWriter&) = delete;
-  BatchWriter& operator=(const BatchWriter&) = delete;
 
   // Takes the slots' ids once the batch before is written, leaving them the
   // emptied vectors of that batch.
   Status take(std::vector<EncodeSlot>& slots) {
     TOK_TRY(wait());
     for (std::size_t t = 0; t < slots.size(); ++t) std::swap(slots[t].out, batch_[t]);
-    if (!thread_.joinable()) return run_.write(batch_);
+    if (!served_) return run_.write(batch_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       pending_ = true;
@@ -248,24 +240,23 @@ class BatchWriter {
     changed_.notify_all();
     return {};
   }
-  // Waits for the last batch to be written; its error, if any.
-  Status finish() {
-    Status s = wait();
-    stop();
-    return s;
+  // No batch comes after this: serve() returns once the one in hand is
+  // written. Called by the reading thread however it ends, so the writing
+  // thread never waits for ever.
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    changed_.notify_all();
   }
+  // After serve() has returned: the last batch's error, if any.
+  Status finish() { return wait(); }
 
- private:
-  Status wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return !pending_; });
-    failure_.rethrow();
-    return error_;
-  }
-  void loop() {
+  void serve() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      changed_.wait(lock, [this] { return pending_ || quit_; });
+      changed_.wait(lock, [this] { return pending_ || closed_; });
       if (!pending_) return;
       lock.unlock();
       Status s;
@@ -276,24 +267,23 @@ class BatchWriter {
       changed_.notify_all();
     }
   }
-  void stop() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      quit_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
+
+ private:
+  Status wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return !pending_; });
+    failure_.rethrow();
+    return error_;
   }
 
   Run& run_;
   std::vector<SlotIds> batch_;  // the batch being written, then its emptied vectors
+  const bool served_;           // a writing thread runs serve()
   std::mutex mutex_;
   std::condition_variable changed_;
-  bool pending_ = false, quit_ = false;
+  bool pending_ = false, closed_ = false;
   Status error_;        // the first write error; no batch is taken after it
-  FirstError failure_;  // an exception the writing threw, for the calling thread
-  std::thread thread_;
+  FirstError failure_;  // an exception the writing threw, for the reading thread
 };
 
 Status check_width(const Run& r) {
@@ -355,19 +345,29 @@ Status encode_all(Run& r, const std::vector<std::string>& paths, unsigned thread
     ProgressBar bar(
         "encoding", total, ProgressBar::Unit::kBytes, [&r] { return r.bytes_read.load(); },
         !r.o.quiet && (total == 0 || total >= (std::uint64_t{16} << 20)));
-    BatchWriter writer(r, slots.size(), io::kJsonlBlock);
-    Status read = io::for_each_document(
-        paths, field, r.o.skip_bad, slots,
-        [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
-        [&r, &stats, &writer](std::vector<EncodeSlot>& s) {
-          r.bytes_read.store(stats.input_bytes);
-          for (EncodeSlot& slot : s) {
-            r.special_text += slot.special_text;
-            slot.special_text = 0;
-          }
-          return writer.take(s);
-        },
-        stats);
+    // Worker 0 (this thread) reads and encodes, worker 1 writes.
+    ThreadPool pool(2);
+    BatchWriter writer(r, slots.size(), io::kJsonlBlock, pool.size() > 1);
+    Status read;
+    pool.run([&](unsigned w) {
+      if (w == 1) return writer.serve();
+      struct Closer {
+        BatchWriter& w;
+        ~Closer() { w.close(); }
+      } closer{writer};
+      read = io::for_each_document(
+          paths, field, r.o.skip_bad, slots,
+          [&r](EncodeSlot& s, std::string_view text) { return r.encode(s, text); },
+          [&r, &stats, &writer](std::vector<EncodeSlot>& s) {
+            r.bytes_read.store(stats.input_bytes);
+            for (EncodeSlot& slot : s) {
+              r.special_text += slot.special_text;
+              slot.special_text = 0;
+            }
+            return writer.take(s);
+          },
+          stats);
+    });
     // A batch's write error comes before a later batch's bad line.
     TOK_TRY(writer.finish());
     TOK_TRY(std::move(read));
