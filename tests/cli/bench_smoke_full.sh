@@ -82,6 +82,20 @@ for b in "${benches[@]}"; do
     failed+=("$b: exit $st")
   fi
 done
+# The non-Latin slice's parts, each alone (--slice nonlatin-th, ...), are
+# the slice cut in five: back to back they are its bytes.
+whole=$("$B/make-corpus" 1 nonlatin 2>"$T/slice.err") || failed+=("make-corpus 1 nonlatin: $(tail -n 1 "$T/slice.err")")
+parts=()
+for p in cjk ko th hi ar; do
+  if part=$("$B/make-corpus" 1 "nonlatin-$p" 2>"$T/slice.err"); then
+    parts+=("$part")
+  else
+    failed+=("make-corpus 1 nonlatin-$p: $(tail -n 1 "$T/slice.err")")
+  fi
+done
+if [ -n "${whole:-}" ] && [ ${#parts[@]} -eq 5 ] && ! cat "${parts[@]}" | cmp -s - "$whole"; then
+  failed+=("make-corpus: the nonlatin-* parts do not make up the nonlatin slice")
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   printf '  %s\n' "${failed[@]}" >&2
   fail "${#failed[@]} of ${#benches[@]} benchmarks failed"
