@@ -76,14 +76,11 @@ struct EncodeScratch {
   // piece cache at every step. Smaller texts keep the small start that keeps
   // a scratch cheap to make. Only ever grows.
   //
-  // 32 KiB: a first call on 40-300 KB of Hindi or Korean took 12-15% less
+  // 32 KiB: a first call on 40-300 KB of Hindi or Korean took 10-15% less
   // time sized at once than grown (level on English prose and code; a text
   // of mostly new pieces refills the dropped caches at every step), and
   // 1 MiB, the threshold before, left such texts growing.
   static constexpr std::size_t kFullCachesText = std::size_t{32} << 10;
-  // A text whose buffers are worth huge-page advice (Python's batch and
-  // conversion buffers).
-  static constexpr std::size_t kLargeText = std::size_t{1} << 20;
   void expect_bytes(std::size_t bytes) {
     if (bytes < kFullCachesText) return;
     hot.reserve_full();

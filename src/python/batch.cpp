@@ -127,7 +127,7 @@ char* Utf8Buffer::room(std::size_t bytes) {
     capacity_ = bytes;
     // A long text's transcoding fills fresh pages: one fault per 2 MiB
     // (see reserve_ids).
-    if (bytes >= bpe::EncodeScratch::kLargeText) advise_huge_pages(data_.get(), bytes);
+    if (bytes >= kLargeBuffer) advise_huge_pages(data_.get(), bytes);
   }
   return data_.get();
 }
@@ -286,7 +286,7 @@ py::object run_batch(const Engine& engine, const TextBatch& texts, unsigned thre
         for (std::size_t i = task.begin; i < task.end; ++i) bytes += texts.cost(i);
         // About 4 bytes a token: rarely grown. A long text's room is
         // reserved for one token a byte and advised for huge pages.
-        if (bytes >= bpe::EncodeScratch::kLargeText) {
+        if (bytes >= kLargeBuffer) {
           reserve_ids(task.ids, bytes);
         } else {
           task.ids.reserve(bytes / 3 + 16);

@@ -5,7 +5,6 @@
 #include <new>
 #include <utility>
 
-#include "bpe/encoder.hpp"
 #include "core/huge_pages.hpp"
 
 namespace tok::python {
@@ -82,16 +81,6 @@ std::size_t set_items(PyObject** items, std::span<const bpe::TokenId> ids) {
   }
   return n;
 }
-
-}  // namespace
-
-namespace {
-
-// From this size on, a buffer is usually a mapping of its own (glibc maps
-// blocks past its mmap threshold, 128 KiB growing to at most 32 MiB), so
-// advice for huge pages given before it is written takes effect; on heap
-// memory it does no harm.
-constexpr std::size_t kLargeBuffer = bpe::EncodeScratch::kLargeText;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -47,6 +48,12 @@ class IdList {
 
   PyObject* list_;
 };
+
+// From this size on, a buffer is usually a mapping of its own (glibc maps
+// blocks past its mmap threshold, 128 KiB growing to at most 32 MiB), so
+// advice for huge pages given before it is written takes effect; on heap
+// memory it does no harm.
+inline constexpr std::size_t kLargeBuffer = std::size_t{1} << 20;
 
 // Room in `ids` for the tokens of a text of `bytes` bytes, reserved at once
 // and advised for huge pages when the text is large (no more tokens than
